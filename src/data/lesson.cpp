@@ -1,0 +1,102 @@
+// Lesson file v1 loader; see lesson.h for the format.
+#include "data/lesson.h"
+
+#include <nlohmann/json.hpp>
+
+#include "data/json_file.h"
+
+namespace bw::data {
+
+namespace {
+
+LocalText Text(const JsonReader& r, const nlohmann::json& step, const std::string& path, const char* key) {
+  const auto& v = r.Require(step, path, key);
+  const std::string p = JsonPath(path, key);
+  r.ExpectObject(v, p);
+  LocalText t;
+  t.zh = r.String(r.Require(v, p, "zh"), JsonPath(p, "zh"));
+  t.en = r.String(r.Require(v, p, "en"), JsonPath(p, "en"));
+  if (t.zh.empty()) r.Fail(JsonPath(p, "zh"), "text is empty");
+  if (t.en.empty()) r.Fail(JsonPath(p, "en"), "text is empty");
+  return t;
+}
+
+// True when `child` (normalised) lies inside `folder`.
+bool Inside(const std::filesystem::path& folder, const std::filesystem::path& child) {
+  const auto f = std::filesystem::weakly_canonical(folder);
+  const auto c = std::filesystem::weakly_canonical(child);
+  auto fi = f.begin(), ci = c.begin();
+  for (; fi != f.end(); ++fi, ++ci)
+    if (ci == c.end() || *fi != *ci) return false;
+  return true;
+}
+
+}  // namespace
+
+int Lesson::FindStep(const std::string& step_id) const {
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].id == step_id) return static_cast<int>(i);
+  return -1;
+}
+
+Lesson LoadLesson(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const nlohmann::json doc = ReadJsonFile(path);
+  JsonReader r(file);
+  r.ExpectObject(doc, "");
+  r.SchemaVersion(doc, 1);
+
+  Lesson lesson;
+  lesson.file = file;
+  lesson.id = r.String(r.Require(doc, "", "id"), "/id");
+  lesson.title = Text(r, doc, "", "title");
+
+  const auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const auto& scenarios = r.Require(doc, "", "scenarios");
+  r.ExpectObject(scenarios, "/scenarios");
+  for (const auto& [key, value] : scenarios.items()) {
+    const std::string p = JsonPath("/scenarios", key);
+    LoadedScenario ls;
+    ls.relative_path = r.String(value, p);
+    const std::filesystem::path rel(ls.relative_path);
+    if (rel.is_absolute()) r.Fail(p, "scenario path must be relative to the lesson file");
+    ls.path = folder / rel;
+    if (!Inside(folder, ls.path)) r.Fail(p, "scenario path \"" + ls.relative_path + "\" leaves the lesson's folder");
+    try {
+      ls.scenario = LoadSingleQueryScenario(ls.path);
+    } catch (const LoadError& e) {
+      r.Fail(p, std::string("scenario does not load: ") + e.what());
+    }
+    ls.run = engine::RunSingleQuery(ls.scenario.problem);
+    lesson.scenarios.emplace(key, std::move(ls));
+  }
+
+  const auto& steps = r.Require(doc, "", "steps");
+  r.ExpectArray(steps, "/steps", 1);
+  if (steps.size() > static_cast<size_t>(kMaxSteps))
+    r.Fail("/steps", std::to_string(steps.size()) + " steps; the limit is " + std::to_string(kMaxSteps));
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const std::string sp = JsonPath("/steps", i);
+    const auto& s = steps[i];
+    r.ExpectObject(s, sp);
+    LessonStep st;
+    st.id = r.String(r.Require(s, sp, "id"), JsonPath(sp, "id"));
+    if (lesson.FindStep(st.id) >= 0) r.Fail(JsonPath(sp, "id"), "step id \"" + st.id + "\" is used twice");
+    st.scenario = r.String(r.Require(s, sp, "scenario"), JsonPath(sp, "scenario"));
+    if (!lesson.scenarios.count(st.scenario))
+      r.Fail(JsonPath(sp, "scenario"), "no scenario named \"" + st.scenario + "\" in /scenarios");
+    st.position = r.String(r.Require(s, sp, "position"), JsonPath(sp, "position"));
+    if (lesson.scenarios.at(st.scenario).run.FindEvent(st.position) < 0)
+      r.Fail(JsonPath(sp, "position"), "the trace of \"" + st.scenario + "\" has no event \"" + st.position +
+                                           "\" (use start, load:J, update:J or write)");
+    st.title = Text(r, s, sp, "title");
+    st.body = Text(r, s, sp, "body");
+    st.further = Text(r, s, sp, "further");
+    st.teacher_notes = Text(r, s, sp, "teacher_notes");
+    st.source = Text(r, s, sp, "source");
+    lesson.steps.push_back(std::move(st));
+  }
+  return lesson;
+}
+
+}  // namespace bw::data

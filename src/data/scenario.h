@@ -1,0 +1,39 @@
+// Scenario file v1: one query row over blocks of keys (the RC-T3 worked examples).
+//   { "$schema": ".../schemas/scenario-v1.schema.json", "schema_version": 1, "kind": "single_query",
+//     "title": {"zh": "…", "en": "…"},
+//     "weights": [2, 1, 4]            — or "logits": [0.69, 0, "-inf"]  (exactly one of the two)
+//     "values": [10, 20, 30]          — scalars, or rows [[1, 2], [3, 4], …] of equal length d_v
+//     "block_sizes": [2, 1],          — each ≥ 1, summing to the number of positions
+//     "mode": "raw" | "stable" }
+// Integer weights and values make the engine also compute in exact rationals.
+// Errors: LoadError naming the file, the JSON path and the reason; nothing is half-loaded.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+
+#include "data/load_error.h"
+#include "engine/single_query.h"
+
+namespace bw::data {
+
+inline constexpr int kMaxPositions = 1 << 16;   // positions in one single-query scenario
+inline constexpr int kMaxValueDim = 1024;       // d_v
+
+struct LocalText {
+  std::string zh, en;
+  const std::string& In(const std::string& lang) const { return lang == "zh" ? zh : en; }
+};
+
+struct SingleQueryScenario {
+  std::string file;    // as given to the loader
+  LocalText title;
+  engine::SingleQueryProblem problem;
+};
+
+SingleQueryScenario LoadSingleQueryScenario(const std::filesystem::path& path);
+// The same from an already-parsed document (tests; `file` is used in error messages).
+SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file);
+
+}  // namespace bw::data

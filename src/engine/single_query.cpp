@@ -1,0 +1,228 @@
+// Blocked single-query attention with a step trace and exact rationals; see single_query.h.
+#include "engine/single_query.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace bw::engine {
+
+const char* ToString(SoftmaxMode mode) { return mode == SoftmaxMode::kRaw ? "raw" : "stable"; }
+const char* ToString(ScoreKind kind) { return kind == ScoreKind::kWeights ? "weights" : "logits"; }
+
+std::optional<ProblemError> Validate(const SingleQueryProblem& p) {
+  const int n = static_cast<int>(p.scores.size());
+  if (n == 0) return ProblemError{"scores", -1, "needs at least one position"};
+  if (p.values.rows() != n)
+    return ProblemError{"values", -1, "has " + std::to_string(p.values.rows()) + " rows but there are " +
+                                          std::to_string(n) + " " + ToString(p.score_kind)};
+  if (p.values.cols() < 1) return ProblemError{"values", -1, "each value needs at least one component"};
+  for (int i = 0; i < n; ++i) {
+    const double s = p.scores[i];
+    if (std::isnan(s)) return ProblemError{"scores", i, "is NaN"};
+    if (p.score_kind == ScoreKind::kWeights) {
+      if (std::isinf(s)) return ProblemError{"scores", i, "weight is infinite"};
+      if (s < 0) return ProblemError{"scores", i, "weight is negative (weights are e^s > 0; use 0 to mask)"};
+    } else if (s == std::numeric_limits<double>::infinity()) {
+      return ProblemError{"scores", i, "logit is +infinity"};
+    }
+    for (Eigen::Index c = 0; c < p.values.cols(); ++c)
+      if (!std::isfinite(p.values(i, c))) return ProblemError{"values", i, "is not a finite number"};
+  }
+  if (p.block_sizes.empty()) return ProblemError{"block_sizes", -1, "needs at least one block"};
+  long sum = 0;
+  for (size_t j = 0; j < p.block_sizes.size(); ++j) {
+    if (p.block_sizes[j] < 1)
+      return ProblemError{"block_sizes", static_cast<int>(j), "block size must be at least 1"};
+    sum += p.block_sizes[j];
+  }
+  if (sum != n)
+    return ProblemError{"block_sizes", -1, "sizes sum to " + std::to_string(sum) + " but there are " +
+                                               std::to_string(n) + " positions"};
+  if (p.exact_weights && static_cast<int>(p.exact_weights->size()) != n)
+    return ProblemError{"scores", -1, "exact copy has the wrong length"};
+  return std::nullopt;
+}
+
+namespace {
+
+bool Masked(const SingleQueryProblem& p, int i) {
+  return p.score_kind == ScoreKind::kWeights ? p.scores[i] == 0.0
+                                             : p.scores[i] == -std::numeric_limits<double>::infinity();
+}
+
+// Block-local state over positions [b, e): m_b, l_b = Σ e^{s−m_b}, u_b = Σ e^{s−m_b} v.
+SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e) {
+  SoftmaxState st = SoftmaxState::Empty(p.values.cols());
+  double s_max = -std::numeric_limits<double>::infinity();
+  bool any = false;
+  for (int i = b; i < e; ++i) {
+    if (Masked(p, i)) continue;
+    any = true;
+    const double s = p.score_kind == ScoreKind::kWeights ? std::log(p.scores[i]) : p.scores[i];
+    s_max = std::max(s_max, s);
+  }
+  if (!any) return st;
+  st.m = p.mode == SoftmaxMode::kStable ? s_max : 0.0;
+  for (int i = b; i < e; ++i) {
+    if (Masked(p, i)) continue;
+    // Weights in raw mode are used as given (no log/exp round trip), so 2,1,4 stay exact doubles.
+    double w;
+    if (p.score_kind == ScoreKind::kWeights)
+      w = p.mode == SoftmaxMode::kRaw ? p.scores[i] : p.scores[i] / std::exp(st.m);
+    else
+      w = std::exp(p.scores[i] - st.m);
+    st.l += w;
+    st.u += w * p.values.row(i).transpose();
+  }
+  return st;
+}
+
+ExactState ExactEmpty(Eigen::Index d_v) { return {0, 0, std::vector<Rational>(d_v, Rational(0))}; }
+
+ExactState ExactLocal(const SingleQueryProblem& p, int b, int e) {
+  const auto& w = *p.exact_weights;
+  const auto& v = *p.exact_values;
+  ExactState st = ExactEmpty(p.values.cols());
+  Rational w_max = 0;
+  for (int i = b; i < e; ++i) w_max = std::max(w_max, w[i]);
+  if (w_max == 0) return st;
+  st.M = p.mode == SoftmaxMode::kStable ? w_max : Rational(1);
+  for (int i = b; i < e; ++i) {
+    if (w[i] == 0) continue;
+    const Rational scaled = w[i] / st.M;
+    st.l += scaled;
+    for (size_t c = 0; c < st.u.size(); ++c) st.u[c] += scaled * v[i][c];
+  }
+  return st;
+}
+
+Rational ExactFactor(const Rational& M, const Rational& M_new) { return M == 0 ? Rational(0) : Rational(M / M_new); }
+
+ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha, Rational* beta) {
+  ExactState out;
+  out.M = std::max(a.M, b.M);
+  *alpha = ExactFactor(a.M, out.M);
+  *beta = ExactFactor(b.M, out.M);
+  out.l = *alpha * a.l + *beta * b.l;
+  out.u.resize(a.u.size());
+  for (size_t c = 0; c < a.u.size(); ++c) out.u[c] = *alpha * a.u[c] + *beta * b.u[c];
+  return out;
+}
+
+std::vector<Rational> ExactOutput(const ExactState& s) {
+  std::vector<Rational> o(s.u.size(), Rational(0));
+  if (s.l == 0) return o;
+  for (size_t c = 0; c < o.size(); ++c) o[c] = s.u[c] / s.l;
+  return o;
+}
+
+}  // namespace
+
+SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
+  if (auto err = Validate(p)) {
+    std::string where = err->field + (err->index >= 0 ? "[" + std::to_string(err->index) + "]" : "");
+    throw std::invalid_argument(where + ": " + err->reason);
+  }
+  const bool exact = p.exact_weights.has_value() && p.exact_values.has_value() &&
+                     p.score_kind == ScoreKind::kWeights;
+  const Eigen::Index d_v = p.values.cols();
+
+  SingleQueryRun run;
+  run.problem = p;
+  run.events.push_back({QueryEventKind::kStart, 0, "start"});
+
+  SoftmaxState state = SoftmaxState::Empty(d_v);
+  ExactState exact_state = ExactEmpty(d_v);
+  Eigen::VectorXd avg_sum = Eigen::VectorXd::Zero(d_v);
+  std::vector<Rational> exact_avg_sum(d_v, Rational(0));
+  int nonempty_blocks = 0;
+
+  int begin = 0;
+  for (size_t j = 0; j < p.block_sizes.size(); ++j) {
+    QueryBlockStep step;
+    step.block = static_cast<int>(j) + 1;
+    step.begin = begin;
+    step.end = begin + p.block_sizes[j];
+    step.local = LocalState(p, step.begin, step.end);
+    step.before = state;
+    step.after = Merge(state, step.local, &step.factors);
+    step.local_output = Output(step.local);
+    step.output_so_far = Output(step.after);
+    if (!step.local.IsEmpty()) {
+      avg_sum += step.local_output;
+      ++nonempty_blocks;
+    }
+    if (exact) {
+      QueryBlockStep::Exact ex;
+      ex.local = ExactLocal(p, step.begin, step.end);
+      ex.before = exact_state;
+      ex.after = ExactMerge(exact_state, ex.local, &ex.alpha, &ex.beta);
+      ex.local_output = ExactOutput(ex.local);
+      ex.output_so_far = ExactOutput(ex.after);
+      if (!ex.local.IsEmpty())
+        for (Eigen::Index c = 0; c < d_v; ++c) exact_avg_sum[c] += ex.local_output[c];
+      exact_state = ex.after;
+      step.exact = std::move(ex);
+    }
+    state = step.after;
+    run.events.push_back({QueryEventKind::kLoadBlock, step.block, "load:" + std::to_string(step.block)});
+    run.events.push_back({QueryEventKind::kUpdate, step.block, "update:" + std::to_string(step.block)});
+    run.blocks.push_back(std::move(step));
+    begin += p.block_sizes[j];
+  }
+  run.events.push_back({QueryEventKind::kWriteOutput, 0, "write"});
+
+  run.final_state = state;
+  run.output = Output(state);
+  run.all_masked = state.IsEmpty();
+  run.average_of_block_outputs =
+      nonempty_blocks ? Eigen::VectorXd(avg_sum / nonempty_blocks) : Eigen::VectorXd::Zero(d_v);
+  // Reference: one pass over all positions, no blocks (max-shifted over the whole row).
+  run.reference_output = Output(LocalState(p, 0, static_cast<int>(p.scores.size())));
+
+  if (exact) {
+    SingleQueryRun::Exact ex;
+    ex.output = ExactOutput(exact_state);
+    ex.reference_output = ExactOutput(ExactLocal(p, 0, static_cast<int>(p.scores.size())));
+    ex.average_of_block_outputs.assign(d_v, Rational(0));
+    if (nonempty_blocks)
+      for (Eigen::Index c = 0; c < d_v; ++c) ex.average_of_block_outputs[c] = exact_avg_sum[c] / nonempty_blocks;
+    run.exact = std::move(ex);
+  }
+  return run;
+}
+
+int SingleQueryRun::FindEvent(const std::string& label) const {
+  for (size_t e = 0; e < events.size(); ++e)
+    if (events[e].label == label) return static_cast<int>(e);
+  return -1;
+}
+
+int SingleQueryRun::BlocksMergedAt(int e) const {
+  int merged = 0;
+  for (int i = 0; i <= e && i < static_cast<int>(events.size()); ++i)
+    if (events[i].kind == QueryEventKind::kUpdate) merged = events[i].block;
+  return merged;
+}
+
+int SingleQueryRun::BlockInSramAt(int e) const {
+  if (e < 0 || e >= static_cast<int>(events.size())) return 0;
+  const auto& ev = events[e];
+  return (ev.kind == QueryEventKind::kLoadBlock || ev.kind == QueryEventKind::kUpdate) ? ev.block : 0;
+}
+
+SoftmaxState SingleQueryRun::StateAt(int e) const {
+  const int merged = BlocksMergedAt(e);
+  if (merged == 0) return SoftmaxState::Empty(problem.values.cols());
+  return blocks[merged - 1].after;
+}
+
+std::string ToFractionString(const Rational& q) {
+  Rational c = q;
+  c.canonicalize();
+  return c.get_str();
+}
+
+}  // namespace bw::engine

@@ -1,0 +1,59 @@
+// Number formatting; see format.h.
+#include "view/format.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace bw::view {
+
+std::string FormatDouble(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x < 0 ? "\u2212\u221e" : "+\u221e";
+  if (x == 0) return "0";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.4g", x);
+  std::string s = buf;
+  if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);  // typographic minus
+  return s;
+}
+
+namespace {
+template <class Elem, class Fn>
+std::string Join(const std::vector<Elem>& items, Fn fn) {
+  if (items.size() == 1) return fn(items[0]);
+  std::string s = "(";
+  for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + fn(items[i]);
+  return s + ")";
+}
+}  // namespace
+
+std::string FormatVector(const Eigen::VectorXd& v) {
+  std::vector<double> items(v.data(), v.data() + v.size());
+  return Join(items, FormatDouble);
+}
+
+std::string FormatFraction(const engine::Rational& q) {
+  std::string s = engine::ToFractionString(q);
+  if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+  return s;
+}
+
+std::string FormatExact(const engine::Rational& q) {
+  engine::Rational c = q;
+  c.canonicalize();
+  if (c.get_den() == 1) return FormatFraction(c);
+  return FormatFraction(c) + " \u2248 " + FormatDouble(c.get_d());
+}
+
+std::string FormatExactVector(const std::vector<engine::Rational>& v) { return Join(v, FormatExact); }
+
+std::string FormatLogOf(const engine::Rational& M) {
+  if (M == 0) return "\u2212\u221e";
+  if (M == 1) return "0";
+  engine::Rational c = M;
+  c.canonicalize();
+  if (c.get_den() == 1) return "ln " + c.get_num().get_str();
+  return "ln(" + FormatFraction(c) + ")";
+}
+
+}  // namespace bw::view

@@ -1,0 +1,21 @@
+// Number formatting shared by the accumulator panel, the CLI and lesson placeholders.
+// Exact values print as fractions ("160/7"), doubles with 4 significant digits ("22.86"),
+// m as a logarithm when exact ("ln 2"), the empty state's m as "−∞".
+#pragma once
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+#include "engine/single_query.h"
+
+namespace bw::view {
+
+std::string FormatDouble(double x);                       // "22.86", "1.5", "4.54e-05", "−∞", "NaN"
+std::string FormatVector(const Eigen::VectorXd& v);       // "22.86" (d_v = 1) or "(1, 2.5)"
+std::string FormatFraction(const engine::Rational& q);    // "160/7", "40"
+std::string FormatExact(const engine::Rational& q);       // "160/7 ≈ 22.86", "40"
+std::string FormatExactVector(const std::vector<engine::Rational>& v);
+std::string FormatLogOf(const engine::Rational& M);       // m = ln M: "ln 2", "0", "−∞", "ln(3/2)"
+
+}  // namespace bw::view

@@ -1,0 +1,97 @@
+// Placeholder filling for lesson prose; see lesson_text.h.
+#include "view/lesson_text.h"
+
+#include "view/format.h"
+
+namespace bw::view {
+
+namespace {
+
+std::string StateM(const engine::SoftmaxState& s, const engine::ExactState* ex) {
+  return ex ? FormatLogOf(ex->M) : FormatDouble(s.m);
+}
+std::string Scalar(double x, const engine::Rational* ex) { return ex ? FormatExact(*ex) : FormatDouble(x); }
+std::string Vec(const Eigen::VectorXd& v, const std::vector<engine::Rational>* ex) {
+  return ex ? FormatExactVector(*ex) : FormatVector(v);
+}
+
+void AddState(Quantities& q, const std::string& suffix, const engine::SoftmaxState& s, const engine::ExactState* ex) {
+  q["m" + suffix] = StateM(s, ex);
+  q["l" + suffix] = Scalar(s.l, ex ? &ex->l : nullptr);
+  q["u" + suffix] = Vec(s.u, ex ? &ex->u : nullptr);
+}
+
+}  // namespace
+
+Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
+  Quantities q;
+  const auto& p = run.problem;
+  const bool exact = run.exact.has_value();
+  const int merged = run.BlocksMergedAt(event);
+
+  // Running state at the event.
+  if (merged == 0) {
+    const auto empty = engine::SoftmaxState::Empty(p.values.cols());
+    AddState(q, "", empty, nullptr);
+    q["output_so_far"] = "\u2014";  // nothing merged: no output yet
+  } else {
+    const auto& b = run.blocks[merged - 1];
+    const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
+    AddState(q, "", b.after, ex ? &ex->after : nullptr);
+    q["output_so_far"] = b.after.IsEmpty() ? "\u2014" : Vec(b.output_so_far, ex ? &ex->output_so_far : nullptr);
+  }
+  for (const auto& b : run.blocks) {
+    const std::string at = "@" + std::to_string(b.block);
+    const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
+    AddState(q, at, b.after, ex ? &ex->after : nullptr);
+    q["m_b" + at] = StateM(b.local, ex ? &ex->local : nullptr);
+    q["l_b" + at] = Scalar(b.local.l, ex ? &ex->local.l : nullptr);
+    q["u_b" + at] = Vec(b.local.u, ex ? &ex->local.u : nullptr);
+    q["local_output" + at] = b.local.IsEmpty() ? "\u2014" : Vec(b.local_output, ex ? &ex->local_output : nullptr);
+    q["alpha" + at] = Scalar(b.factors.alpha, ex ? &ex->alpha : nullptr);
+    q["beta" + at] = Scalar(b.factors.beta, ex ? &ex->beta : nullptr);
+  }
+  q["output"] = Vec(run.output, exact ? &run.exact->output : nullptr);
+  q["reference"] = Vec(run.reference_output, exact ? &run.exact->reference_output : nullptr);
+  q["average"] = Vec(run.average_of_block_outputs, exact ? &run.exact->average_of_block_outputs : nullptr);
+  q["blocks"] = std::to_string(run.BlockCount());
+  q["merged"] = std::to_string(merged);
+  q["n"] = std::to_string(p.scores.size());
+  q["mode"] = engine::ToString(p.mode);
+
+  std::string w = "(", v = "(", bs = "(";
+  for (size_t i = 0; i < p.scores.size(); ++i) {
+    w += (i ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    Eigen::VectorXd row = p.values.row(static_cast<Eigen::Index>(i)).transpose();
+    v += (i ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
+  }
+  for (size_t j = 0; j < p.block_sizes.size(); ++j) bs += (j ? ", " : "") + std::to_string(p.block_sizes[j]);
+  q[p.score_kind == engine::ScoreKind::kWeights ? "weights" : "logits"] = w + ")";
+  q["values"] = v + ")";
+  q["block_sizes"] = bs + ")";
+  return q;
+}
+
+FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
+  FilledText out;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    const char c = tmpl[i];
+    if (c == '{' && i + 1 < tmpl.size() && tmpl[i + 1] == '{') { out.text += '{'; ++i; continue; }
+    if (c == '}' && i + 1 < tmpl.size() && tmpl[i + 1] == '}') { out.text += '}'; ++i; continue; }
+    if (c != '{') { out.text += c; continue; }
+    const size_t close = tmpl.find('}', i);
+    if (close == std::string::npos) { out.unknown.push_back(tmpl.substr(i)); out.text += tmpl.substr(i); break; }
+    const std::string name = tmpl.substr(i + 1, close - i - 1);
+    const auto it = q.find(name);
+    if (it == q.end()) {
+      out.unknown.push_back(name);
+      out.text += "{" + name + "?}";
+    } else {
+      out.text += it->second;
+    }
+    i = close;
+  }
+  return out;
+}
+
+}  // namespace bw::view

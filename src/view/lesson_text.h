@@ -1,0 +1,30 @@
+// Lesson prose with numbers from the engine. A step's text holds placeholders that are filled
+// from the bound scenario's run at the bound trace event; a literal number in prose would not be
+// checked against anything, so lessons use these instead.
+//   {m} {l} {u} {output_so_far}  running state at the step's event (exact when the scenario is)
+//   {output} {reference} {average}  final blocked output, direct Σwv/Σw, the wrong mean of block outputs
+//   {m_b@J} {l_b@J} {u_b@J} {local_output@J}  block J alone;  {m@J} {l@J} {u@J} {alpha@J} {beta@J}
+//   after merging block J;  {blocks} {merged} {n} {weights} {values} {block_sizes} {mode}
+// "{{" and "}}" stand for literal braces.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/single_query.h"
+
+namespace bw::view {
+
+using Quantities = std::map<std::string, std::string>;
+
+// Every placeholder value at event `event` of `run` (0 ≤ event < run.events.size()).
+Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event);
+
+struct FilledText {
+  std::string text;
+  std::vector<std::string> unknown;   // placeholder names with no value (a lesson bug)
+};
+FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q);
+
+}  // namespace bw::view

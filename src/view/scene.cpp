@@ -1,0 +1,338 @@
+// The HBM/SRAM diagram as data; see scene.h. Layout constants are in em.
+#include "view/scene.h"
+
+#include <algorithm>
+#include <map>
+
+#include "view/format.h"
+#include "view/lesson_text.h"
+
+namespace bw::view {
+
+const char* ToString(TileState s) {
+  switch (s) {
+    case TileState::kNone: return "none";
+    case TileState::kPending: return "pending";
+    case TileState::kInSram: return "in_sram";
+    case TileState::kProcessed: return "processed";
+    case TileState::kMasked: return "masked";
+    case TileState::kWritten: return "written";
+    case TileState::kNotWritten: return "not_written";
+    case TileState::kNotStored: return "not_stored";
+  }
+  return "?";
+}
+
+Palette ClassroomPalette() {
+  Palette p;
+  p.background = {250, 250, 247};
+  p.panel_hbm = {236, 239, 244};
+  p.panel_sram = {255, 244, 222};
+  p.border = {38, 50, 56};
+  p.text = {20, 24, 28};
+  p.text_muted = {84, 96, 104};
+  p.pending = {189, 189, 189};
+  p.in_sram = {255, 193, 7};
+  p.processed = {67, 160, 71};
+  p.masked = {224, 224, 224};
+  p.written = {229, 57, 53};
+  p.not_written = {245, 245, 245};
+  p.read_arrow = {30, 101, 216};
+  p.write_arrow = {211, 47, 47};
+  p.merge_arrow = {55, 71, 79};
+  p.line_em = 0.12f;
+  return p;
+}
+
+Palette ProjectorPalette() {
+  Palette p = ClassroomPalette();
+  p.background = {255, 255, 255};
+  p.border = {0, 0, 0};
+  p.text = {0, 0, 0};
+  p.line_em = 0.2f;
+  return p;
+}
+
+namespace {
+
+const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
+  // key → {zh, en}
+  static const std::map<std::string, std::pair<std::string, std::string>> table = {
+      {"hbm_title", {"HBM 显存（片外：容量大、搬运慢）", "HBM (off-chip: large, slow to move)"}},
+      {"sram_title", {"SRAM 片上工作区（小、快）", "SRAM (on-chip: small, fast)"}},
+      {"done", {"已处理", "done"}},
+      {"pending", {"待处理", "pending"}},
+      {"in_sram", {"在片上", "in SRAM"}},
+      {"masked", {"全被遮蔽·跳过", "masked, skipped"}},
+      {"written", {"已写回一次", "written once"}},
+      {"not_written", {"尚未写回", "not written yet"}},
+      {"not_stored", {"分块顺序不保存", "not stored when tiled"}},
+      {"sp_ghost", {"S、P 整表", "full S, P"}},
+      {"q_fixed", {"Q（固定）", "Q (fixed)"}},
+      {"q_read_once", {"读入一次", "read once"}},
+      {"kv_slot", {"当前 K/V 块", "current K/V block"}},
+      {"slot_empty", {"空", "empty"}},
+      {"acc_title", {"累计量 m, l, u", "accumulator m, l, u"}},
+      {"read", {"读入", "read"}},
+      {"write", {"写回 O = u/l", "write O = u/l"}},
+      {"merge", {"合并（旧值 ×e^(m−m')）", "merge (old × e^(m−m'))"}},
+      {"legend_read", {"蓝箭头：读入片上", "blue arrow: read into SRAM"}},
+      {"legend_write", {"红箭头：写回显存", "red arrow: write to HBM"}},
+      {"block", {"块", "block"}},
+      // App panels
+      {"panel_accumulator", {"累计量", "Accumulator"}},
+      {"panel_step", {"讲解", "Lesson"}},
+      {"further", {"进一步解释", "Further explanation"}},
+      {"teacher_notes", {"教师备课（不朗读）", "Teacher notes (not read aloud)"}},
+      {"source", {"来源与条件", "Source and conditions"}},
+      {"running_state", {"当前累计", "Running state"}},
+      {"output_so_far", {"目前输出 u/l", "output so far u/l"}},
+      {"true_output", {"正确输出（直接计算 Σwv/Σw）", "true output (direct Σwv/Σw)"}},
+      {"blocked_output", {"分块合并输出", "blocked output"}},
+      {"wrong_average", {"错误：块输出直接平均", "wrong: mean of block outputs"}},
+      {"block_contrib", {"各块自身 (m_b, l_b, u_b)", "each block alone (m_b, l_b, u_b)"}},
+      {"rescale", {"重缩放因子 e^(m−m')", "rescale factor e^(m−m')"}},
+      {"event", {"事件", "event"}},
+      {"step", {"步骤", "step"}},
+      {"keys_hint", {"←/→ 或 PageUp/PageDown 翻页", "←/→ or PageUp/PageDown to step"}},
+      {"no_output_yet", {"尚无（还没有允许的位置）", "none yet (no allowed position merged)"}},
+      {"all_masked", {"整行都被遮蔽：输出定义为 0 并标记", "every position masked: output defined as 0 and flagged"}},
+      {"error", {"错误", "Error"}},
+      {"kept_scenario", {"已保留当前场景。", "The current scenario was kept."}},
+      {"mode_raw", {"原始累加（不减最大值）", "raw (no max shift)"}},
+      {"mode_stable", {"稳定递推（减去最大值 m）", "stable (max-shifted by m)"}},
+      {"exact_note", {"整数输入：精确分数", "integer inputs: exact fractions"}},
+  };
+  return table;
+}
+
+Color StateFill(const Palette& p, TileState s) {
+  switch (s) {
+    case TileState::kPending: return p.pending;
+    case TileState::kInSram: return p.in_sram;
+    case TileState::kProcessed: return p.processed;
+    case TileState::kMasked: return p.masked;
+    case TileState::kWritten: return p.written;
+    case TileState::kNotWritten: return p.not_written;
+    case TileState::kNotStored: return p.masked;
+    case TileState::kNone: break;
+  }
+  return p.not_written;
+}
+
+std::string StateWord(TileState s, const std::string& lang) {
+  switch (s) {
+    case TileState::kPending: return UiText("pending", lang);
+    case TileState::kInSram: return UiText("in_sram", lang);
+    case TileState::kProcessed: return UiText("done", lang);
+    case TileState::kMasked: return UiText("masked", lang);
+    case TileState::kWritten: return UiText("written", lang);
+    case TileState::kNotWritten: return UiText("not_written", lang);
+    case TileState::kNotStored: return UiText("not_stored", lang);
+    case TileState::kNone: break;
+  }
+  return "";
+}
+
+// "w 2, 1 · v 10, 20" for positions [b, e) — the block's data, shown when it fits.
+std::string BlockDetail(const engine::SingleQueryRun& run, int b, int e) {
+  const auto& p = run.problem;
+  const bool exact = run.exact.has_value();
+  std::string w = p.score_kind == engine::ScoreKind::kWeights ? "w " : "s ";
+  std::string v = "v ";
+  for (int i = b; i < e; ++i) {
+    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    Eigen::VectorXd row = p.values.row(i).transpose();
+    v += (i > b ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
+  }
+  return w + "  \u00b7  " + v;
+}
+
+SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, const Palette& p,
+               const std::string& lang, std::string label) {
+  SceneRect r;
+  r.id = std::move(id);
+  r.x = x, r.y = y, r.w = w, r.h = h;
+  r.state = s;
+  r.fill = StateFill(p, s);
+  r.border = s == TileState::kWritten ? p.write_arrow : p.border;
+  r.border_em = p.line_em;
+  r.hatched = s == TileState::kMasked || s == TileState::kNotStored;
+  r.dashed = s == TileState::kNotStored || s == TileState::kNotWritten;
+  r.label = std::move(label);
+  r.sublabel = StateWord(s, lang);
+  return r;
+}
+
+SceneRect Panel(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
+  SceneRect r;
+  r.id = std::move(id);
+  r.x = x, r.y = y, r.w = w, r.h = h;
+  r.fill = fill;
+  r.border = p.border;
+  r.border_em = p.line_em;
+  return r;
+}
+
+// Read/write arrows run above the tiles: up from the source, across, down into the target.
+SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, float y_tiles, float y_lane,
+                      Color c, std::string label) {
+  SceneArrow a;
+  a.id = std::move(id);
+  a.kind = kind;
+  a.points = {{x_from, y_tiles}, {x_from, y_lane}, {x_to, y_lane}, {x_to, y_tiles}};
+  a.color = c;
+  a.label = std::move(label);
+  a.label_at = {std::min(x_from, x_to) + 0.6f, y_lane - 1.25f};
+  return a;
+}
+
+}  // namespace
+
+const std::string& UiText(const std::string& key, const std::string& lang) {
+  const auto& t = UiTable();
+  const auto it = t.find(key);
+  if (it == t.end()) return key;
+  return lang == "zh" ? it->second.first : it->second.second;
+}
+
+std::vector<std::string> AllUiTexts() {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : UiTable()) {
+    out.push_back(v.first);
+    out.push_back(v.second);
+  }
+  return out;
+}
+
+const SceneRect* Scene::FindRect(const std::string& id) const {
+  for (const auto& r : rects)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+const SceneArrow* Scene::FindArrow(const std::string& id) const {
+  for (const auto& a : arrows)
+    if (a.id == id) return &a;
+  return nullptr;
+}
+
+Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal) {
+  // Layout (em): HBM panel on the left, SRAM panel on the right, tiles in two rows.
+  constexpr float kW = 52, kH = 21;
+  constexpr float kHbmX = 0, kHbmW = 31, kSramX = 33, kSramW = 19;
+  constexpr float kRow1 = 4.5f, kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
+  constexpr float kKvX0 = 7.0f, kKvX1 = 30.0f, kGap = 0.5f;
+
+  event = std::clamp(event, 0, static_cast<int>(run.events.size()) - 1);
+  const auto& ev = run.events[event];
+  const int merged = run.BlocksMergedAt(event);
+  const int in_sram = run.BlockInSramAt(event);
+
+  Scene sc;
+  sc.width = kW;
+  sc.height = kH;
+  sc.background = pal.background;
+
+  sc.rects.push_back(Panel("hbm", kHbmX, 0, kHbmW, kH, pal.panel_hbm, pal));
+  sc.rects.push_back(Panel("sram", kSramX, 0, kSramW, kH, pal.panel_sram, pal));
+  sc.texts.push_back({"hbm.title", kHbmX + 0.6f, 0.5f, 1.15f, pal.text, UiText("hbm_title", lang)});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText("sram_title", lang)});
+
+  // HBM: Q, the K/V blocks, the S/P tables the tiled order never stores, O.
+  sc.rects.push_back(Tile("hbm.q", 1, kRow1, 5, kTileH, TileState::kNone, pal, lang, "Q"));
+  sc.rects.back().fill = pal.not_written;
+  sc.rects.back().sublabel = UiText("q_read_once", lang);
+
+  const int n = static_cast<int>(run.problem.scores.size());
+  const int T = run.BlockCount();
+  const float usable = (kKvX1 - kKvX0) - kGap * static_cast<float>(T - 1);
+  float x = kKvX0;
+  std::vector<float> kv_center(T + 1, 0);
+  for (const auto& b : run.blocks) {
+    const float w = std::max(1.2f, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
+    TileState s = TileState::kPending;
+    if (b.local.IsEmpty()) s = TileState::kMasked;
+    else if (b.block == in_sram) s = TileState::kInSram;
+    else if (b.block <= merged) s = TileState::kProcessed;
+    SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kTileH, s, pal, lang,
+                       "K/V " + std::to_string(b.block));
+    const std::string detail = BlockDetail(run, b.begin, b.end);
+    if (static_cast<float>(detail.size()) * 0.5f < w - 0.6f) r.label += "\n" + detail;
+    sc.rects.push_back(std::move(r));
+    kv_center[b.block] = x + w / 2;
+    x += w + kGap;
+  }
+  sc.rects.push_back(Tile("hbm.sp", 1, kRow2, 16, kTileH, TileState::kNotStored, pal, lang, UiText("sp_ghost", lang)));
+  const bool written = ev.kind == engine::QueryEventKind::kWriteOutput;
+  sc.rects.push_back(Tile("hbm.o", 23, kRow2, 7, kTileH, written ? TileState::kWritten : TileState::kNotWritten, pal,
+                          lang, "O"));
+  if (written) sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
+
+  // SRAM: the fixed Q block, the current K/V block, the accumulator.
+  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText("q_fixed", lang)));
+  if (in_sram > 0) {
+    const auto& b = run.blocks[in_sram - 1];
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.local.IsEmpty() ? TileState::kMasked : TileState::kInSram,
+                       pal, lang, "K/V " + std::to_string(in_sram));
+    const std::string detail = BlockDetail(run, b.begin, b.end);
+    if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;
+    sc.rects.push_back(std::move(r));
+  } else {
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, TileState::kNone, pal, lang, UiText("kv_slot", lang));
+    r.fill = pal.panel_sram;
+    r.dashed = true;
+    r.sublabel = UiText("slot_empty", lang);
+    sc.rects.push_back(std::move(r));
+  }
+  SceneRect acc = Panel("sram.acc", kSramX + 1, kRow2 - 1.5f, 17, 8.5f, {255, 255, 255}, pal);
+  acc.label = UiText("acc_title", lang);
+  sc.rects.push_back(acc);
+  const Quantities q = QuantitiesAt(run, event);
+  const float ax = kSramX + 1.8f;
+  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f, pal.text, "m = " + q.at("m")});
+  sc.texts.push_back({"acc.l", ax, kRow2 + 2.4f, 1.35f, pal.text, "l = " + q.at("l")});
+  sc.texts.push_back({"acc.u", ax, kRow2 + 4.2f, 1.35f, pal.text, "u = " + q.at("u")});
+
+  // Legend along the bottom of the HBM panel.
+  sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText("legend_read", lang)});
+  sc.texts.push_back({"legend.write", 16, kH - 2.0f, 0.9f, pal.write_arrow, "\u2192 " + UiText("legend_write", lang)});
+
+  // The transfer of this event.
+  const float sram_q_c = kSramX + 3.5f, sram_kv_c = kSramX + 12.5f;
+  switch (ev.kind) {
+    case engine::QueryEventKind::kStart:
+      sc.arrows.push_back(OverTheTop("read.q", ArrowKind::kRead, 3.5f, sram_q_c, kRow1, kLane, pal.read_arrow,
+                                     UiText("read", lang) + " Q"));
+      break;
+    case engine::QueryEventKind::kLoadBlock:
+      sc.arrows.push_back(OverTheTop("read.kv." + std::to_string(ev.block), ArrowKind::kRead, kv_center[ev.block],
+                                     sram_kv_c, kRow1, kLane, pal.read_arrow,
+                                     UiText("read", lang) + " K/V " + std::to_string(ev.block)));
+      break;
+    case engine::QueryEventKind::kUpdate: {
+      SceneArrow a;
+      a.id = "merge." + std::to_string(ev.block);
+      a.kind = ArrowKind::kMerge;
+      a.points = {{sram_kv_c, kRow1 + kTileH}, {sram_kv_c, kRow2 - 1.5f}};
+      a.color = pal.merge_arrow;
+      a.label = UiText("merge", lang);
+      a.label_at = {kSramX + 1.0f, kRow1 + kTileH + 0.15f};
+      sc.arrows.push_back(std::move(a));
+      break;
+    }
+    case engine::QueryEventKind::kWriteOutput: {
+      SceneArrow a;
+      a.id = "write.o";
+      a.kind = ArrowKind::kWrite;
+      a.points = {{kSramX + 1, kRow2 + 2.25f}, {30, kRow2 + 2.25f}};
+      a.color = pal.write_arrow;
+      a.label = UiText("write", lang);
+      a.label_at = {22.5f, kRow2 + kTileH + 0.4f};
+      sc.arrows.push_back(std::move(a));
+      break;
+    }
+  }
+  return sc;
+}
+
+}  // namespace bw::view

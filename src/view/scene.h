@@ -1,0 +1,84 @@
+// The scene: what the diagram shows for one trace event, as plain records — rectangles (tiles),
+// arrows (transfers) and text — in font units (em), no ImGui. The painter in src/app turns it into
+// draw calls; tests check it without a window; the app's --dump-scene writes it as JSON.
+// Colour is never the only signal: every tile also carries a state label, and masked tiles a hatch.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/single_query.h"
+
+namespace bw::view {
+
+struct Color {
+  std::uint8_t r = 0, g = 0, b = 0, a = 255;
+  bool operator==(const Color&) const = default;
+};
+
+enum class TileState { kNone, kPending, kInSram, kProcessed, kMasked, kWritten, kNotWritten, kNotStored };
+const char* ToString(TileState s);
+
+struct Palette {
+  Color background, panel_hbm, panel_sram, border, text, text_muted;
+  Color pending, in_sram, processed, masked, written, not_written;
+  Color read_arrow, write_arrow, merge_arrow;
+  float line_em;  // stroke width in em
+};
+Palette ClassroomPalette();   // light background, high contrast: readable when projected
+Palette ProjectorPalette();   // the same hues, thicker lines and stronger borders
+
+struct SceneRect {
+  std::string id;        // "hbm", "hbm.q", "hbm.kv.2", "hbm.o", "hbm.sp", "sram", "sram.q", "sram.kv", "sram.acc"
+  float x = 0, y = 0, w = 0, h = 0;   // em, origin top-left of the diagram
+  Color fill, border;
+  float border_em = 0.08f;
+  TileState state = TileState::kNone;
+  bool hatched = false;   // a pattern beside the colour (masked / not stored)
+  bool dashed = false;
+  std::string label;      // big label: "K/V 2", "Q", "O"
+  std::string sublabel;   // state in words: "done", "pending", "in SRAM", …
+};
+
+enum class ArrowKind { kRead, kWrite, kMerge };
+struct ScenePoint {
+  float x = 0, y = 0;     // em
+};
+struct SceneArrow {
+  std::string id;         // "read.q", "read.kv.2", "merge.2", "write.o"
+  ArrowKind kind;
+  std::vector<ScenePoint> points;   // polyline, head at the last point (em)
+  Color color;
+  std::string label;
+  ScenePoint label_at;    // top-left of the label (em)
+};
+
+struct SceneText {
+  std::string id;
+  float x, y;             // em, top-left
+  float size_em = 1.0f;   // multiple of the base font size
+  Color color;
+  std::string text;
+};
+
+struct Scene {
+  float width = 0, height = 0;   // em
+  Color background;
+  std::vector<SceneRect> rects;
+  std::vector<SceneArrow> arrows;
+  std::vector<SceneText> texts;
+
+  const SceneRect* FindRect(const std::string& id) const;
+  const SceneArrow* FindArrow(const std::string& id) const;
+};
+
+// The HBM/SRAM diagram for event `event` of `run`, labels in `lang` ("zh" or "en").
+Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette);
+
+// Fixed user-interface strings ("HBM (off-chip)", "done", …) in zh and en. Unknown key → key.
+const std::string& UiText(const std::string& key, const std::string& lang);
+// Every UI string in both languages (the app builds its font glyph ranges from these and the lesson).
+std::vector<std::string> AllUiTexts();
+
+}  // namespace bw::view
