@@ -1,0 +1,268 @@
+// Forward attention: the reference (FlashAttention Algorithm 0) and the two tiled loop orders
+// (FlashAttention-2 Algorithm 1: Q blocks outside; FlashAttention-1 Algorithm 1: K/V blocks outside).
+// Each is one template over the working precision T; counters and trace events go through one
+// Recorder so they cannot disagree. Shapes: Q (N_q, d), K (N_k, d), V (N_k, d_v), O (N_q, d_v).
+#include <algorithm>
+#include <cmath>
+
+#include "engine/attention.h"
+#include "engine/attention_kernels.h"
+
+namespace bw::engine {
+namespace {
+
+using detail::kNegInf;
+using detail::Mat;
+using detail::MaskGeometry;
+using detail::Recorder;
+using detail::RowState;
+using detail::Vec;
+using I64 = std::int64_t;
+
+void ConfigureTrace(AttentionTrace& tr, const AttentionProblem& p, const RunOptions& opt, Algorithm a,
+                    TileSizes tiles, int bytes) {
+  tr.algorithm = a;
+  tr.precision_bytes = bytes;
+  tr.merge_variant = static_cast<int>(opt.merge);
+  tr.n_q = p.n_q();
+  tr.n_k = p.n_k();
+  tr.d = p.d();
+  tr.d_v = p.d_v();
+  tr.B_r = tiles.B_r;
+  tr.B_c = tiles.B_c;
+  tr.scale = p.EffectiveScale();
+  tr.Configure(opt.counter_snapshot_every, opt.state_snapshots_per_block,
+               tiles.B_r > 0 ? CeilDiv(p.n_q(), tiles.B_r) : 0, tiles.B_c > 0 ? CeilDiv(p.n_k(), tiles.B_c) : 0);
+}
+
+template <typename T>
+void WidenOutputs(AttentionResult& res, const Mat<T>& O, const Vec<T>& L) {
+  res.O = O.template cast<double>();
+  res.L = L.template cast<double>();
+  res.row_fully_masked.assign(static_cast<std::size_t>(L.size()), 0);
+  for (I64 r = 0; r < L.size(); ++r) res.row_fully_masked[r] = L[r] == kNegInf<T> ? 1 : 0;
+}
+
+// [SECTION] Reference: FlashAttention Algorithm 0 ------------------------------------------------
+
+template <typename T>
+AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) {
+  // Q: (N_q, d)  K: (N_k, d)  V: (N_k, d_v)  S, P: (N_q, N_k)  O: (N_q, d_v)
+  const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
+  const I64 b = sizeof(T);
+  AttentionResult res;
+  res.algorithm = Algorithm::kReference;
+  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
+  res.counters.element_bytes = static_cast<int>(b);
+  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kReference, {}, static_cast<int>(b));
+  Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
+  const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
+  const T scale = static_cast<T>(p.EffectiveScale());
+  const MaskGeometry mg(p.mask, n_q, n_k);
+
+  // pass 1: S = scale · Q Kᵀ, written to HBM (line 1: load Q, K by blocks, compute S, write S)
+  rec.Emit(EventKind::kRead, Tensor::kQ, -1, -1, n_q * d, 0);
+  rec.Emit(EventKind::kRead, Tensor::kK, -1, -1, n_k * d, 0);
+  Mat<T> S(n_q, n_k);
+  S.noalias() = Q * K.transpose();
+  S *= scale;
+  rec.Emit(EventKind::kComputeFull, Tensor::kS, -1, -1, 0, 0, 0, 2 * n_q * n_k * d);
+  rec.Emit(EventKind::kWrite, Tensor::kS, -1, -1, n_q * n_k, 0);
+
+  // pass 2: read S, P = softmax(S) row by row over the allowed keys, write P (line 2)
+  rec.Emit(EventKind::kRead, Tensor::kS, -1, -1, n_q * n_k, 0);
+  Mat<T> P(n_q, n_k);
+  Vec<T> L(n_q);
+  Mat<T> row;  // one row of S in SRAM, masked there (S in HBM stays scale·QKᵀ)
+  for (I64 r = 0; r < n_q; ++r) {
+    row = S.row(r);
+    mg.ApplyToTile(row, r, 0);                      // masked keys → −∞
+    const T m = n_k > 0 ? row.maxCoeff() : kNegInf<T>;
+    if (m == kNegInf<T>) {  // fully masked row: P = 0, O = 0, flagged through L = −∞
+      P.row(r).setZero();
+      L[r] = kNegInf<T>;
+      continue;
+    }
+    P.row(r) = (row.array() - m).exp().matrix();    // e^{−∞} = 0 on masked keys
+    const T l = P.row(r).sum();
+    P.row(r) /= l;
+    L[r] = m + std::log(l);
+  }
+  rec.Emit(EventKind::kComputeFull, Tensor::kP, -1, -1, 0, 0, 0, 0, n_q * n_k);
+  rec.Emit(EventKind::kWrite, Tensor::kP, -1, -1, n_q * n_k, 0);
+
+  // pass 3: read P and V, O = P V, write O (line 3)
+  rec.Emit(EventKind::kRead, Tensor::kP, -1, -1, n_q * n_k, 0);
+  rec.Emit(EventKind::kRead, Tensor::kV, -1, -1, n_k * d_v, 0);
+  Mat<T> O(n_q, d_v);
+  O.noalias() = P * V;
+  rec.Emit(EventKind::kComputeFull, Tensor::kO, -1, -1, 0, 0, 0, 2 * n_q * n_k * d_v);
+  rec.Emit(EventKind::kWrite, Tensor::kO, -1, -1, n_q * d_v, 0);
+
+  res.counters.hbm_scratch_bytes = 2 * n_q * n_k * b;  // S and P, both held in HBM
+  WidenOutputs(res, O, L);
+  if (rec.tracing()) res.trace.Finish(res.counters);
+  return res;
+}
+
+// [SECTION] FlashAttention-2 order ---------------------------------------------------------------
+
+template <typename T>
+AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
+  const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
+  const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c;
+  const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
+  const I64 b = sizeof(T);
+  AttentionResult res;
+  res.algorithm = Algorithm::kFlash2;
+  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
+  res.merge = opt.merge;
+  res.tiles = opt.tiles;
+  res.counters.element_bytes = static_cast<int>(b);
+  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kFlash2, opt.tiles, static_cast<int>(b));
+  Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
+  const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
+  const T scale = static_cast<T>(p.EffectiveScale());
+  const MaskGeometry mg(p.mask, n_q, n_k);
+  const int stride = opt.record_trace ? res.trace.state_snapshot_stride() : 0;
+
+  Mat<T> O(n_q, d_v);
+  Vec<T> L(n_q);
+  RowState<T> st;
+  Mat<T> S, PV;
+  for (I64 i = 0; i < T_r; ++i) {                          // line 3: for 1 ≤ i ≤ T_r
+    const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
+    const std::int32_t ii = static_cast<std::int32_t>(i);
+    const I64 base = (r * d + r * d_v + 2 * r) * b;       // Q_i, u (Õ_i), m, l on chip
+    rec.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
+    st.Reset(r, d_v);                                     // line 5: O_i = 0, l = 0, m = −∞
+    std::int32_t steps = 0;
+    for (I64 j = 0; j < T_c; ++j) {                        // line 6: for 1 ≤ j ≤ T_c
+      const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
+      const std::int32_t jj = static_cast<std::int32_t>(j);
+      if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
+        rec.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, base, steps);
+        continue;
+      }
+      rec.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
+      rec.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
+      detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);    // line 8
+      const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
+      rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
+      detail::MergeTileFlash2(st, S, V.middleRows(c0, c), PV, opt.merge);                       // lines 9–10
+      ++steps;
+      rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
+      if (stride > 0 && steps % stride == 0) res.trace.AddStateSnapshot(ii, detail::Snapshot(st, jj, steps));
+    }
+    detail::FinaliseFlash2<T>(st, O.middleRows(r0, r), L.segment(r0, r));                     // lines 12–13
+    rec.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, steps);
+    rec.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, steps);                     // line 14
+    rec.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, steps);                           // line 15
+  }
+  WidenOutputs(res, O, L);
+  if (rec.tracing()) res.trace.Finish(res.counters);
+  return res;
+}
+
+// [SECTION] FlashAttention-1 order ---------------------------------------------------------------
+
+template <typename T>
+AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
+  const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
+  const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c;
+  const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
+  const I64 b = sizeof(T);
+  AttentionResult res;
+  res.algorithm = Algorithm::kFlash1;
+  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
+  res.tiles = opt.tiles;
+  res.counters.element_bytes = static_cast<int>(b);
+  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kFlash1, opt.tiles, static_cast<int>(b));
+  Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
+  const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
+  const T scale = static_cast<T>(p.EffectiveScale());
+  const MaskGeometry mg(p.mask, n_q, n_k);
+  const int stride = opt.record_trace ? res.trace.state_snapshot_stride() : 0;
+
+  // line 2: O = 0, l = 0, m = −∞ initialised in HBM
+  Mat<T> O = Mat<T>::Zero(n_q, d_v);
+  Vec<T> l_hbm = Vec<T>::Zero(n_q), m_hbm = Vec<T>::Constant(n_q, kNegInf<T>);
+  rec.Emit(EventKind::kInitialise, Tensor::kO, -1, -1, 0, 0);
+  rec.Emit(EventKind::kWrite, Tensor::kO, -1, -1, n_q * d_v, 0);
+  rec.Emit(EventKind::kWrite, Tensor::kl, -1, -1, n_q, 0);
+  rec.Emit(EventKind::kWrite, Tensor::km, -1, -1, n_q, 0);
+
+  std::vector<std::int32_t> steps(static_cast<std::size_t>(T_r), 0);
+  RowState<T> st;
+  Mat<T> S, PV;
+  for (I64 j = 0; j < T_c; ++j) {                          // line 5: for 1 ≤ j ≤ T_c
+    const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
+    const std::int32_t jj = static_cast<std::int32_t>(j);
+    const I64 kv = c * (d + d_v) * b;
+    const bool column_skipped = n_q == 0 || mg.TileFullyMasked(0, n_q, c0, c0 + c);
+    if (!column_skipped) {                                 // line 6: load K_j, V_j (unless no tile needs them)
+      rec.Emit(EventKind::kRead, Tensor::kK, -1, jj, c * d, c * d * b);
+      rec.Emit(EventKind::kRead, Tensor::kV, -1, jj, c * d_v, kv);
+    }
+    for (I64 i = 0; i < T_r; ++i) {                        // line 7: for 1 ≤ i ≤ T_r
+      const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
+      const std::int32_t ii = static_cast<std::int32_t>(i);
+      std::int32_t& step = steps[static_cast<std::size_t>(i)];
+      if (column_skipped || mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
+        rec.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, column_skipped ? 0 : kv, step);
+        continue;
+      }
+      // line 8: load Q_i, O_i, l_i, m_i
+      const I64 blk = kv + r * (d + d_v + 2) * b;
+      rec.Emit(EventKind::kRead, Tensor::kQ, ii, jj, r * d, kv + r * d * b, step);
+      rec.Emit(EventKind::kRead, Tensor::kO, ii, jj, r * d_v, kv + r * (d + d_v) * b, step);
+      rec.Emit(EventKind::kRead, Tensor::kl, ii, jj, r, kv + r * (d + d_v + 1) * b, step);
+      rec.Emit(EventKind::kRead, Tensor::km, ii, jj, r, blk, step);
+      st.Reset(r, d_v);
+      st.acc = O.middleRows(r0, r);
+      st.l = l_hbm.segment(r0, r);
+      st.m = m_hbm.segment(r0, r);
+      detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);  // line 9
+      rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d);
+      detail::MergeTileFlash1(st, S, V.middleRows(c0, c), PV);                                // lines 10–11
+      ++step;
+      rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d_v,
+               r * c + 2 * r);
+      O.middleRows(r0, r) = st.acc;                                                           // line 12
+      l_hbm.segment(r0, r) = st.l;                                                            // line 13
+      m_hbm.segment(r0, r) = st.m;
+      rec.Emit(EventKind::kWrite, Tensor::kO, ii, jj, r * d_v, blk, step);
+      rec.Emit(EventKind::kWrite, Tensor::kl, ii, jj, r, blk, step);
+      rec.Emit(EventKind::kWrite, Tensor::km, ii, jj, r, blk, step);
+      if (stride > 0 && step % stride == 0) res.trace.AddStateSnapshot(ii, detail::Snapshot(st, jj, step));
+    }
+  }
+  Vec<T> L(n_q);
+  for (I64 r = 0; r < n_q; ++r) L[r] = l_hbm[r] == T(0) ? kNegInf<T> : m_hbm[r] + std::log(l_hbm[r]);
+  WidenOutputs(res, O, L);
+  if (rec.tracing()) res.trace.Finish(res.counters);
+  return res;
+}
+
+}  // namespace
+
+AttentionResult RunReference(const AttentionProblem& p, const RunOptions& opt) {
+  Validate(p);
+  return opt.precision == Precision::kDouble ? ReferenceImpl<double>(p, opt) : ReferenceImpl<float>(p, opt);
+}
+
+AttentionResult RunFlash2(const AttentionProblem& p, const RunOptions& opt) {
+  Validate(p);
+  Validate(opt.tiles);
+  return opt.precision == Precision::kDouble ? Flash2Impl<double>(p, opt) : Flash2Impl<float>(p, opt);
+}
+
+AttentionResult RunFlash1(const AttentionProblem& p, const RunOptions& opt) {
+  Validate(p);
+  Validate(opt.tiles);
+  if (opt.merge != MergeVariant::kCorrect)
+    throw ValidationError("merge: wrong-merge variants are defined for the FlashAttention-2 order only");
+  return opt.precision == Precision::kDouble ? Flash1Impl<double>(p, opt) : Flash1Impl<float>(p, opt);
+}
+
+}  // namespace bw::engine

@@ -1,0 +1,250 @@
+// Internal to the engine (not a public header): the tile-level building blocks shared by the runs
+// and by trace replay, so a replayed (m, l, u) is bit-identical to the run's. Templated on the
+// working precision T (double or float). Mask geometry answers "is this tile fully masked / fully
+// allowed" in O(1) for none, causal and key padding (prefix sums), by scanning for explicit masks.
+// Source: FA-2 (Dao 2023) Algorithm 1 lines 8–12; FA-1 (Dao et al. 2022) Algorithm 1 lines 9–13.
+#pragma once
+
+#include <Eigen/Core>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "engine/attention.h"
+
+namespace bw::engine::detail {
+
+template <typename T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <typename T>
+inline constexpr T kNegInf = -std::numeric_limits<T>::infinity();
+
+class MaskGeometry {
+ public:
+  MaskGeometry(const Mask& mask, std::int64_t n_q, std::int64_t n_k);
+  // Ranges are [r0, r1) × [c0, c1), non-empty.
+  bool TileFullyMasked(std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) const;
+  bool TileFullyAllowed(std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) const;
+  bool Allows(std::int64_t r, std::int64_t c) const { return mask_.Allows(r, c, n_q_, n_k_); }
+
+  // Sets the masked entries of the tile S (rows r0…, cols c0…) to −∞.
+  template <typename T>
+  void ApplyToTile(Mat<T>& S, std::int64_t r0, std::int64_t c0) const {
+    const std::int64_t r = S.rows(), c = S.cols();
+    if (r == 0 || c == 0 || TileFullyAllowed(r0, r0 + r, c0, c0 + c)) return;
+    switch (mask_.kind) {
+      case MaskKind::kNone: return;
+      case MaskKind::kCausal:
+        for (std::int64_t a = 0; a < r; ++a) {
+          // allowed iff c0 + b ≤ r0 + a + δ  →  b ≤ r0 + a + δ − c0
+          const std::int64_t first_masked = std::max<std::int64_t>(0, r0 + a + offset_ - c0 + 1);
+          for (std::int64_t b = first_masked; b < c; ++b) S(a, b) = kNegInf<T>;
+        }
+        return;
+      case MaskKind::kKeyPadding:
+        for (std::int64_t b = 0; b < c; ++b)
+          if (!mask_.key_keep[static_cast<std::size_t>(c0 + b)]) S.col(b).setConstant(kNegInf<T>);
+        return;
+      case MaskKind::kExplicit:
+        for (std::int64_t a = 0; a < r; ++a)
+          for (std::int64_t b = 0; b < c; ++b)
+            if (!mask_.keep(r0 + a, c0 + b)) S(a, b) = kNegInf<T>;
+        return;
+    }
+  }
+
+ private:
+  const Mask& mask_;
+  std::int64_t n_q_, n_k_, offset_;
+  std::vector<std::int64_t> kept_prefix_;  // key padding: kept keys in [0, c)
+};
+
+// (m, l, u) of the rows of one Q block, plus the last merge's m_prev and α = e^{m_prev − m}.
+// FA-1 keeps the normalised O in `acc` instead of u.
+template <typename T>
+struct RowState {
+  Vec<T> m, l, m_prev, alpha, tile_max;
+  Mat<T> acc;
+  void Reset(std::int64_t rows, std::int64_t d_v) {
+    m.setConstant(rows, kNegInf<T>);
+    l.setZero(rows);
+    m_prev.setConstant(rows, kNegInf<T>);
+    alpha.setOnes(rows);
+    tile_max.setConstant(rows, kNegInf<T>);
+    acc.setZero(rows, d_v);
+  }
+};
+
+// FA-2 Algorithm 1 lines 8–10 (and the wrong variants): merges tile S (r, c), already scaled and
+// masked, into st; S is overwritten by P̃. Vj: (c, d_v). PV: scratch. Exps: r·c + r (counted by caller).
+template <typename T, typename VBlock>
+void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, MergeVariant v) {
+  const std::int64_t r = S.rows(), c = S.cols();
+  for (std::int64_t a = 0; a < r; ++a) {
+    const T rowmax = c > 0 ? S.row(a).maxCoeff() : kNegInf<T>;
+    const T m_old = st.m[a];
+    const T m_new = std::max(m_old, rowmax);
+    st.m_prev[a] = m_old;
+    st.tile_max[a] = rowmax;
+    // The average-of-outputs variant normalises each tile by its own max; the others by m'.
+    const T shift = v == MergeVariant::kAverageBlockOutputs ? rowmax : m_new;
+    if (shift == kNegInf<T>) {  // nothing allowed in this row (yet): P̃ = 0, no e^{−∞+∞}
+      S.row(a).setZero();
+      st.alpha[a] = T(1);
+      continue;
+    }
+    S.row(a) = (S.row(a).array() - shift).exp().matrix();
+    st.alpha[a] = m_old == kNegInf<T> ? T(0) : std::exp(m_old - m_new);
+    st.m[a] = m_new;
+  }
+  PV.noalias() = S * Vj;
+  for (std::int64_t a = 0; a < r; ++a) {
+    if (st.m[a] == kNegInf<T>) continue;
+    const T rowsum = S.row(a).sum();
+    if (v == MergeVariant::kAverageBlockOutputs) {
+      if (rowsum > T(0)) {
+        st.acc.row(a) += PV.row(a) / rowsum;
+        st.l[a] += T(1);
+      }
+      continue;
+    }
+    if (st.m_prev[a] == kNegInf<T>) {  // first contribution: every variant starts the same
+      st.l[a] = rowsum;
+      st.acc.row(a) = PV.row(a);
+      continue;
+    }
+    const T alpha = st.alpha[a];
+    switch (v) {
+      case MergeVariant::kCorrect:
+        st.l[a] = alpha * st.l[a] + rowsum;
+        st.acc.row(a) = alpha * st.acc.row(a) + PV.row(a);
+        break;
+      case MergeVariant::kNoRescale:
+        st.l[a] += rowsum;
+        st.acc.row(a) += PV.row(a);
+        break;
+      case MergeVariant::kRescaleLOnly:
+        st.l[a] = alpha * st.l[a] + rowsum;
+        st.acc.row(a) += PV.row(a);
+        break;
+      case MergeVariant::kRescaleUOnly:
+        st.l[a] += rowsum;
+        st.acc.row(a) = alpha * st.acc.row(a) + PV.row(a);
+        break;
+      case MergeVariant::kInvertedFactorOnU:
+        st.l[a] = alpha * st.l[a] + rowsum;
+        st.acc.row(a) = std::exp(st.m[a] - st.m_prev[a]) * st.acc.row(a) + PV.row(a);
+        break;
+      case MergeVariant::kAverageBlockOutputs:
+        break;
+    }
+  }
+}
+
+// FA-1 Algorithm 1 lines 9–12: st.acc holds the normalised O_i read from HBM. S (r, c) scaled and
+// masked, overwritten by P̃ = e^{S − m̃}. Exps: r·c + 2r (counted by caller).
+template <typename T, typename VBlock>
+void MergeTileFlash1(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV) {
+  const std::int64_t r = S.rows(), c = S.cols();
+  for (std::int64_t a = 0; a < r; ++a) {
+    const T tmax = c > 0 ? S.row(a).maxCoeff() : kNegInf<T>;  // m̃_ij
+    st.tile_max[a] = tmax;
+    st.m_prev[a] = st.m[a];
+    if (tmax == kNegInf<T>) {
+      S.row(a).setZero();
+      continue;
+    }
+    S.row(a) = (S.row(a).array() - tmax).exp().matrix();
+  }
+  PV.noalias() = S * Vj;
+  for (std::int64_t a = 0; a < r; ++a) {
+    const T tmax = st.tile_max[a];
+    if (tmax == kNegInf<T>) {
+      st.alpha[a] = T(1);
+      continue;
+    }
+    const T l_tilde = S.row(a).sum();
+    const T m_old = st.m[a];
+    const T m_new = std::max(m_old, tmax);
+    const T a_old = m_old == kNegInf<T> ? T(0) : std::exp(m_old - m_new);  // e^{m_i − m_new}
+    const T b_new = std::exp(tmax - m_new);                                 // e^{m̃_ij − m_new}
+    const T l_new = a_old * st.l[a] + b_new * l_tilde;
+    st.acc.row(a) = ((st.l[a] * a_old) * st.acc.row(a) + b_new * PV.row(a)) / l_new;
+    st.l[a] = l_new;
+    st.m[a] = m_new;
+    st.alpha[a] = a_old;
+  }
+}
+
+// Rows of the output for a finished FA-2 block: O = u / l (0 where l = 0), L = m + log l (−∞).
+template <typename T>
+void FinaliseFlash2(const RowState<T>& st, Eigen::Ref<Mat<T>> O, Eigen::Ref<Vec<T>> L) {
+  for (std::int64_t a = 0; a < st.l.size(); ++a) {
+    if (st.l[a] == T(0)) {
+      O.row(a).setZero();
+      L[a] = kNegInf<T>;
+    } else {
+      O.row(a) = st.acc.row(a) / st.l[a];
+      L[a] = st.m[a] + std::log(st.l[a]);
+    }
+  }
+}
+
+// Computes S = scale · Q_i K_jᵀ into S (resized) and masks it.
+template <typename T, typename QBlock, typename KBlock>
+void ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
+                   std::int64_t r0, std::int64_t c0) {
+  S.resize(Qi.rows(), Kj.rows());
+  S.noalias() = Qi * Kj.transpose();
+  S *= scale;
+  mg.ApplyToTile(S, r0, c0);
+}
+
+// Appends events to the counters (always) and the trace (when recording).
+class Recorder {
+ public:
+  Recorder(Counters& c, AttentionTrace* trace) : c_(c), trace_(trace) {}
+  void Emit(const AttentionEvent& e) {
+    if (trace_) trace_->Append(e, c_);
+    ApplyEvent(e, c_);
+  }
+  void Emit(EventKind kind, Tensor t, std::int32_t i, std::int32_t j, std::int64_t elements,
+            std::int64_t sram, std::int32_t step = 0, std::int64_t flops = 0, std::int64_t exps = 0) {
+    AttentionEvent e;
+    e.kind = kind;
+    e.tensor = t;
+    e.i = i;
+    e.j = j;
+    e.step = step;
+    e.elements = elements;
+    e.flops = flops;
+    e.exps = exps;
+    e.sram_bytes = sram;
+    Emit(e);
+  }
+  bool tracing() const { return trace_ != nullptr; }
+  AttentionTrace* trace() const { return trace_; }
+
+ private:
+  Counters& c_;
+  AttentionTrace* trace_;
+};
+
+template <typename T>
+AttentionTrace::StateSnapshot Snapshot(const RowState<T>& st, std::int32_t last_j, std::int32_t steps) {
+  AttentionTrace::StateSnapshot s;
+  s.last_j = last_j;
+  s.steps = steps;
+  s.m = st.m.template cast<double>();
+  s.l = st.l.template cast<double>();
+  s.m_prev = st.m_prev.template cast<double>();
+  s.alpha = st.alpha.template cast<double>();
+  s.acc = st.acc.template cast<double>();
+  return s;
+}
+
+}  // namespace bw::engine::detail
