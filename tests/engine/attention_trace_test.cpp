@@ -72,15 +72,17 @@ TEST_P(TraceTest, CountersAndStateAtEveryEvent) {
   }
 }
 
+std::string TraceParamName(const ::testing::TestParamInfo<std::tuple<Algorithm, Precision, int>>& info) {
+  static constexpr const char* kMasks[] = {"none", "causal", "key_padding"};
+  return std::string(ToString(std::get<0>(info.param))) + "_" + ToString(std::get<1>(info.param)) + "_" +
+         kMasks[std::get<2>(info.param)];
+}
+
 INSTANTIATE_TEST_SUITE_P(AllPaths, TraceTest,
                          ::testing::Combine(::testing::Values(Algorithm::kFlash2, Algorithm::kFlash1),
                                             ::testing::Values(Precision::kDouble, Precision::kFloat),
                                             ::testing::Values(0, 1, 2)),
-                         [](const auto& info) {
-                           static constexpr const char* kMasks[] = {"none", "causal", "key_padding"};
-                           return std::string(ToString(std::get<0>(info.param))) + "_" +
-                                  ToString(std::get<1>(info.param)) + "_" + kMasks[std::get<2>(info.param)];
-                         });
+                         TraceParamName);
 
 TEST(AttentionTrace, EventOrderFollowsThePapers) {
   const auto p = Problem(8, 8, 2, Mask::None());
