@@ -1,0 +1,52 @@
+// Scenario file v2: one full-attention problem for the engine (issue 3) and how to run it.
+//   { "schema_version": 2, "kind": "attention", "title": {"zh": "…", "en": "…"},       (title optional)
+//     "Q": [[…d…], …N_q rows], "K": [[…d…], …N_k], "V": [[…d_v…], …N_k]
+//        — or "logits": [[…N_k…], …N_q rows] with "V" (Q = logits, K = I, scale 1; see engine)
+//     "scale": 0.125,                                     optional, default 1/√d
+//     "mask": "none" | "causal" | {"kind": "causal", "alignment": "top_left" | "bottom_right"}
+//           | {"kind": "key_padding", "keep": [1, 1, 0]}  | {"kind": "explicit", "keep": [[1, 0], …]}
+//     "tiles": {"B_r": 16, "B_c": 16}  or  "sram_elements": M   (one of them; needed by flash1/flash2)
+//     "order": "reference" | "flash2" | "flash1",  "precision": "double" | "float",
+//     "merge": "correct" | "no_rescale" | …  (flash2 only),  "backward": false,  "dO": [[…d_v…], …] }
+// Errors: LoadError naming the file, the JSON Pointer path and the reason; sizes are checked against
+// the limits below before any matrix is allocated. Nothing is half-loaded.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+
+#include "data/load_error.h"
+#include "engine/attention.h"
+
+namespace bw::data {
+
+inline constexpr std::int64_t kMaxAttentionRows = 8192;           // N_q and N_k
+inline constexpr std::int64_t kMaxAttentionDim = 1024;            // d and d_v
+inline constexpr std::int64_t kMaxAttentionElements = 1 << 22;    // any one matrix: 4,194,304 numbers
+inline constexpr std::int64_t kMaxSramElements = 1 << 24;         // M
+
+struct AttentionScenarioTitle {
+  std::string zh, en;
+};
+
+struct AttentionScenario {
+  std::string file;                     // as given to the loader
+  AttentionScenarioTitle title;
+  bool from_logits = false;             // "logits" given instead of Q and K
+  engine::AttentionProblem problem;
+  engine::Algorithm order = engine::Algorithm::kFlash2;  // kReference, kFlash2 or kFlash1
+  engine::RunOptions options;           // tiles (given or derived), precision, merge
+  std::optional<engine::TileDerivation> derivation;     // when "sram_elements" was given
+  bool backward = false;
+  engine::AttentionMatrix dO;           // (N_q, d_v); all ones unless "dO" is given
+  bool dO_given = false;
+};
+
+AttentionScenario LoadAttentionScenario(const std::filesystem::path& path);
+// The same from an already-parsed document (tests; `file` is used in error messages).
+AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::string& file);
+
+}  // namespace bw::data
