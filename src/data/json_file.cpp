@@ -2,24 +2,118 @@
 #include "data/json_file.h"
 
 #include <cmath>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
 namespace bw::data {
 
+namespace {
+
+// Builds the document through nlohmann's SAX interface so that an error can name the JSON path
+// being read (not only a byte offset), duplicate keys are refused rather than silently dropped,
+// and nesting is bounded before it can exhaust the stack.
+class PathTrackingSax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  using json = nlohmann::json;
+
+  bool null() override { return Add(json(nullptr)); }
+  bool boolean(bool v) override { return Add(json(v)); }
+  bool number_integer(number_integer_t v) override { return Add(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return Add(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return Add(json(v)); }
+  bool string(string_t& v) override { return Add(json(std::move(v))); }
+  bool binary(binary_t&) override { return Fail("binary values are not JSON"); }
+  bool start_object(std::size_t) override { return Open(json::object()); }
+  bool end_object() override { return Close(); }
+  bool start_array(std::size_t) override { return Open(json::array()); }
+  bool end_array() override { return Close(); }
+  bool key(string_t& k) override {
+    if (stack_.back().value->contains(k)) {
+      pending_key_ = k;
+      return Fail("duplicate key \"" + k + "\"");
+    }
+    pending_key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    std::string msg = ex.what();
+    const auto pos = msg.find("] ");
+    if (pos != std::string::npos) msg = msg.substr(pos + 2);
+    if (msg.rfind("number overflow", 0) == 0) msg = "number is out of the double range (" + msg + ")";
+    error_position_ = position;
+    return Fail(msg);
+  }
+
+  json root;
+  std::string error, error_path;
+  std::size_t error_position_ = 0;
+
+ private:
+  struct Frame {
+    json* value;
+    std::string pointer;
+  };
+  std::string NextPointer() const {
+    if (stack_.empty()) return "";
+    const Frame& f = stack_.back();
+    if (f.value->is_object()) return pending_key_ ? JsonPath(f.pointer, *pending_key_) : f.pointer;
+    return JsonPath(f.pointer, f.value->size());
+  }
+  json* Place(json&& v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return &root;
+    }
+    json& parent = *stack_.back().value;
+    if (parent.is_object()) {
+      json* placed = &(parent[*pending_key_] = std::move(v));
+      pending_key_.reset();  // an error after this value belongs to the object, not to this key
+      return placed;
+    }
+    parent.push_back(std::move(v));
+    return &parent.back();
+  }
+  bool Add(json&& v) {
+    Place(std::move(v));
+    return true;
+  }
+  bool Open(json&& v) {
+    if (stack_.size() >= kMaxJsonDepth) return Fail("nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    const std::string ptr = NextPointer();
+    stack_.push_back({Place(std::move(v)), ptr});
+    return true;
+  }
+  bool Close() {
+    stack_.pop_back();
+    return true;
+  }
+  bool Fail(const std::string& reason) {
+    if (error.empty()) {
+      error = reason;
+      error_path = NextPointer();
+    }
+    return false;
+  }
+  std::vector<Frame> stack_;
+  std::optional<std::string> pending_key_;
+};
+
+}  // namespace
+
 nlohmann::json ParseJsonText(std::string text, const std::string& file) {
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
       static_cast<unsigned char>(text[1]) == 0xBB && static_cast<unsigned char>(text[2]) == 0xBF)
     text.erase(0, 3);  // UTF-8 byte-order mark
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.what() is "[json.exception.parse_error.101] parse error at line L, column C: ..."; keep the tail.
-    std::string msg = e.what();
-    const auto pos = msg.find("] ");
-    if (pos != std::string::npos) msg = msg.substr(pos + 2);
-    throw LoadError(file, "", "malformed JSON: " + msg);
+  PathTrackingSax sax;
+  const bool ok = nlohmann::json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
+  if (!ok || !sax.error.empty()) {
+    std::string reason = sax.error.empty() ? "malformed JSON" : sax.error;
+    if (reason.find("parse error") != std::string::npos || reason.find("syntax error") != std::string::npos)
+      reason = "malformed JSON: " + reason;
+    throw LoadError(file, sax.error_path, reason);
   }
+  return std::move(sax.root);
 }
 
 nlohmann::json ReadJsonFile(const std::filesystem::path& path) {

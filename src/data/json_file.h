@@ -1,5 +1,6 @@
 // Reading JSON documents for scenarios and lessons: size limit checked before reading, UTF-8
-// byte-order mark accepted, malformed text reported as one LoadError line (file, position, reason),
+// byte-order mark accepted, malformed text reported as one LoadError line (file, JSON path, reason),
+// duplicate keys refused, nesting bounded (kMaxJsonDepth),
 // and typed field access that names the JSON Pointer path of whatever is wrong.
 #pragma once
 
@@ -14,6 +15,7 @@
 namespace bw::data {
 
 inline constexpr std::uintmax_t kMaxFileBytes = 16u << 20;  // 16 MiB, checked before reading
+inline constexpr std::size_t kMaxJsonDepth = 64;             // nested arrays/objects
 
 // Reads and parses `path`. Throws LoadError on a missing/unreadable/oversized file or bad JSON.
 nlohmann::json ReadJsonFile(const std::filesystem::path& path);

@@ -98,6 +98,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"no_output_yet", {"尚无（还没有允许的位置）", "none yet (no allowed position merged)"}},
       {"all_masked", {"整行都被遮蔽：输出定义为 0 并标记", "every position masked: output defined as 0 and flagged"}},
       {"error", {"错误", "Error"}},
+      {"lang_switch", {"English", "中文"}},
       {"kept_scenario", {"已保留当前场景。", "The current scenario was kept."}},
       {"mode_raw", {"原始累加（不减最大值）", "raw (no max shift)"}},
       {"mode_stable", {"稳定递推（减去最大值 m）", "stable (max-shifted by m)"}},

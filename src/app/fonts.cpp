@@ -1,0 +1,91 @@
+// Font discovery (fontconfig) and atlas building (Dear ImGui + FreeType); see fonts.h.
+#include "app/fonts.h"
+
+#include <fontconfig/fontconfig.h>
+#include <imgui.h>
+#include <imgui_freetype.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
+
+namespace bw::app {
+
+FontFile FindCjkFont() {
+  FontFile out;
+  if (!FcInit()) return out;
+  FcPattern* pat = FcNameParse(reinterpret_cast<const FcChar8*>("Noto Sans CJK SC:style=Regular"));
+  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
+  FcDefaultSubstitute(pat);
+  FcResult result;
+  FcPattern* match = FcFontMatch(nullptr, pat, &result);
+  if (match) {
+    FcChar8* file = nullptr;
+    FcChar8* family = nullptr;
+    int index = 0;
+    if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
+        FcPatternGetString(match, FC_FAMILY, 0, &family) == FcResultMatch &&
+        std::string(reinterpret_cast<char*>(family)).find("CJK") != std::string::npos) {
+      FcPatternGetInteger(match, FC_INDEX, 0, &index);
+      out.path = reinterpret_cast<char*>(file);
+      out.index = index;
+    }
+    FcPatternDestroy(match);
+  }
+  FcPatternDestroy(pat);
+  return out;
+}
+
+Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  io.Fonts->FontBuilderIO = ImGuiFreeType::GetBuilderForFreeType();
+
+  // Glyph ranges from the strings actually shown, plus printable ASCII for typed input.
+  ImFontGlyphRangesBuilder builder;
+  builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+  for (const auto& t : texts) builder.AddText(t.c_str(), t.c_str() + t.size());
+  builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u2014\u2026\u25b6\u25c0");
+  // The atlas keeps a pointer to the ranges: they must outlive it (static storage, rebuilt here).
+  static ImVector<ImWchar> ranges;
+  ranges.clear();
+  builder.BuildRanges(&ranges);
+
+  Fonts fonts;
+  const FontFile file = FindCjkFont();
+  ImFontConfig cfg;
+  cfg.FontNo = file.index;
+  cfg.OversampleH = 1;
+  cfg.PixelSnapH = true;
+  fonts.body_px = base_px;
+  fonts.large_px = base_px * 1.5f;
+  if (!file.path.empty()) {
+    fonts.body = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.body_px, &cfg, ranges.Data);
+    fonts.large = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.large_px, &cfg, ranges.Data);
+  }
+  if (!fonts.body || !fonts.large) {
+    fonts.error = "Noto Sans CJK was not found (Debian package fonts-noto-cjk); Chinese text cannot be shown.";
+    io.Fonts->Clear();
+    ImFontConfig def;
+    def.SizePixels = base_px;
+    fonts.body = io.Fonts->AddFontDefault(&def);
+    def.SizePixels = base_px * 1.5f;
+    fonts.large = io.Fonts->AddFontDefault(&def);
+  }
+  io.Fonts->Build();
+  return fonts;
+}
+
+std::vector<unsigned> MissingGlyphs(const Fonts& fonts, const std::string& text) {
+  std::vector<unsigned> missing;
+  const char* s = text.c_str();
+  const char* end = s + text.size();
+  while (s < end) {
+    unsigned int c = 0;
+    const int len = ImTextCharFromUtf8(&c, s, end);
+    if (len <= 0) break;
+    s += len;
+    if (c < 0x20) continue;
+    if (!fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(c))) missing.push_back(c);
+  }
+  return missing;
+}
+
+}  // namespace bw::app

@@ -1,0 +1,35 @@
+// Fonts: Noto Sans CJK (found through fontconfig) rasterised by FreeType, with glyph ranges built
+// from the strings the app actually shows, so Chinese never renders as '?' boxes.
+// Sizes are in pixels = base size × scale; everything else in the app is in font units (em).
+#pragma once
+
+#include <string>
+#include <vector>
+
+struct ImFont;
+
+namespace bw::app {
+
+struct FontFile {
+  std::string path;
+  int index = 0;   // face index inside a .ttc collection
+};
+
+// The Noto Sans CJK SC regular face, or an empty path when fontconfig finds none.
+FontFile FindCjkFont();
+
+struct Fonts {
+  ImFont* body = nullptr;    // base size
+  ImFont* large = nullptr;   // 1.5 × base: headings and big diagram numbers
+  float body_px = 0, large_px = 0;
+  std::string error;         // non-empty when the CJK font could not be loaded
+};
+
+// Rebuilds the ImGui font atlas (call before NewFrame; the GL texture is recreated by the backend).
+// `texts` are every string that can appear on screen; their characters form the glyph ranges.
+Fonts LoadFonts(float base_px, const std::vector<std::string>& texts);
+
+// Characters in `text` that the loaded body font has no glyph for (tests: glyph coverage).
+std::vector<unsigned> MissingGlyphs(const Fonts& fonts, const std::string& text);
+
+}  // namespace bw::app

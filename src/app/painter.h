@@ -1,0 +1,39 @@
+// The painter: turns a view::Scene (em units) into ImDrawList calls. The only place the diagram
+// touches ImGui. Returns where each rectangle landed in pixels (for --dump-scene and the tests).
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "app/fonts.h"
+#include "view/scene.h"
+
+namespace bw::app {
+
+struct PaintedRect {
+  std::string id;
+  std::string state;
+  float x0, y0, x1, y1;   // framebuffer pixels, origin top-left
+  view::Color fill;
+};
+
+struct PaintedArrow {
+  std::string id;
+  std::vector<ImVec2> points;   // framebuffer pixels, shaft start … tip
+  view::Color color;
+};
+
+struct Painted {
+  std::vector<PaintedRect> rects;
+  std::vector<PaintedArrow> arrows;
+};
+
+// Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels.
+Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px,
+                                    const Fonts& fonts, const view::Palette& palette);
+
+ImU32 ToImColor(view::Color c);
+
+}  // namespace bw::app

@@ -1,0 +1,26 @@
+// The ImGui panels around the diagram: top bar, step text, accumulator, teacher notes, timeline.
+// Each reads AppState and calls its actions; none keeps state of its own.
+#pragma once
+
+#include <vector>
+
+#include "app/app_state.h"
+#include "app/fonts.h"
+#include "app/painter.h"
+
+namespace bw::app {
+
+void DrawTopBar(AppState& s, const Fonts& fonts);
+void DrawErrorBanner(AppState& s);
+// The diagram in the space left of the side panel; returns the painted rectangles.
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height);
+void DrawStepText(const AppState& s, const Fonts& fonts);
+void DrawAccumulator(const AppState& s, const Fonts& fonts);
+void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
+void DrawTimeline(AppState& s);
+void HandleKeys(AppState& s);
+
+// Every string the current model can show (for the font glyph ranges).
+std::vector<std::string> ShownTexts(const AppState& s);
+
+}  // namespace bw::app

@@ -1,0 +1,187 @@
+// Real-window tests: the blockwise app runs under Xvfb (software OpenGL), renders each RC-T3 step,
+// writes a PNG and the painted scene; the checks read both — the image is not blank, each tile's
+// pixels have the colour of the state the scene says, and each arrow is drawn where it should be.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRoot = BLOCKWISE_ROOT;
+const std::string kApp = BLOCKWISE_APP;
+
+struct Image {
+  int w = 0, h = 0;
+  std::vector<unsigned char> px;  // RGBA
+  std::array<int, 3> At(int x, int y) const {
+    const size_t i = (static_cast<size_t>(y) * w + x) * 4;
+    return {px[i], px[i + 1], px[i + 2]};
+  }
+};
+
+Image LoadPng(const std::string& path) {
+  Image img;
+  int n = 0;
+  unsigned char* data = stbi_load(path.c_str(), &img.w, &img.h, &n, 4);
+  if (!data) return img;
+  img.px.assign(data, data + static_cast<size_t>(img.w) * img.h * 4);
+  stbi_image_free(data);
+  return img;
+}
+
+bool Near(std::array<int, 3> a, const nlohmann::json& rgb, int tol) {
+  for (int c = 0; c < 3; ++c)
+    if (std::abs(a[c] - rgb[c].get<int>()) > tol) return false;
+  return true;
+}
+
+// Runs the app in its own Xvfb server; returns the exit status.
+int RunApp(const std::string& args) {
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1600x1000x24' " + kApp + " --width 1600 --height 1000 " + args +
+                          " > /dev/null 2>&1";
+  return std::system(cmd.c_str());
+}
+
+fs::path OutDir() {
+  const fs::path d = fs::path(BLOCKWISE_TEST_OUT) / "screenshots";
+  fs::create_directories(d);
+  return d;
+}
+
+struct Rendered {
+  Image img;
+  nlohmann::json scene;
+};
+
+Rendered Render(const std::string& step, const std::string& lang, const std::string& extra = "") {
+  std::string name = step;
+  for (auto& c : name)
+    if (c == '/') c = '_';
+  name += "_" + lang;
+  const auto png = OutDir() / (name + ".png");
+  const auto json = OutDir() / (name + ".json");
+  fs::remove(png);
+  const int rc = RunApp("--lesson " + kRoot + "/lessons/rc-t3.json --step " + step + " --lang " + lang +
+                        " --screenshot " + png.string() + " --dump-scene " + json.string() + " " + extra);
+  EXPECT_EQ(rc, 0) << "app exited with " << rc;
+  Rendered r;
+  r.img = LoadPng(png.string());
+  std::ifstream in(json);
+  if (in) r.scene = nlohmann::json::parse(in);
+  return r;
+}
+
+void CheckNotBlank(const Image& img) {
+  ASSERT_GT(img.w, 0) << "no PNG was written";
+  std::set<int> colours;
+  for (int y = 0; y < img.h; y += 3)
+    for (int x = 0; x < img.w; x += 3) {
+      const auto c = img.At(x, y);
+      colours.insert(c[0] << 16 | c[1] << 8 | c[2]);
+    }
+  EXPECT_GT(colours.size(), 100u) << "the image looks blank";
+}
+
+// The tile's own fill, sampled away from its centred labels (left edge, middle height).
+void CheckTiles(const Rendered& r) {
+  int checked = 0;
+  for (const auto& rect : r.scene["rects"]) {
+    const std::string state = rect["state"];
+    if (state != "processed" && state != "pending" && state != "in_sram") continue;
+    const auto box = rect["box"];
+    const int x = static_cast<int>(box[0].get<float>()) + 9;
+    const int y = static_cast<int>((box[1].get<float>() + box[3].get<float>()) / 2);
+    EXPECT_TRUE(Near(r.img.At(x, y), rect["fill"], 6))
+        << rect["id"] << " (" << state << ") at " << x << "," << y << " is " << r.img.At(x, y)[0] << ","
+        << r.img.At(x, y)[1] << "," << r.img.At(x, y)[2];
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+}
+
+void CheckArrow(const Rendered& r, const std::string& id) {
+  for (const auto& a : r.scene["arrows"]) {
+    if (a["id"] != id) continue;
+    // Midpoint of the longest segment of the shaft.
+    const auto& pts = a["points"];
+    float best = -1, mx = 0, my = 0;
+    for (size_t i = 1; i < pts.size(); ++i) {
+      const float x0 = pts[i - 1][0], y0 = pts[i - 1][1], x1 = pts[i][0], y1 = pts[i][1];
+      const float len = std::hypot(x1 - x0, y1 - y0);
+      if (len > best) best = len, mx = (x0 + x1) / 2, my = (y0 + y1) / 2;
+    }
+    bool hit = false;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) hit |= Near(r.img.At(static_cast<int>(mx) + dx, static_cast<int>(my) + dy), a["color"], 10);
+    EXPECT_TRUE(hit) << id << " not drawn at " << mx << "," << my;
+    return;
+  }
+  ADD_FAILURE() << "arrow " << id << " missing from the scene";
+}
+
+struct StepCase {
+  const char* step;
+  const char* arrow;
+  std::vector<std::pair<const char*, const char*>> states;  // tile id → state
+};
+
+class RcT3Step : public ::testing::TestWithParam<std::tuple<StepCase, const char*>> {};
+
+TEST_P(RcT3Step, RendersTheSceneOnPixels) {
+  const auto& [c, lang] = GetParam();
+  const Rendered r = Render(c.step, lang);
+  CheckNotBlank(r.img);
+  if (::testing::Test::HasFatalFailure()) return;
+  ASSERT_TRUE(r.scene.contains("rects"));
+  EXPECT_EQ(r.scene["step"], c.step);
+  EXPECT_EQ(r.scene["error"], "");
+  for (const auto& [id, state] : c.states) {
+    bool found = false;
+    for (const auto& rect : r.scene["rects"])
+      if (rect["id"] == id) {
+        found = true;
+        EXPECT_EQ(rect["state"], state) << id;
+      }
+    EXPECT_TRUE(found) << id;
+  }
+  CheckTiles(r);
+  CheckArrow(r, c.arrow);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RcT3, RcT3Step,
+    ::testing::Combine(
+        ::testing::Values(
+            StepCase{"RC-T3/b0", "read.q", {{"hbm.kv.1", "pending"}, {"hbm.kv.2", "pending"}, {"hbm.o", "not_written"}}},
+            StepCase{"RC-T3/b1", "merge.1", {{"hbm.kv.1", "in_sram"}, {"hbm.kv.2", "pending"}, {"sram.kv", "in_sram"}}},
+            StepCase{"RC-T3/b2", "merge.2", {{"hbm.kv.1", "processed"}, {"hbm.kv.2", "in_sram"}, {"sram.kv", "in_sram"}}},
+            StepCase{"RC-T3/b3", "write.o", {{"hbm.kv.1", "processed"}, {"hbm.kv.2", "processed"}, {"hbm.o", "written"}}}),
+        ::testing::Values("zh", "en")),
+    [](const auto& info) {
+      std::string n = std::get<0>(info.param).step;
+      return n.substr(n.find('/') + 1) + "_" + std::get<1>(info.param);
+    });
+
+TEST(App, BadFileShowsTheErrorAndKeepsTheScenario) {
+  const Rendered r = Render("RC-T3/b2", "en", "--open-after " + kRoot + "/tests/data/bad/negative_weight.json");
+  CheckNotBlank(r.img);
+  const std::string err = r.scene["error"];
+  EXPECT_NE(err.find("negative_weight.json: /weights/1: weight is negative"), std::string::npos) << err;
+  EXPECT_EQ(r.scene["step"], "RC-T3/b2");
+  EXPECT_EQ(r.scene["event"], "update:2");
+  CheckTiles(r);
+}
+
+TEST(App, UnknownStepIsAnError) {
+  EXPECT_NE(RunApp("--step RC-T3/b9 --screenshot /dev/null"), 0);
+}
+
+}  // namespace

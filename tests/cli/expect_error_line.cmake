@@ -1,0 +1,16 @@
+# Runs `blockwise-cli run FILE` and checks: exit code ≠ 0, and stderr is exactly one line
+# "error: FILE: <json path>: <reason>".
+execute_process(COMMAND ${CLI} run ${FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0)
+  message(FATAL_ERROR "exit code 0 for ${FILE}")
+endif()
+string(REGEX MATCHALL "\n" newlines "${err}")
+list(LENGTH newlines n)
+if(NOT n EQUAL 1)
+  message(FATAL_ERROR "expected one line on stderr, got ${n}: ${err}")
+endif()
+string(FIND "${err}" "error: ${FILE}: " pos)
+if(NOT pos EQUAL 0)
+  message(FATAL_ERROR "stderr does not start with 'error: ${FILE}: ': ${err}")
+endif()
+message(STATUS "${err}")

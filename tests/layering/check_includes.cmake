@@ -1,0 +1,21 @@
+# Fails when a layer includes what its CMake target must not see:
+#   src/engine: no GUI (imgui, GLFW, GL), no JSON (nlohmann), no data/view/app headers.
+#   src/data, src/view: no GUI.
+# Run as: cmake -DSRC=<src dir> -P check_includes.cmake
+set(bad "")
+function(check dir regex what)
+  file(GLOB_RECURSE files "${SRC}/${dir}/*.h" "${SRC}/${dir}/*.cpp" "${SRC}/${dir}/*.hpp")
+  foreach(f IN LISTS files)
+    file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](${regex})")
+    foreach(l IN LISTS lines)
+      set(bad "${bad}\n  ${f}: ${l}   (${what})" PARENT_SCOPE)
+    endforeach()
+  endforeach()
+endfunction()
+check(engine "imgui|GLFW|GL/|backends/|nlohmann|data/|view/|app/|cli/" "the engine links Eigen and GMP only")
+check(data "imgui|GLFW|GL/|backends/|view/|app/" "the data layer has no GUI")
+check(view "imgui|GLFW|GL/|backends/|app/" "the view computes geometry as data; the app paints it")
+if(bad)
+  message(FATAL_ERROR "Layer boundary crossed:${bad}")
+endif()
+message(STATUS "layering: engine, data and view include only what their targets allow")
