@@ -1,0 +1,363 @@
+// `blockwise-cli attention`: scenario file v2 → engine run → counters beside formulas, trace, output.
+// See attention_command.h for the options. HBM counters are printed in ELEMENTS with the byte count
+// (elements × element size) beside them; SRAM peak and scratch are BYTES.
+#include "cli/attention_command.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "data/attention_scenario.h"
+#include "engine/attention.h"
+#include "engine/attention_formulas.h"
+
+namespace bw::cli {
+namespace {
+
+using engine::AttentionResult;
+using engine::BackwardResult;
+using engine::Counters;
+using engine::CounterFormula;
+using engine::Tensor;
+using nlohmann::json;
+
+struct Options {
+  std::string file, trace_json, counters_csv;
+  bool as_json = false;
+  int trace_limit = 200;
+};
+
+struct Runs {
+  AttentionResult forward;
+  std::optional<BackwardResult> backward;
+  std::optional<CounterFormula> forward_formula, backward_formula;
+  engine::CompareReport vs_reference;
+};
+
+Runs RunScenario(const data::AttentionScenario& sc, bool record_trace) {
+  Runs r;
+  engine::RunOptions o = sc.options;
+  o.record_trace = record_trace;
+  switch (sc.order) {
+    case engine::Algorithm::kFlash2: r.forward = engine::RunFlash2(sc.problem, o); break;
+    case engine::Algorithm::kFlash1: r.forward = engine::RunFlash1(sc.problem, o); break;
+    default: r.forward = engine::RunReference(sc.problem, o); break;
+  }
+  const auto shape = engine::AttentionShape::Of(sc.problem);
+  r.forward_formula = engine::FormulaFor(sc.order, shape, o.tiles, sc.problem.mask, o.precision);
+  const AttentionResult ref = engine::RunReference(sc.problem);
+  r.vs_reference = engine::Compare(r.forward.O, ref.O, 0.0, 0.0);
+  if (sc.backward) {
+    if (sc.order == engine::Algorithm::kReference) {
+      r.backward = engine::RunBackwardReference(sc.problem, sc.dO, o);
+      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardReference, shape, o.tiles, sc.problem.mask, o.precision);
+    } else {
+      r.backward = engine::RunBackwardRecompute(sc.problem, r.forward, sc.dO, o);
+      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardRecompute, shape, o.tiles, sc.problem.mask, o.precision);
+    }
+  }
+  return r;
+}
+
+json MatrixJson(const Eigen::Ref<const engine::AttentionMatrix>& m) {
+  json a = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(std::isfinite(m(i, j)) ? json(m(i, j)) : json(nullptr));
+    a.push_back(row);
+  }
+  return a;
+}
+
+json VectorJson(const Eigen::VectorXd& v) {
+  json a = json::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(std::isfinite(v[i]) ? json(v[i]) : json(nullptr));
+  return a;
+}
+
+json CountersJson(const Counters& c, const std::optional<CounterFormula>& f) {
+  json j;
+  j["element_bytes"] = c.element_bytes;
+  json reads = json::object(), writes = json::object();
+  for (int t = 0; t < engine::kTensorCount; ++t) {
+    const char* name = engine::ToString(Tensor(t));
+    if (c.hbm_read_elements[t] || (f && f->counters.hbm_read_elements[t])) reads[name] = c.hbm_read_elements[t];
+    if (c.hbm_write_elements[t] || (f && f->counters.hbm_write_elements[t])) writes[name] = c.hbm_write_elements[t];
+  }
+  j["hbm_read_elements"] = reads;
+  j["hbm_write_elements"] = writes;
+  j["hbm_total_elements"] = c.TotalHbmElements();
+  j["hbm_total_bytes"] = c.TotalHbmBytes();
+  j["sram_peak_bytes"] = c.sram_peak_bytes;
+  j["hbm_scratch_bytes"] = c.hbm_scratch_bytes;
+  j["matmul_flops"] = c.matmul_flops;
+  j["exp_count"] = c.exp_count;
+  j["tiles_computed"] = c.tiles_computed;
+  j["tiles_skipped"] = c.tiles_skipped;
+  if (f) {
+    j["formula"] = f->lines;
+    j["formula_equals_measured"] = f->counters == c;
+  } else {
+    j["formula"] = json::array({"no closed form: this mask skips data-dependent tiles"});
+  }
+  return j;
+}
+
+void PrintCounters(std::ostream& os, const char* title, const Counters& c, const std::optional<CounterFormula>& f) {
+  os << title << "  (HBM traffic in elements; bytes = elements x " << c.element_bytes << ")\n";
+  os << "  " << std::left << std::setw(8) << "tensor" << std::right << std::setw(12) << "reads" << std::setw(12)
+     << "writes" << std::setw(14) << "bytes" << "   formula\n";
+  for (int t = 0; t < engine::kTensorCount; ++t) {
+    const auto r = c.hbm_read_elements[t], w = c.hbm_write_elements[t];
+    const bool in_formula = f && (f->counters.hbm_read_elements[t] || f->counters.hbm_write_elements[t]);
+    if (!r && !w && !in_formula) continue;
+    std::string formula;
+    if (f) {
+      formula = f->read_formula[t];
+      if (!f->write_formula[t].empty()) formula += (formula.empty() ? "" : "; ") + f->write_formula[t];
+    }
+    os << "  " << std::left << std::setw(8) << engine::ToString(Tensor(t)) << std::right << std::setw(12) << r
+       << std::setw(12) << w << std::setw(14) << (r + w) * c.element_bytes << "   " << formula << "\n";
+  }
+  os << "  HBM total: " << c.TotalHbmElements() << " elements, " << c.TotalHbmBytes() << " bytes\n"
+     << "  SRAM peak: " << c.sram_peak_bytes << " bytes;  HBM scratch: " << c.hbm_scratch_bytes << " bytes\n"
+     << "  matmul FLOPs: " << c.matmul_flops << ";  exp count: " << c.exp_count << ";  tiles computed: "
+     << c.tiles_computed << ", skipped: " << c.tiles_skipped << "\n";
+  if (f) {
+    os << "  formulas (" << (f->counters == c ? "all equal to the measured counters" : "DIFFER from the measured counters")
+       << "):\n";
+    for (const auto& line : f->lines) os << "    " << line << "\n";
+  } else {
+    os << "  formulas: no closed form (this mask skips data-dependent tiles)\n";
+  }
+}
+
+void PrintMatrix(std::ostream& os, const char* name, const engine::AttentionMatrix& m,
+                 const std::vector<std::uint8_t>* flags = nullptr) {
+  constexpr Eigen::Index kMax = 8;
+  os << name << " (" << m.rows() << " x " << m.cols() << ")" << (m.rows() > kMax || m.cols() > kMax ? ", first 8 x 8" : "") << ":\n";
+  os << std::setprecision(6);
+  for (Eigen::Index i = 0; i < std::min(m.rows(), kMax); ++i) {
+    os << "  [";
+    for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) os << (j ? ", " : "") << std::setw(11) << m(i, j);
+    os << "]";
+    if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row: output 0, flagged";
+    os << "\n";
+  }
+}
+
+std::string StateText(const engine::BlockState& s) {
+  std::ostringstream os;
+  os << std::setprecision(6) << "m = [";
+  for (Eigen::Index a = 0; a < s.m.size(); ++a) os << (a ? ", " : "") << s.m[a];
+  os << "]  l = [";
+  for (Eigen::Index a = 0; a < s.l.size(); ++a) os << (a ? ", " : "") << s.l[a];
+  os << "]  e^(m-m') = [";
+  for (Eigen::Index a = 0; a < s.alpha.size(); ++a) os << (a ? ", " : "") << s.alpha[a];
+  os << "]";
+  return os.str();
+}
+
+bool SmallState(const data::AttentionScenario& sc) {
+  return sc.options.tiles.B_r * sc.problem.d_v() <= 4096;
+}
+
+json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
+  json j;
+  j["file"] = sc.file;
+  j["algorithm"] = engine::ToString(r.algorithm);
+  j["precision"] = engine::ToString(r.precision);
+  j["B_r"] = r.tiles.B_r;
+  j["B_c"] = r.tiles.B_c;
+  j["units"] = "elements moved per event in 'elements'; 'sram_bytes' and cumulative 'hbm_bytes' in bytes";
+  json events = json::array();
+  const bool with_state = SmallState(sc) && r.trace.size() <= 200000;
+  Counters running;
+  running.element_bytes = r.counters.element_bytes;
+  for (std::size_t e = 0; e < r.trace.size(); ++e) {
+    const auto& ev = r.trace[e];
+    engine::ApplyEvent(ev, running);
+    json je = {{"index", e},
+               {"kind", engine::ToString(ev.kind)},
+               {"text", engine::Describe(ev)},
+               {"i", ev.i},
+               {"j", ev.j},
+               {"step", ev.step},
+               {"elements", ev.elements},
+               {"flops", ev.flops},
+               {"exps", ev.exps},
+               {"sram_bytes", ev.sram_bytes}};
+    if (ev.tensor != Tensor::kCount) je["tensor"] = engine::ToString(ev.tensor);
+    je["cumulative"] = {{"hbm_elements", running.TotalHbmElements()}, {"hbm_bytes", running.TotalHbmBytes()},
+                        {"matmul_flops", running.matmul_flops}, {"exp_count", running.exp_count},
+                        {"tiles_computed", running.tiles_computed}, {"tiles_skipped", running.tiles_skipped}};
+    if (with_state && ev.kind == engine::EventKind::kUpdateMLU) {
+      const auto s = r.trace.StateAt(sc.problem, e);
+      je["state"] = {{"rows", {s.row_begin, s.row_end}}, {"m", VectorJson(s.m)}, {"l", VectorJson(s.l)},
+                     {"rescale", VectorJson(s.alpha)}, {"u", MatrixJson(s.u.cast<double>())}};
+    }
+    events.push_back(std::move(je));
+  }
+  j["events"] = std::move(events);
+  return j;
+}
+
+void WriteCountersCsv(const std::string& path, const Runs& runs) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot open for writing");
+  out << "algorithm,counter,tensor,elements,bytes,formula_elements,formula\n";
+  auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  auto emit = [&](engine::Algorithm a, const Counters& c, const std::optional<CounterFormula>& f) {
+    const std::string alg = engine::ToString(a);
+    for (int t = 0; t < engine::kTensorCount; ++t) {
+      for (int rw = 0; rw < 2; ++rw) {
+        const auto v = rw == 0 ? c.hbm_read_elements[t] : c.hbm_write_elements[t];
+        const auto fv = f ? (rw == 0 ? f->counters.hbm_read_elements[t] : f->counters.hbm_write_elements[t]) : 0;
+        if (!v && !fv) continue;
+        out << alg << ',' << (rw == 0 ? "hbm_read" : "hbm_write") << ',' << engine::ToString(Tensor(t)) << ',' << v << ','
+            << v * c.element_bytes << ',' << (f ? std::to_string(fv) : "") << ','
+            << quote(f ? (rw == 0 ? f->read_formula[t] : f->write_formula[t]) : "") << '\n';
+      }
+    }
+    auto scalar = [&](const char* name, std::int64_t v, std::int64_t fv, bool bytes) {
+      out << alg << ',' << name << ",," << (bytes ? "" : std::to_string(v)) << ',' << (bytes ? std::to_string(v) : "") << ','
+          << (f ? std::to_string(fv) : "") << ",\n";
+    };
+    const Counters z;
+    const Counters& fc = f ? f->counters : z;
+    scalar("hbm_total", c.TotalHbmElements(), fc.TotalHbmElements(), false);
+    scalar("sram_peak", c.sram_peak_bytes, fc.sram_peak_bytes, true);
+    scalar("hbm_scratch", c.hbm_scratch_bytes, fc.hbm_scratch_bytes, true);
+    scalar("matmul_flops", c.matmul_flops, fc.matmul_flops, false);
+    scalar("exp_count", c.exp_count, fc.exp_count, false);
+    scalar("tiles_computed", c.tiles_computed, fc.tiles_computed, false);
+    scalar("tiles_skipped", c.tiles_skipped, fc.tiles_skipped, false);
+  };
+  emit(runs.forward.algorithm, runs.forward.counters, runs.forward_formula);
+  if (runs.backward) emit(runs.backward->algorithm, runs.backward->counters, runs.backward_formula);
+}
+
+void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_limit) {
+  const auto& p = sc.problem;
+  const auto& r = runs.forward;
+  std::cout << sc.file << (sc.title.en.empty() ? "" : "  -- " + sc.title.en) << "\n"
+            << "problem: N_q = " << p.n_q() << ", N_k = " << p.n_k() << ", d = " << p.d() << ", d_v = " << p.d_v()
+            << ", scale = " << p.EffectiveScale() << (sc.from_logits ? " (logits given: Q = logits, K = I)" : "")
+            << ", mask = " << engine::ToString(p.mask.kind)
+            << (p.mask.kind == engine::MaskKind::kCausal ? std::string(" (") + engine::ToString(p.mask.alignment) + ")" : "")
+            << "\n"
+            << "run: " << engine::ToString(r.algorithm) << ", " << engine::ToString(r.precision);
+  if (r.algorithm != engine::Algorithm::kReference)
+    std::cout << ", B_r = " << r.tiles.B_r << ", B_c = " << r.tiles.B_c << " (T_r = " << engine::CeilDiv(p.n_q(), r.tiles.B_r)
+              << ", T_c = " << engine::CeilDiv(p.n_k(), r.tiles.B_c) << ")";
+  if (r.merge != engine::MergeVariant::kCorrect) std::cout << ", WRONG merge: " << engine::ToString(r.merge);
+  std::cout << "\n";
+  if (sc.derivation)
+    for (const auto& s : sc.derivation->steps) std::cout << "  " << s << "\n";
+  std::cout << "\n";
+  PrintCounters(std::cout, "counters", r.counters, runs.forward_formula);
+
+  std::cout << "\ntrace: " << r.trace.size() << " events";
+  if (static_cast<std::int64_t>(r.trace.size()) > trace_limit) std::cout << " (first " << trace_limit << " shown; --trace-limit)";
+  std::cout << "\n";
+  Counters running;
+  running.element_bytes = r.counters.element_bytes;
+  for (std::size_t e = 0; e < r.trace.size(); ++e) {
+    engine::ApplyEvent(r.trace[e], running);
+    if (static_cast<std::int64_t>(e) >= trace_limit) continue;
+    std::cout << "  #" << std::left << std::setw(5) << e << std::setw(60) << engine::Describe(r.trace[e]) << std::right
+              << " HBM " << running.TotalHbmElements() << " el";
+    if (r.trace[e].kind == engine::EventKind::kUpdateMLU && SmallState(sc))
+      std::cout << "\n        " << StateText(r.trace.StateAt(p, e));
+    std::cout << "\n";
+  }
+  std::cout << "\n";
+  PrintMatrix(std::cout, "O", r.O, &r.row_fully_masked);
+  std::cout << "against the reference (double): " << runs.vs_reference.Summary() << "\n";
+  if (runs.backward) {
+    std::cout << "\nbackward: " << engine::ToString(runs.backward->algorithm) << " with dO "
+              << (sc.dO_given ? "from the file" : "= all ones") << "\n";
+    PrintCounters(std::cout, "backward counters", runs.backward->counters, runs.backward_formula);
+    PrintMatrix(std::cout, "dQ", runs.backward->dQ);
+    PrintMatrix(std::cout, "dK", runs.backward->dK);
+    PrintMatrix(std::cout, "dV", runs.backward->dV);
+  }
+}
+
+json AllJson(const data::AttentionScenario& sc, const Runs& runs) {
+  const auto& r = runs.forward;
+  json j;
+  j["file"] = sc.file;
+  j["problem"] = {{"N_q", sc.problem.n_q()}, {"N_k", sc.problem.n_k()}, {"d", sc.problem.d()}, {"d_v", sc.problem.d_v()},
+                  {"scale", sc.problem.EffectiveScale()}, {"mask", engine::ToString(sc.problem.mask.kind)},
+                  {"causal_alignment", engine::ToString(sc.problem.mask.alignment)}};
+  j["run"] = {{"algorithm", engine::ToString(r.algorithm)}, {"precision", engine::ToString(r.precision)},
+              {"merge", engine::ToString(r.merge)}, {"B_r", r.tiles.B_r}, {"B_c", r.tiles.B_c}};
+  if (sc.derivation) j["tile_derivation"] = sc.derivation->steps;
+  j["counters"] = CountersJson(r.counters, runs.forward_formula);
+  j["trace_events"] = r.trace.size();
+  j["O"] = MatrixJson(r.O);
+  j["L"] = VectorJson(r.L);
+  j["row_fully_masked"] = r.row_fully_masked;
+  j["vs_reference"] = {{"max_abs_error", runs.vs_reference.max_abs_error},
+                       {"max_rel_error", runs.vs_reference.max_rel_error},
+                       {"nan", runs.vs_reference.nan_actual}};
+  if (runs.backward) {
+    j["backward"] = {{"algorithm", engine::ToString(runs.backward->algorithm)},
+                     {"counters", CountersJson(runs.backward->counters, runs.backward_formula)},
+                     {"dQ", MatrixJson(runs.backward->dQ)},
+                     {"dK", MatrixJson(runs.backward->dK)},
+                     {"dV", MatrixJson(runs.backward->dV)}};
+  }
+  return j;
+}
+
+void Run(const Options& opt) {
+  data::AttentionScenario sc;
+  try {
+    sc = data::LoadAttentionScenario(opt.file);
+  } catch (const data::LoadError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw CLI::RuntimeError(2);
+  }
+  const Runs runs = RunScenario(sc, /*record_trace=*/true);
+  try {
+    if (!opt.trace_json.empty()) {
+      std::ofstream out(opt.trace_json);
+      if (!out) throw std::runtime_error(opt.trace_json + ": cannot open for writing");
+      out << TraceJson(sc, runs.forward).dump(1) << "\n";
+    }
+    if (!opt.counters_csv.empty()) WriteCountersCsv(opt.counters_csv, runs);
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw CLI::RuntimeError(3);
+  }
+  if (opt.as_json)
+    std::cout << AllJson(sc, runs).dump(2) << "\n";
+  else
+    PrintText(sc, runs, opt.trace_limit);
+}
+
+}  // namespace
+
+void AddAttentionCommand(CLI::App& app) {
+  auto* cmd = app.add_subcommand("attention",
+                                 "Run a full-attention scenario (file v2): counters beside their formulas, trace, output");
+  auto opt = std::make_shared<Options>();
+  cmd->add_option("scenario", opt->file, "Scenario JSON file (schema_version 2, kind \"attention\")")->required();
+  cmd->add_option("--trace-json", opt->trace_json, "Write every trace event (with cumulative counters) to FILE as JSON");
+  cmd->add_option("--counters-csv", opt->counters_csv, "Write the counters and their formulas to FILE as CSV");
+  cmd->add_flag("--json", opt->as_json, "Print everything as JSON instead of text");
+  cmd->add_option("--trace-limit", opt->trace_limit, "Trace events printed as text (default 200)");
+  cmd->callback([opt]() { Run(*opt); });
+}
+
+}  // namespace bw::cli
