@@ -104,13 +104,13 @@ BackwardResult RecomputeImpl(const AttentionProblem& p, const AttentionResult& f
       const auto Qi = Q.middleRows(r0, r);
       const auto dOi = dO.middleRows(r0, r);
       // lines 10–11: S_ij = scale·Q_i K_jᵀ (masked), P_ij = exp(S_ij − L_i)
-      detail::ComputeScores(S, Qi, K.middleRows(c0, c), scale, mg, r0, c0);
+      const bool masked = detail::ComputeScores(S, Qi, K.middleRows(c0, c), scale, mg, r0, c0);
       for (I64 a = 0; a < r; ++a) {
         const T La = L[r0 + a];
         if (La == kNegInf<T>)
           S.row(a).setZero();  // fully masked row: P = 0, no e^{−∞+∞}
         else
-          S.row(a) = (S.row(a).array() - La).exp().matrix();
+          detail::ExpShiftedRow(S.row(a), La, masked);
       }
       const Mat<T>& P = S;
       dVj.noalias() += P.transpose() * dOi;                            // line 12
@@ -155,7 +155,8 @@ BackwardResult ReferenceBackwardImpl(const AttentionProblem& p, const AttentionM
         P.row(r).setZero();
         continue;
       }
-      P.row(r) = (row.array() - m).exp().matrix();
+      P.row(r) = row;
+      detail::ExpShiftedRow(P.row(r), m, p.mask.kind != MaskKind::kNone);
       P.row(r) /= P.row(r).sum();
     }
   }

@@ -83,7 +83,8 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
       L[r] = kNegInf<T>;
       continue;
     }
-    P.row(r) = (row.array() - m).exp().matrix();    // e^{−∞} = 0 on masked keys
+    P.row(r) = row;
+    detail::ExpShiftedRow(P.row(r), m, p.mask.kind != MaskKind::kNone);  // exactly 0 on masked keys
     const T l = P.row(r).sum();
     P.row(r) /= l;
     L[r] = m + std::log(l);
@@ -146,10 +147,10 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
       }
       rec.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
       rec.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
-      detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);    // line 8
+      const bool masked = detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);  // line 8
       const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
       rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
-      detail::MergeTileFlash2(st, S, V.middleRows(c0, c), PV, opt.merge);                       // lines 9–10
+      detail::MergeTileFlash2(st, S, V.middleRows(c0, c), PV, opt.merge, masked);                       // lines 9–10
       ++steps;
       rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
       if (stride > 0 && steps % stride == 0) res.trace.AddStateSnapshot(ii, detail::Snapshot(st, jj, steps));
@@ -222,9 +223,9 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
       st.acc = O.middleRows(r0, r);
       st.l = l_hbm.segment(r0, r);
       st.m = m_hbm.segment(r0, r);
-      detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);  // line 9
+      const bool masked = detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);  // line 9
       rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d);
-      detail::MergeTileFlash1(st, S, V.middleRows(c0, c), PV);                                // lines 10–11
+      detail::MergeTileFlash1(st, S, V.middleRows(c0, c), PV, masked);                                // lines 10–11
       ++step;
       rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d_v,
                r * c + 2 * r);

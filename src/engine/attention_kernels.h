@@ -63,6 +63,17 @@ class MaskGeometry {
   std::vector<std::int64_t> kept_prefix_;  // key padding: kept keys in [0, c)
 };
 
+// row ← e^{row − shift}. Eigen's vectorised exp clamps its argument, so e^{−∞} comes out as a
+// denormal (≈ 1e−308 in double), not 0: when the tile may hold masked (−∞) entries they are set to
+// exactly 0, so a masked key never contributes. `row` is an Eigen row view (written through).
+template <typename T, typename Row>
+void ExpShiftedRow(Row row, T shift, bool may_have_masked) {
+  if (may_have_masked)
+    row = (row.array() == kNegInf<T>).select(T(0), (row.array() - shift).exp()).matrix();
+  else
+    row = (row.array() - shift).exp().matrix();
+}
+
 // (m, l, u) of the rows of one Q block, plus the last merge's m_prev and α = e^{m_prev − m}.
 // FA-1 keeps the normalised O in `acc` instead of u.
 template <typename T>
@@ -82,7 +93,7 @@ struct RowState {
 // FA-2 Algorithm 1 lines 8–10 (and the wrong variants): merges tile S (r, c), already scaled and
 // masked, into st; S is overwritten by P̃. Vj: (c, d_v). PV: scratch. Exps: r·c + r (counted by caller).
 template <typename T, typename VBlock>
-void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, MergeVariant v) {
+void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, MergeVariant v, bool masked) {
   const std::int64_t r = S.rows(), c = S.cols();
   for (std::int64_t a = 0; a < r; ++a) {
     const T rowmax = c > 0 ? S.row(a).maxCoeff() : kNegInf<T>;
@@ -97,7 +108,7 @@ void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, M
       st.alpha[a] = T(1);
       continue;
     }
-    S.row(a) = (S.row(a).array() - shift).exp().matrix();
+    ExpShiftedRow(S.row(a), shift, masked);
     st.alpha[a] = m_old == kNegInf<T> ? T(0) : std::exp(m_old - m_new);
     st.m[a] = m_new;
   }
@@ -148,7 +159,7 @@ void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, M
 // FA-1 Algorithm 1 lines 9–12: st.acc holds the normalised O_i read from HBM. S (r, c) scaled and
 // masked, overwritten by P̃ = e^{S − m̃}. Exps: r·c + 2r (counted by caller).
 template <typename T, typename VBlock>
-void MergeTileFlash1(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV) {
+void MergeTileFlash1(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, bool masked) {
   const std::int64_t r = S.rows(), c = S.cols();
   for (std::int64_t a = 0; a < r; ++a) {
     const T tmax = c > 0 ? S.row(a).maxCoeff() : kNegInf<T>;  // m̃_ij
@@ -158,7 +169,7 @@ void MergeTileFlash1(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV) {
       S.row(a).setZero();
       continue;
     }
-    S.row(a) = (S.row(a).array() - tmax).exp().matrix();
+    ExpShiftedRow(S.row(a), tmax, masked);
   }
   PV.noalias() = S * Vj;
   for (std::int64_t a = 0; a < r; ++a) {
@@ -194,14 +205,17 @@ void FinaliseFlash2(const RowState<T>& st, Eigen::Ref<Mat<T>> O, Eigen::Ref<Vec<
   }
 }
 
-// Computes S = scale · Q_i K_jᵀ into S (resized) and masks it.
+// Computes S = scale · Q_i K_jᵀ into S (resized) and masks it. Returns whether the tile may hold
+// masked entries (false when every pair in it is allowed).
 template <typename T, typename QBlock, typename KBlock>
-void ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
+bool ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
                    std::int64_t r0, std::int64_t c0) {
   S.resize(Qi.rows(), Kj.rows());
   S.noalias() = Qi * Kj.transpose();
   S *= scale;
+  if (S.size() == 0 || mg.TileFullyAllowed(r0, r0 + S.rows(), c0, c0 + S.cols())) return false;
   mg.ApplyToTile(S, r0, c0);
+  return true;
 }
 
 // Appends events to the counters (always) and the trace (when recording).

@@ -120,11 +120,11 @@ BlockState Replay(const AttentionTrace& tr, const AttentionProblem& p, std::int3
     if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) continue;
     Kj = p.K.middleRows(c0, c).cast<T>();
     Vj = p.V.middleRows(c0, c).cast<T>();
-    detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0);
+    const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0);
     if (tr.algorithm == Algorithm::kFlash2)
-      detail::MergeTileFlash2(st, S, Vj, PV, merge);
+      detail::MergeTileFlash2(st, S, Vj, PV, merge, masked);
     else
-      detail::MergeTileFlash1(st, S, Vj, PV);
+      detail::MergeTileFlash1(st, S, Vj, PV, masked);
     ++steps;
     last_j = static_cast<std::int32_t>(j);
   }

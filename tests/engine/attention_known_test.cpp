@@ -114,6 +114,19 @@ TEST(AttentionKnown, MaskedFirstTileLeavesNoZeroBehind) {
   EXPECT_NEAR(RunFlash2(e, Tiles(1, 4)).O(0, 0), expected, 1e-14);
 }
 
+TEST(AttentionKnown, MaskedKeysContributeExactlyZero) {
+  // Eigen's vectorised exp(−∞) is a denormal, not 0: every path must still give exactly [1, 0].
+  const auto p = AttentionProblem::FromLogits(M({{0.3, 0.9}, {0.1, 0.2}}), M({{1, 0}, {0, 1}}), Mask::Causal());
+  for (Precision prec : {Precision::kDouble, Precision::kFloat}) {
+    RunOptions o = Tiles(2, 2);
+    o.precision = prec;
+    for (const AttentionResult& r : {RunReference(p, o), RunFlash2(p, o), RunFlash1(p, o)}) {
+      EXPECT_EQ(r.O(0, 0), 1.0) << ToString(r.algorithm);
+      EXPECT_EQ(r.O(0, 1), 0.0) << ToString(r.algorithm);
+    }
+  }
+}
+
 TEST(AttentionKnown, EmptyKeysGiveFlaggedZeroRows) {
   AttentionProblem p;
   p.Q = AttentionMatrix::Ones(3, 2);
