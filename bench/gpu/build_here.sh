@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# build_here.sh — builds the GPU test and benchmark binaries on this (GPU-less) machine with nvcc and
+# copies them to .devbuild/ (ignored via .git/info/exclude), which the device call carries: the H200
+# image may lack the Debian -dev packages (gtest, nlohmann) the CMake build needs. Static gtest and
+# static cudart; the binaries need only libstdc++/libc there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BW_CUDA_BUILD:-/work/build-cuda}
+cmake -S "$root" -B "$build" -DBLOCKWISE_GUI=OFF -DBLOCKWISE_CUDA=ON -DBLOCKWISE_BENCH=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" -j2 --target test_cuda_attention test_gpu_record cuda_attention_bench
+mkdir -p "$root/.devbuild"
+cp "$build/tests/cuda/test_cuda_attention" "$build/tests/cuda/test_gpu_record" "$build/src/cuda/cuda_attention_bench" "$root/.devbuild/"
+grep -qx '/.devbuild/' "$root/.git/info/exclude" || echo '/.devbuild/' >> "$root/.git/info/exclude"
+ls -la "$root/.devbuild"

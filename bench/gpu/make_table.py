@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""make_table.py — turns the JSON lines of cuda_attention_bench / sdpa_bench.py and the ncu CSV
+logs into the markdown tables of docs/performance.md ("GPU (H200)"). Usage:
+  make_table.py bench.jsonl sdpa.jsonl ncu_dir > tables.md"""
+import csv
+import glob
+import json
+import os
+import sys
+
+
+def load(path):
+    out = []
+    if os.path.exists(path):
+        for line in open(path):
+            line = line.strip()
+            if line.startswith("{"):
+                try:
+                    out.append(json.loads(line))
+                except json.JSONDecodeError:
+                    pass
+    return out
+
+
+def main():
+    bench = load(sys.argv[1])
+    sdpa = load(sys.argv[2]) if len(sys.argv) > 2 else []
+    ncu_dir = sys.argv[3] if len(sys.argv) > 3 else None
+    p = print
+
+    fp = {(r["alg"], r["n"], r["d"], r["causal"]): r for r in bench if r["table"] == "fp32"}
+    if fp:
+        p("### Materialising vs tiled FA-2, fp32 (heads = 16384/N, B_r = B_c = 64)\n")
+        p("| N | d | causal | heads | materialising ms | tiled ms | speed-up | tiled TFLOP/s |")
+        p("|---:|---:|:---:|---:|---:|---:|---:|---:|")
+        for (alg, n, d, c), r in sorted(fp.items(), key=lambda kv: (kv[0][2], kv[0][3], kv[0][1])):
+            if alg != "tiled_fa2_fp32":
+                continue
+            m = fp.get(("materialising_fp32", n, d, c))
+            p(f"| {n} | {d} | {'yes' if c else 'no'} | {r['heads']} | {m['ms']:.3f} | {r['ms']:.3f} | "
+              f"{m['ms'] / r['ms']:.2f}x | {r['tflops']:.1f} |")
+        p()
+
+    tc = {(r["n"], r["d"], r["causal"]): r for r in bench if r["table"] == "tc"}
+    sd = {}
+    for r in sdpa:
+        if r.get("table") == "sdpa":
+            sd[(r["backend"], r["n"], r["d"], r["causal"])] = r
+    env = [r for r in sdpa if r.get("table") == "sdpa_env"]
+    if tc:
+        p("### Tensor-core kernel (bf16) vs torch SDPA, TFLOP/s (heads = 65536/N)\n")
+        if env:
+            p(f"torch {env[0]['torch']}, cuDNN {env[0]['cudnn']}, {env[0]['device']}.\n")
+        p("| N | d | causal | ours | SDPA flash | SDPA cuDNN | SDPA efficient | SDPA math | ours / flash |")
+        p("|---:|---:|:---:|---:|---:|---:|---:|---:|---:|")
+        for (n, d, c), r in sorted(tc.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0])):
+            cells = []
+            for b in ("flash", "cudnn", "efficient", "math"):
+                s = sd.get((b, n, d, c))
+                cells.append("—" if not s else ("n/a" if "error" in s else f"{s['tflops']:.0f}"))
+            f = sd.get(("flash", n, d, c))
+            ratio = f"{100 * r['tflops'] / f['tflops']:.0f} %" if f and "tflops" in f else "—"
+            p(f"| {n} | {d} | {'yes' if c else 'no'} | {r['tflops']:.0f} | " + " | ".join(cells) + f" | {ratio} |")
+        p()
+
+    ov = [r for r in bench if r["table"] == "overhead"]
+    if ov:
+        p("### Counters on vs off (tile records + per-tensor tallies in device memory)\n")
+        p("| kernel | N | d | causal | off ms | on ms | overhead |")
+        p("|---|---:|---:|:---:|---:|---:|---:|")
+        for r in ov:
+            p(f"| {r['alg']} | {r['n']} | {r['d']} | {'yes' if r['causal'] else 'no'} | {r['ms']:.4f} | "
+              f"{r['ms_counters_on']:.4f} | {r['overhead_pct']:+.1f} % |")
+        p()
+    live = [r for r in bench if r["table"] == "live"]
+    if live:
+        p("Live records into mapped pinned host memory (GpuRun, one head, d = 64, best of 3):\n")
+        p("| kernel | N | off ms | live ms | overhead |")
+        p("|---|---:|---:|---:|---:|")
+        for r in live:
+            p(f"| {r['alg']} | {r['n']} | {r['ms']:.4f} | {r['ms_live_mapped']:.4f} | {r['overhead_pct']:+.1f} % |")
+        p()
+
+    ours = {(r["alg"], r["n"], r["d"], r["causal"]): r for r in bench if r["table"] == "ncu_ours"}
+    if ncu_dir and ours:
+        p("### Nsight Compute global-load bytes vs our counters (one launch, one head)\n")
+        p("| kernel | N | d | causal | our Q+K+V bytes | + tile-class bytes | ncu metric | ncu value | difference |")
+        p("|---|---:|---:|:---:|---:|---:|---|---:|---:|")
+        for path in sorted(glob.glob(os.path.join(ncu_dir, "ncu_*.csv"))):
+            tag = os.path.basename(path)[4:-4].split("_")  # alg_n_d_causal
+            key = None
+            for k in ours:
+                if k[0].startswith(tag[0]) and str(k[1]) == tag[1] and str(k[2]) == tag[2] and str(k[3]) == tag[3]:
+                    key = k
+            if key is None:
+                continue
+            o = ours[key]
+            expect = o["load_bytes"] + o["tile_class_bytes"]
+            rows = [l for l in open(path) if l.startswith('"')]
+            for row in csv.DictReader(rows):
+                name, unit, val = row.get("Metric Name"), row.get("Metric Unit", ""), row.get("Metric Value", "0")
+                try:
+                    v = float(val.replace(",", ""))
+                except ValueError:
+                    continue
+                scale = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9, "KB": 1024, "MB": 1024 ** 2, "GB": 1024 ** 3}.get(unit, 1)
+                v *= scale
+                if "ldgsts" in name and name.startswith("smsp__sass_inst"):
+                    v *= 512  # warp-level cp.async count: 32 lanes x 16 bytes (every lane active, no zero-fill at N % 64 == 0)
+                    shown = f"{name} x 512 B"
+                else:
+                    shown = f"{name} ({unit})"
+                diff = 100 * (v - expect) / expect if expect else 0
+                p(f"| {o['alg']} | {o['n']} | {o['d']} | {'yes' if o['causal'] else 'no'} | {o['load_bytes']} | {expect} | "
+                  f"{shown} | {v:.0f} | {diff:+.2f} % |")
+        p()
+
+
+if __name__ == "__main__":
+    main()

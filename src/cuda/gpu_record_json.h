@@ -1,0 +1,29 @@
+// gpu_record_json.h — read and write a recorded GPU run (assets/gpu/recorded_run_h200.json), so the
+// app can replay a run on a machine without a GPU. Plain C++ and nlohmann/json; no CUDA.
+// Format (schema_version 1), all integers exact:
+//   { "schema_version": 1, "kind": "blockwise_gpu_run",
+//     "device": {"name": "NVIDIA H200", "sm_count": 132},
+//     "problem": {"algorithm": "tiled_fa2_fp32", "n_q", "n_k", "d", "d_v", "heads", "b_r", "b_c",
+//                 "mask": "none|causal_top_left|causal_bottom_right|key_padding|explicit", "pace_ns"},
+//     "timing": {"kernel_ms", "tflops", "gbps"},
+//     "counters": {"Q": {"read_elems", "read_bytes", "write_elems", "write_bytes"}, "K", "V", "S", "P",
+//                  "O", "L", "tiles_total", "tiles_skipped", "rows_fully_masked"},
+//     "t0_ns": <%globaltimer of the earliest tile start>,
+//     "tile_fields": ["q_tile","kv_tile","smid","t_start_ns","t_end_ns","bytes_loaded","bytes_written","flags","head"],
+//     "tiles": [[i, j, smid, start - t0, end - t0, loaded, written, flags, head], ...] }   // completion order
+// flags: bit 0 skipped (fully masked), bit 1 partially masked or tail. Times in ns relative to t0_ns.
+#pragma once
+
+#include "cuda/gpu_types.h"
+
+#include <string>
+
+namespace bw::cuda {
+
+std::string RunToJson(const RunSummary& r);  // pretty enough for diffs: one tile per line
+// Throws std::runtime_error naming `source`, the JSON path and the reason.
+RunSummary RunFromJson(const std::string& text, const std::string& source = "<string>");
+RunSummary LoadRecordedRun(const std::string& path);
+void SaveRecordedRun(const RunSummary& r, const std::string& path);
+
+}  // namespace bw::cuda

@@ -1,0 +1,166 @@
+// gpu_run.cpp — GpuRun: live streaming of tile records through mapped pinned host memory.
+// The GPU side (device_common.cuh WriteRecord) writes a slot's fields, __threadfence_system(), then
+// ready = 1; this side reads ready through a volatile pointer, then an acquire fence, then the fields.
+// A block visits its K/V tiles in order, so the host keeps one cursor per (head, Q tile).
+#include "cuda/gpu_run.h"
+#include "cuda/cuda_util.h"
+#include "cuda/kernels.h"
+
+#include <atomic>
+#include <cstring>
+
+namespace bw::cuda {
+
+using namespace detail;
+
+struct GpuRun::Impl {
+  bool started = false, finished = false;
+  Problem problem;
+  GpuRunOptions opt;
+  Tiling tiling;
+  int t_r = 0, t_c = 0, D = 0;
+  cudaStream_t stream = nullptr;
+  TileRecord* host_rec = nullptr;  // mapped pinned host memory, (heads, T_r, T_c)
+  TileRecord* dev_rec = nullptr;   // the same memory as the GPU addresses it
+  std::vector<int> cursor;         // next K/V tile to look at, per (head, Q tile)
+  int seen = 0;
+  std::vector<TileRecord> pending;  // seen by Done() but not yet handed out by Poll()
+  DevBuf q, k, v, o, lse, rm, cls, cnt;
+  MaskBuffers mask;
+  Events ev;
+  RunSummary summary;
+  Output output;
+
+  ~Impl() { Release(); }
+  void Release() {
+    if (stream) { cudaStreamSynchronize(stream); cudaStreamDestroy(stream); stream = nullptr; }
+    if (host_rec) { cudaFreeHost(host_rec); host_rec = nullptr; }
+  }
+  void PollInto(std::vector<TileRecord>& out) {
+    const int rows = problem.heads * t_r;
+    for (int r = 0; r < rows; ++r) {
+      while (cursor[r] < t_c) {
+        TileRecord* slot = host_rec + (size_t)r * t_c + cursor[r];
+        if (*reinterpret_cast<volatile std::uint32_t*>(&slot->ready) == 0u) break;
+        std::atomic_thread_fence(std::memory_order_acquire);
+        TileRecord copy;
+        std::memcpy(&copy, (const void*)slot, sizeof copy);
+        out.push_back(copy);
+        summary.tiles.push_back(copy);
+        ++cursor[r];
+        ++seen;
+      }
+    }
+  }
+  void Finish() {
+    Check(cudaStreamSynchronize(stream), "GpuRun kernel");
+    PollInto(pending);
+    const bool tc = opt.algorithm != Algorithm::TiledFp32;
+    const size_t nq = (size_t)problem.heads * problem.n_q;
+    output.lse.resize(nq);
+    output.row_masked.resize(nq);
+    lse.Download(output.lse.data(), nq * 4);
+    rm.Download(output.row_masked.data(), nq);
+    if (tc) {
+      output.o = DownloadHalfUnpadded(o, problem.heads * problem.n_q, problem.d_v, D, opt.algorithm == Algorithm::TensorCoreBf16);
+    } else {
+      output.o.resize(nq * problem.d_v);
+      o.Download(output.o.data(), output.o.size() * 4);
+    }
+    unsigned long long c[dev::kNumCounterSlots];
+    cnt.Download(c, sizeof c);
+    FillCountersFromDevice(c, tc ? 2 : 4, summary.counters);
+    std::vector<TileRecord> tiles = std::move(summary.tiles);
+    FillSummary(problem, opt.algorithm, tiling, opt.pace_ns, ev.Ms(0, 1), summary);
+    summary.tiles = std::move(tiles);
+    output.run = summary;
+    finished = true;
+  }
+};
+
+GpuRun::GpuRun() : impl_(std::make_unique<Impl>()) {}
+GpuRun::~GpuRun() = default;
+
+void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
+  if (impl_ && impl_->started && !impl_->finished) throw std::runtime_error("GpuRun::Start: a run is still in flight");
+  std::string why;
+  if (!GpuAvailable(&why)) throw std::runtime_error(why);
+  if (o.algorithm == Algorithm::Materialising) throw std::runtime_error("GpuRun streams tiled kernels only");
+  Validate(p);
+  impl_ = std::make_unique<Impl>();
+  Impl& m = *impl_;
+  m.problem = p;
+  m.opt = o;
+  const bool tc = o.algorithm != Algorithm::TiledFp32;
+  const bool bf16 = o.algorithm == Algorithm::TensorCoreBf16;
+  m.tiling = tc ? Tiling{kTcBr, kTcBc} : o.tiling;
+  m.t_r = (p.n_q + m.tiling.b_r - 1) / m.tiling.b_r;
+  m.t_c = (p.n_k + m.tiling.b_c - 1) / m.tiling.b_c;
+  const size_t n_rec = (size_t)p.heads * m.t_r * m.t_c, nq = (size_t)p.heads * p.n_q;
+  Check(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  Check(cudaHostAlloc(reinterpret_cast<void**>(&m.host_rec), n_rec * sizeof(TileRecord), cudaHostAllocMapped),
+        "cudaHostAlloc(mapped)");
+  std::memset(static_cast<void*>(m.host_rec), 0, n_rec * sizeof(TileRecord));
+  Check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m.dev_rec), m.host_rec, 0), "cudaHostGetDevicePointer");
+  m.cursor.assign((size_t)p.heads * m.t_r, 0);
+  const auto cls = ClassifyTiles(p, m.tiling);
+  m.cls = DevBuf(cls.size());
+  m.cls.Upload(cls.data(), cls.size());
+  if (tc) {
+    m.D = TcPadD(std::max(p.d, p.d_v));
+    m.q = UploadHalfPadded(p.q, p.heads * p.n_q, p.d, m.D, bf16);
+    m.k = UploadHalfPadded(p.k, p.heads * p.n_k, p.d, m.D, bf16);
+    m.v = UploadHalfPadded(p.v, p.heads * p.n_k, p.d_v, m.D, bf16);
+    m.o = DevBuf(nq * m.D * 2);
+  } else {
+    m.q = DevBuf(p.q.size() * 4); m.q.Upload(p.q.data(), p.q.size() * 4);
+    m.k = DevBuf(p.k.size() * 4); m.k.Upload(p.k.data(), p.k.size() * 4);
+    m.v = DevBuf(p.v.size() * 4); m.v.Upload(p.v.data(), p.v.size() * 4);
+    m.o = DevBuf(nq * p.d_v * 4);
+  }
+  m.lse = DevBuf(nq * 4);
+  m.rm = DevBuf(nq);
+  m.cnt = DevBuf(dev::kNumCounterSlots * 8);
+  m.cnt.Zero();
+  m.mask = UploadMask(p);
+  DevProblem dp = MakeDevProblem(p, m.mask.dev);
+  m.ev.Record(0, m.stream);
+  if (tc) {
+    dp.d = dp.d_v = m.D;
+    LaunchTensorCore(dp, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
+                     m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, m.stream);
+  } else {
+    LaunchTiledFp32(dp, m.tiling.b_r, m.tiling.b_c, m.q.as<float>(), m.k.as<float>(), m.v.as<float>(), m.cls.as<std::uint8_t>(),
+                    m.o.as<float>(), m.lse.as<float>(), m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(),
+                    o.pace_ns, m.stream);
+  }
+  m.ev.Record(1, m.stream);
+  m.started = true;
+}
+
+std::vector<TileRecord> GpuRun::Poll() {
+  std::vector<TileRecord> out = std::move(impl_->pending);
+  impl_->pending.clear();
+  if (impl_->started && !impl_->finished) impl_->PollInto(out);
+  return out;
+}
+
+bool GpuRun::Running() const { return impl_->started && !impl_->finished; }
+
+bool GpuRun::Done() {
+  Impl& m = *impl_;
+  if (!m.started) return false;
+  if (m.finished) return true;
+  const cudaError_t e = cudaStreamQuery(m.stream);
+  if (e == cudaErrorNotReady) return false;
+  Check(e, "GpuRun kernel");
+  m.Finish();  // picks up the last records into `pending`; the next Poll() still returns them
+  return true;
+}
+
+int GpuRun::TilesTotal() const { return impl_->problem.heads * impl_->t_r * impl_->t_c; }
+int GpuRun::TilesSeen() const { return impl_->seen; }
+const RunSummary& GpuRun::Totals() const { return impl_->summary; }
+const Output& GpuRun::Result() const { return impl_->output; }
+
+}  // namespace bw::cuda

@@ -1,0 +1,317 @@
+// kernel_tc.cu — bf16/fp16 tensor-core FlashAttention-2 forward (Dao 2023, Algorithm 1; §3.3 work
+// partitioning: each warp owns 16 query rows, so no shared-memory exchange between warps).
+// mma.sync m16n8k16 (fp32 accumulators), ldmatrix for Q and K, ldmatrix.trans for V, P kept in
+// registers as the A operand of P V, K/V tiles double-buffered with cp.async (zero-filled tails).
+// B_r = 64 (4 warps), B_c = 64, head dim D in {32, 64, 128}; same tile records/counters as fp32.
+#include "cuda/kernels.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <stdexcept>
+#include <string>
+
+namespace bw::cuda::detail {
+namespace {
+
+void Check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+constexpr int kWarps = 4, kBr = kTcBr, kBc = kTcBc;
+static_assert(kBr == 16 * kWarps, "one warp per 16 query rows");
+
+__device__ __forceinline__ void CpAsync16(void* smem, const void* gmem, bool valid) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  const int n = valid ? 16 : 0;  // src-size 0: the 16 bytes are zero-filled, nothing is read
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(n));
+}
+__device__ __forceinline__ void CpAsyncCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void CpAsyncWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+__device__ __forceinline__ void LdMatrixX4(unsigned (&r)[4], const void* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+__device__ __forceinline__ void LdMatrixX4T(unsigned (&r)[4], const void* p) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(s));
+}
+
+template <bool BF16>
+__device__ __forceinline__ void Mma(float (&c)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+  if constexpr (BF16) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  } else {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+  }
+}
+
+template <bool BF16>
+__device__ __forceinline__ unsigned Pack(float lo, float hi) {
+  if constexpr (BF16) {
+    __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<unsigned*>(&h);
+  } else {
+    __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<unsigned*>(&h);
+  }
+}
+
+struct TcArgs {
+  DevProblem p;  // p.d = p.d_v = D
+  int t_r, t_c;
+  const std::uint16_t *q, *k, *v;
+  const std::uint8_t* tile_class;
+  std::uint16_t* o;
+  float* lse;
+  std::uint8_t* row_masked;
+  TileRecord* records;
+  unsigned long long* counters;
+  unsigned long long pace_ns;
+};
+
+template <int D>
+constexpr size_t TcSmemBytes() { return sizeof(std::uint16_t) * (size_t)(kBr + 4 * kBc) * (D + 8); }
+
+template <int D, bool BF16>
+__global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
+  constexpr int LD = D + 8;  // +16 bytes per row: ldmatrix rows land in distinct bank groups
+  constexpr int kChunks = D / 8;  // 16-byte chunks per row
+  extern __shared__ float4 smem4[];
+  std::uint16_t* Qs = reinterpret_cast<std::uint16_t*>(smem4);
+  std::uint16_t* Ks = Qs + kBr * LD;      // [2][kBc][LD]
+  std::uint16_t* Vs = Ks + 2 * kBc * LD;  // [2][kBc][LD]
+  std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Vs + 2 * kBc * LD);
+
+  const DevProblem& p = a.p;
+  const int i_tile = blockIdx.x, head = blockIdx.y, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  const int row0 = i_tile * kBr, rows_i = min(kBr, p.n_q - row0);
+  const std::uint16_t* q = a.q + ((long long)head * p.n_q + row0) * D;
+  const std::uint16_t* k = a.k + (long long)head * p.n_k * D;
+  const std::uint16_t* v = a.v + (long long)head * p.n_k * D;
+  const bool lead = tid == 0;
+  const unsigned smid = dev::SmId();
+  const float sl2 = p.scale * 1.4426950408889634f;  // exp(x*scale) = exp2(x*scale*log2 e)
+
+  auto load_rows = [&](std::uint16_t* dst, const std::uint16_t* src, int rows_valid, int rows) {
+    for (int idx = tid; idx < rows * kChunks; idx += kWarps * 32) {
+      const int r = idx / kChunks, ch = idx % kChunks;
+      const bool ok = r < rows_valid;
+      CpAsync16(dst + r * LD + ch * 8, src + (long long)(ok ? r : 0) * D + ch * 8, ok);
+    }
+  };
+  auto load_kv = [&](int jt, int stage) {
+    const int key0 = jt * kBc, c = min(kBc, p.n_k - key0);
+    load_rows(Ks + stage * kBc * LD, k + (long long)key0 * D, c, kBc);
+    load_rows(Vs + stage * kBc * LD, v + (long long)key0 * D, c, kBc);
+  };
+
+  for (int j = tid; j < a.t_c; j += kWarps * 32) cls_row[j] = a.tile_class[(long long)i_tile * a.t_c + j];
+  load_rows(Qs, q, rows_i, kBr);  // Algorithm 1 line 4
+  CpAsyncCommit();
+  __syncthreads();  // cls_row visible
+  int next = 0;
+  while (next < a.t_c && cls_row[next] == 0) ++next;
+  if (next < a.t_c) load_kv(next, 0);
+  CpAsyncCommit();
+  CpAsyncWait<1>();  // Q has landed (the K/V group may still be in flight)
+  __syncthreads();
+
+  unsigned qf[D / 16][4];
+#pragma unroll
+  for (int kk = 0; kk < D / 16; ++kk)
+    LdMatrixX4(qf[kk], Qs + (warp * 16 + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + kk * 16 + 8 * (lane / 16));
+
+  float o[D / 8][4];
+#pragma unroll
+  for (int n = 0; n < D / 8; ++n) o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.f;
+  float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};  // rows lane/4 and lane/4 + 8 of this warp
+  unsigned long long kv_elems = 0, n_skipped = 0;
+  int stage = 0;
+
+  for (int j = 0; j < a.t_c; ++j) {
+    const unsigned long long t0 = lead ? dev::GlobalTimer() : 0ull;
+    const int cls = cls_row[j];
+    const int key0 = j * kBc, c_j = min(kBc, p.n_k - key0);
+    if (cls != 0) {
+      // prefetch the next tile that is not skipped into the other stage, then wait for this one
+      int nn = j + 1;
+      while (nn < a.t_c && cls_row[nn] == 0) ++nn;
+      if (nn < a.t_c) load_kv(nn, stage ^ 1);
+      CpAsyncCommit();
+      CpAsyncWait<1>();
+      __syncthreads();
+      kv_elems += (unsigned long long)c_j * D;
+      const std::uint16_t* Kst = Ks + stage * kBc * LD;
+      const std::uint16_t* Vst = Vs + stage * kBc * LD;
+
+      // S = Q K_j^T: 8 n-blocks of 8 keys, fp32 accumulators
+      float s[kBc / 8][4];
+#pragma unroll
+      for (int n = 0; n < kBc / 8; ++n) s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+#pragma unroll
+      for (int kk = 0; kk < D / 16; ++kk) {
+#pragma unroll
+        for (int np = 0; np < kBc / 16; ++np) {
+          unsigned b[4];
+          LdMatrixX4(b, Kst + (np * 16 + (lane % 8) + 8 * (lane / 16)) * LD + kk * 16 + 8 * ((lane / 8) % 2));
+          Mma<BF16>(s[2 * np], qf[kk], b[0], b[1]);
+          Mma<BF16>(s[2 * np + 1], qf[kk], b[2], b[3]);
+        }
+      }
+      if (cls == 2) {  // tails and partially masked tiles: element by element
+#pragma unroll
+        for (int n = 0; n < kBc / 8; ++n)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int r = row0 + warp * 16 + lane / 4 + 8 * (e / 2), jj = n * 8 + (lane % 4) * 2 + (e % 2);
+            if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) s[n][e] = -INFINITY;
+          }
+      }
+      // online softmax, two rows per thread, rows spread over a quad of lanes
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float mx = -INFINITY;
+#pragma unroll
+        for (int n = 0; n < kBc / 8; ++n) mx = fmaxf(mx, fmaxf(s[n][2 * h], s[n][2 * h + 1]));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        const float m_new = fmaxf(m[h], mx);
+        const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
+        const float alpha = exp2f((m[h] - m_use) * sl2);
+        float rs = 0.f;
+#pragma unroll
+        for (int n = 0; n < kBc / 8; ++n) {
+          s[n][2 * h] = exp2f(s[n][2 * h] * sl2 - m_use * sl2);
+          s[n][2 * h + 1] = exp2f(s[n][2 * h + 1] * sl2 - m_use * sl2);
+          rs += s[n][2 * h] + s[n][2 * h + 1];
+        }
+        l[h] = alpha * l[h] + rs;  // this lane's partial sum; the quad is reduced once at the end
+        m[h] = m_new;
+#pragma unroll
+        for (int n = 0; n < D / 8; ++n) { o[n][2 * h] *= alpha; o[n][2 * h + 1] *= alpha; }
+      }
+      // O += P V_j: P (16 x 64 per warp) from registers as four A fragments of 16 keys
+#pragma unroll
+      for (int kc = 0; kc < kBc / 16; ++kc) {
+        const unsigned pa[4] = {Pack<BF16>(s[2 * kc][0], s[2 * kc][1]), Pack<BF16>(s[2 * kc][2], s[2 * kc][3]),
+                                Pack<BF16>(s[2 * kc + 1][0], s[2 * kc + 1][1]), Pack<BF16>(s[2 * kc + 1][2], s[2 * kc + 1][3])};
+#pragma unroll
+        for (int dp = 0; dp < D / 16; ++dp) {
+          unsigned b[4];
+          LdMatrixX4T(b, Vst + (kc * 16 + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + dp * 16 + 8 * (lane / 16));
+          Mma<BF16>(o[2 * dp], pa, b[0], b[1]);
+          Mma<BF16>(o[2 * dp + 1], pa, b[2], b[3]);
+        }
+      }
+      __syncthreads();  // this stage is free for the prefetch two tiles ahead
+      stage ^= 1;
+    } else {
+      ++n_skipped;
+    }
+    const bool last = (j == a.t_c - 1);
+    if (last) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        float lt = l[h];
+        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+        const int r = row0 + warp * 16 + lane / 4 + 8 * h;
+        if (r < p.n_q) {
+          const float inv = lt > 0.f ? 1.f / lt : 0.f;
+          std::uint16_t* orow = a.o + ((long long)head * p.n_q + r) * D;
+#pragma unroll
+          for (int n = 0; n < D / 8; ++n)
+            *reinterpret_cast<unsigned*>(orow + n * 8 + (lane % 4) * 2) = Pack<BF16>(o[n][2 * h] * inv, o[n][2 * h + 1] * inv);
+          if ((lane % 4) == 0) {
+            const long long ri = (long long)head * p.n_q + r;
+            a.lse[ri] = lt > 0.f ? m[h] * p.scale + logf(lt) : -INFINITY;
+            a.row_masked[ri] = lt > 0.f ? 0 : 1;
+          }
+        }
+        l[h] = lt;
+      }
+      __syncthreads();
+    }
+    if (lead) {
+      dev::Pace(t0, a.pace_ns);
+      if (a.records) {
+        TileRecord rec;
+        rec.t_start_ns = t0;
+        rec.t_end_ns = dev::GlobalTimer();
+        rec.q_tile = i_tile;
+        rec.kv_tile = j;
+        rec.bytes_loaded = 2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + (cls != 0 ? 2u * (unsigned)c_j * D : 0u));
+        rec.bytes_written = last ? (unsigned)rows_i * (2u * D + 4u) : 0u;
+        rec.smid = smid;
+        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
+        rec.head = head;
+        dev::WriteRecord(a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j, rec);
+      }
+    }
+  }
+  CpAsyncWait<0>();
+  if (a.counters) {
+    int masked_here = 0;
+    if ((lane % 4) == 0)
+      for (int h = 0; h < 2; ++h) masked_here += (row0 + warp * 16 + lane / 4 + 8 * h < p.n_q && !(l[h] > 0.f)) ? 1 : 0;
+    const int n_masked = __syncthreads_count(masked_here >= 1) + __syncthreads_count(masked_here >= 2);
+    if (lead) {
+      atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * D);
+      atomicAdd(a.counters + dev::kKRead, kv_elems);
+      atomicAdd(a.counters + dev::kVRead, kv_elems);
+      atomicAdd(a.counters + dev::kOWrite, (unsigned long long)rows_i * D);
+      atomicAdd(a.counters + dev::kLWrite, (unsigned long long)rows_i);
+      atomicAdd(a.counters + dev::kTiles, (unsigned long long)a.t_c);
+      atomicAdd(a.counters + dev::kSkipped, n_skipped);
+      atomicAdd(a.counters + dev::kRowsMasked, (unsigned long long)n_masked);
+    }
+  }
+}
+
+template <int D, bool BF16>
+void LaunchD(const TcArgs& a, cudaStream_t st) {
+  const size_t smem = TcSmemBytes<D>() + a.t_c;
+  auto kernel = TcKernel<D, BF16>;
+  Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute(tc)");
+  kernel<<<dim3(a.t_r, a.p.heads), kWarps * 32, smem, st>>>(a);
+  Check(cudaGetLastError(), "TcKernel launch");
+}
+
+}  // namespace
+
+void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
+                      const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
+                      TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, cudaStream_t st) {
+  TcArgs a{};
+  a.p = p;
+  a.t_r = (p.n_q + kBr - 1) / kBr;
+  a.t_c = (p.n_k + kBc - 1) / kBc;
+  a.q = static_cast<const std::uint16_t*>(q);
+  a.k = static_cast<const std::uint16_t*>(k);
+  a.v = static_cast<const std::uint16_t*>(v);
+  a.tile_class = tile_class;
+  a.o = static_cast<std::uint16_t*>(o);
+  a.lse = lse;
+  a.row_masked = row_masked;
+  a.records = records;
+  a.counters = counters;
+  a.pace_ns = pace_ns;
+  if (p.d != p.d_v) throw std::runtime_error("tensor-core kernel: d must equal d_v");
+  switch (p.d) {
+    case 32: bf16 ? LaunchD<32, true>(a, st) : LaunchD<32, false>(a, st); break;
+    case 64: bf16 ? LaunchD<64, true>(a, st) : LaunchD<64, false>(a, st); break;
+    case 128: bf16 ? LaunchD<128, true>(a, st) : LaunchD<128, false>(a, st); break;
+    default: throw std::runtime_error("tensor-core kernel: padded head dim must be 32, 64 or 128");
+  }
+}
+
+}  // namespace bw::cuda::detail

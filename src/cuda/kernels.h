@@ -1,0 +1,38 @@
+// kernels.h — internal launch functions of the CUDA backend (device pointers in, nothing returned).
+// Included by host.cpp and the .cu files only; the public interface is attention_cuda.h / gpu_run.h.
+// Shapes: Q (heads, N_q, d), K (heads, N_k, d), V (heads, N_k, d_v), O (heads, N_q, d_v),
+// lse and row_masked (heads, N_q), S and P (heads, N_q, N_k). Counters: dev::CounterSlot order,
+// in elements (host multiplies by the element size).
+#pragma once
+
+#include "cuda/device_common.cuh"
+
+namespace bw::cuda::detail {
+
+struct DevProblem {
+  int n_q = 0, n_k = 0, d = 0, d_v = 0, heads = 1;
+  float scale = 0.f;
+  dev::MaskDev mask;
+};
+
+// Materialising path (Algorithm 0): three kernels, S and P in global memory.
+void LaunchMaterialising(const DevProblem& p, const float* q, const float* k, const float* v, float* s,
+                         float* pm, float* o, float* lse, std::uint8_t* row_masked, cudaStream_t st);
+
+// Tiled FlashAttention-2 forward in fp32. tile_class: (T_r, T_c) bytes, 0 skip / 1 full / 2 partial.
+// records: (heads, T_r, T_c) slots or null; counters: dev::kNumCounterSlots u64 or null.
+size_t TiledFp32SmemBytes(const DevProblem& p, int b_r, int b_c);
+void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, const float* k, const float* v,
+                     const std::uint8_t* tile_class, float* o, float* lse, std::uint8_t* row_masked,
+                     TileRecord* records, unsigned long long* counters, unsigned long long pace_ns,
+                     cudaStream_t st);
+
+// Tensor-core kernel: q, k, v, o are 16-bit (bf16 when bf16, else fp16), row stride D_pad elements,
+// D_pad in {32, 64, 128}, B_r = 64, B_c = 64; `p.d` is D_pad here.
+constexpr int kTcBr = 64, kTcBc = 64;
+void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
+                      const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
+                      TileRecord* records, unsigned long long* counters, unsigned long long pace_ns,
+                      cudaStream_t st);
+
+}  // namespace bw::cuda::detail

@@ -1,0 +1,109 @@
+// test_gpu_record.cpp — runs without a GPU: the recorded-run JSON round-trips exactly, bad files
+// fail with the JSON path, the shipped H200 recording (assets/gpu/) is self-consistent (its tile
+// records add up to its counters, which equal the traffic model for its problem), and the model's
+// tile classes behave at tails and for both causal alignments.
+#include "cuda/attention_cuda.h"
+#include "cuda/gpu_record_json.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace bw::cuda {
+namespace {
+
+RunSummary Sample() {
+  RunSummary r;
+  r.device_name = "NVIDIA H200";
+  r.sm_count = 132;
+  r.n_q = r.n_k = 128; r.d = r.d_v = 64; r.b_r = r.b_c = 64;
+  r.mask = MaskKind::CausalTopLeft;
+  r.kernel_ms = 0.5; r.tflops = 1.25; r.gbps = 10.5;
+  r.counters.q = {8192, 32768, 0, 0};
+  r.counters.tiles_total = 4; r.counters.tiles_skipped = 1;
+  for (std::uint32_t i = 0; i < 2; ++i)
+    for (std::uint32_t j = 0; j < 2; ++j) {
+      TileRecord t;
+      t.q_tile = i; t.kv_tile = j; t.smid = 3 * i + j; t.t_start_ns = 1'000'000'000'000ull + 100 * (2 * i + j);
+      t.t_end_ns = t.t_start_ns + 50; t.bytes_loaded = 1000 + j; t.flags = (j > i) ? kTileSkipped : 0u; t.ready = 1;
+      r.tiles.push_back(t);
+    }
+  return r;
+}
+
+TEST(GpuRecord, JsonRoundTripsExactly) {
+  const RunSummary r = Sample();
+  const RunSummary back = RunFromJson(RunToJson(r));
+  EXPECT_EQ(back.device_name, r.device_name);
+  EXPECT_EQ(back.mask, r.mask);
+  EXPECT_EQ(back.counters, r.counters);
+  ASSERT_EQ(back.tiles.size(), r.tiles.size());
+  for (size_t i = 0; i < r.tiles.size(); ++i) {
+    EXPECT_EQ(back.tiles[i].t_start_ns, r.tiles[i].t_start_ns);
+    EXPECT_EQ(back.tiles[i].t_end_ns, r.tiles[i].t_end_ns);
+    EXPECT_EQ(back.tiles[i].smid, r.tiles[i].smid);
+    EXPECT_EQ(back.tiles[i].flags, r.tiles[i].flags);
+  }
+}
+
+TEST(GpuRecord, BadFilesNameThePath) {
+  std::string j = RunToJson(Sample());
+  j.replace(j.find("\"causal_top_left\""), 17, "\"diagonal\"");
+  try {
+    RunFromJson(j, "x.json");
+    FAIL() << "should throw";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("x.json: /problem/mask"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(RunFromJson("{", "y.json"), std::runtime_error);
+}
+
+TEST(GpuRecord, ShippedH200RunIsConsistent) {
+  const std::filesystem::path path = std::filesystem::path(BLOCKWISE_ROOT) / "assets/gpu/recorded_run_h200.json";
+  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not recorded yet";
+  const RunSummary r = LoadRecordedRun(path.string());
+  EXPECT_LT(std::filesystem::file_size(path), 2u << 20);
+  EXPECT_EQ((long long)r.tiles.size(), r.counters.tiles_total);
+  long long loaded = 0, written = 0, skipped = 0;
+  for (const auto& t : r.tiles) {
+    loaded += t.bytes_loaded;
+    written += t.bytes_written;
+    skipped += (t.flags & kTileSkipped) ? 1 : 0;
+    EXPECT_LT(t.smid, (unsigned)r.sm_count);
+  }
+  const Counters& c = r.counters;
+  EXPECT_EQ(loaded, c.q.read_bytes + c.k.read_bytes + c.v.read_bytes);
+  EXPECT_EQ(written, c.o.write_bytes + c.l.write_bytes);
+  EXPECT_EQ(skipped, c.tiles_skipped);
+  // the counters equal the model for the recorded problem (data values do not matter to it)
+  Problem p;
+  p.n_q = r.n_q; p.n_k = r.n_k; p.d = r.d; p.d_v = r.d_v; p.heads = r.heads;
+  p.mask.kind = r.mask;
+  ASSERT_TRUE(r.mask != MaskKind::KeyPadding && r.mask != MaskKind::Explicit);
+  EXPECT_EQ(c, PredictCounters(p, r.algorithm, Tiling{r.b_r, r.b_c}));
+  EXPECT_GT(r.kernel_ms, 0.0);
+}
+
+TEST(GpuModel, TileClassesAtTailsAndBothAlignments) {
+  Problem p;
+  p.n_q = 5; p.n_k = 9; p.d = p.d_v = 1;
+  p.mask.kind = MaskKind::CausalTopLeft;
+  // B_r = 2, B_c = 4: T_r = 3, T_c = 3
+  auto c = ClassifyTiles(p, Tiling{2, 4});
+  const std::vector<std::uint8_t> top_left = {2, 0, 0, 2, 0, 0, 2, 2, 0};  // row 4 sees keys 0..4
+  EXPECT_EQ(c, top_left);
+  p.mask.kind = MaskKind::CausalBottomRight;  // keep j <= i + 4
+  c = ClassifyTiles(p, Tiling{2, 4});
+  const std::vector<std::uint8_t> bottom_right = {1, 2, 0, 1, 2, 0, 2, 2, 2};
+  EXPECT_EQ(c, bottom_right);
+  const Counters k = PredictCounters(p, Algorithm::TiledFp32, Tiling{2, 4});
+  EXPECT_EQ(k.tiles_total, 9);
+  EXPECT_EQ(k.tiles_skipped, 2);
+  EXPECT_EQ(k.q.read_elems, 5);
+  EXPECT_EQ(k.k.read_elems, 4 + 4 + 4 + 4 + 4 + 4 + 1);  // tiles (0,0),(0,1),(1,0),(1,1),(2,0),(2,1),(2,2)
+  EXPECT_EQ(k.o.write_bytes, 5 * 4);
+  EXPECT_EQ(k.s.write_elems, 0);
+}
+
+}  // namespace
+}  // namespace bw::cuda
