@@ -19,20 +19,6 @@ using detail::Recorder;
 using detail::Vec;
 using I64 = std::int64_t;
 
-void ConfigureBackwardTrace(AttentionTrace& tr, const AttentionProblem& p, const RunOptions& opt, Algorithm a,
-                            TileSizes tiles, int bytes) {
-  tr.algorithm = a;
-  tr.precision_bytes = bytes;
-  tr.n_q = p.n_q();
-  tr.n_k = p.n_k();
-  tr.d = p.d();
-  tr.d_v = p.d_v();
-  tr.B_r = tiles.B_r;
-  tr.B_c = tiles.B_c;
-  tr.scale = p.EffectiveScale();
-  tr.Configure(opt.counter_snapshot_every, 1, 0, 0);
-}
-
 void CheckdO(const AttentionProblem& p, const AttentionMatrix& dO) {
   if (dO.rows() != p.n_q() || dO.cols() != p.d_v())
     throw ValidationError("dO: is " + std::to_string(dO.rows()) + "x" + std::to_string(dO.cols()) +
@@ -50,12 +36,7 @@ BackwardResult RecomputeImpl(const AttentionProblem& p, const AttentionResult& f
   const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
   const I64 b = sizeof(T);
   BackwardResult res;
-  res.algorithm = Algorithm::kBackwardRecompute;
-  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
-  res.tiles = opt.tiles;
-  res.counters.element_bytes = static_cast<int>(b);
-  if (opt.record_trace)
-    ConfigureBackwardTrace(res.trace, p, opt, Algorithm::kBackwardRecompute, opt.tiles, static_cast<int>(b));
+  detail::StartRun<T>(res, p, opt, Algorithm::kBackwardRecompute, opt.tiles);
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
   const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
   const Mat<T> O = fwd.O.cast<T>(), dO = dO_in.cast<T>();
@@ -162,10 +143,7 @@ BackwardResult ReferenceBackwardImpl(const AttentionProblem& p, const AttentionM
   }
 
   BackwardResult res;
-  res.algorithm = Algorithm::kBackwardReference;
-  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
-  res.counters.element_bytes = static_cast<int>(b);
-  if (opt.record_trace) ConfigureBackwardTrace(res.trace, p, opt, Algorithm::kBackwardReference, {}, static_cast<int>(b));
+  detail::StartRun<T>(res, p, opt, Algorithm::kBackwardReference, {});
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
   const I64 nn = n_q * n_k;
   // line 1: dV = Pᵀ dO

@@ -19,22 +19,6 @@ using detail::RowState;
 using detail::Vec;
 using I64 = std::int64_t;
 
-void ConfigureTrace(AttentionTrace& tr, const AttentionProblem& p, const RunOptions& opt, Algorithm a,
-                    TileSizes tiles, int bytes) {
-  tr.algorithm = a;
-  tr.precision_bytes = bytes;
-  tr.merge_variant = static_cast<int>(opt.merge);
-  tr.n_q = p.n_q();
-  tr.n_k = p.n_k();
-  tr.d = p.d();
-  tr.d_v = p.d_v();
-  tr.B_r = tiles.B_r;
-  tr.B_c = tiles.B_c;
-  tr.scale = p.EffectiveScale();
-  tr.Configure(opt.counter_snapshot_every, opt.state_snapshots_per_block,
-               tiles.B_r > 0 ? CeilDiv(p.n_q(), tiles.B_r) : 0, tiles.B_c > 0 ? CeilDiv(p.n_k(), tiles.B_c) : 0);
-}
-
 template <typename T>
 void WidenOutputs(AttentionResult& res, const Mat<T>& O, const Vec<T>& L) {
   res.O = O.template cast<double>();
@@ -51,10 +35,7 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
   const I64 b = sizeof(T);
   AttentionResult res;
-  res.algorithm = Algorithm::kReference;
-  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
-  res.counters.element_bytes = static_cast<int>(b);
-  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kReference, {}, static_cast<int>(b));
+  detail::StartRun<T>(res, p, opt, Algorithm::kReference, {});
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
   const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
   const T scale = static_cast<T>(p.EffectiveScale());
@@ -115,12 +96,8 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
   const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
   const I64 b = sizeof(T);
   AttentionResult res;
-  res.algorithm = Algorithm::kFlash2;
-  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
+  detail::StartRun<T>(res, p, opt, Algorithm::kFlash2, opt.tiles);
   res.merge = opt.merge;
-  res.tiles = opt.tiles;
-  res.counters.element_bytes = static_cast<int>(b);
-  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kFlash2, opt.tiles, static_cast<int>(b));
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
   // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
   // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
@@ -185,11 +162,7 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
   const I64 b = sizeof(T);
   AttentionResult res;
-  res.algorithm = Algorithm::kFlash1;
-  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
-  res.tiles = opt.tiles;
-  res.counters.element_bytes = static_cast<int>(b);
-  if (opt.record_trace) ConfigureTrace(res.trace, p, opt, Algorithm::kFlash1, opt.tiles, static_cast<int>(b));
+  detail::StartRun<T>(res, p, opt, Algorithm::kFlash1, opt.tiles);
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
   const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
   const T scale = static_cast<T>(p.EffectiveScale());

@@ -218,6 +218,31 @@ bool ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const
   return true;
 }
 
+// Shared start of every run: the result's identity, the counters' element size and, when recording,
+// the trace's shape and settings. R is AttentionResult or BackwardResult.
+template <typename T, typename R>
+void StartRun(R& res, const AttentionProblem& p, const RunOptions& opt, Algorithm a, TileSizes tiles) {
+  res.algorithm = a;
+  res.precision = sizeof(T) == 8 ? Precision::kDouble : Precision::kFloat;
+  res.tiles = tiles;
+  res.counters.element_bytes = static_cast<int>(sizeof(T));
+  if (!opt.record_trace) return;
+  AttentionTrace& tr = res.trace;
+  tr.algorithm = a;
+  tr.precision_bytes = static_cast<int>(sizeof(T));
+  tr.merge_variant = static_cast<int>(opt.merge);
+  tr.n_q = p.n_q();
+  tr.n_k = p.n_k();
+  tr.d = p.d();
+  tr.d_v = p.d_v();
+  tr.B_r = tiles.B_r;
+  tr.B_c = tiles.B_c;
+  tr.scale = p.EffectiveScale();
+  const bool keeps_state = a == Algorithm::kFlash2 || a == Algorithm::kFlash1;
+  tr.Configure(opt.counter_snapshot_every, opt.state_snapshots_per_block, keeps_state ? CeilDiv(p.n_q(), tiles.B_r) : 0,
+               keeps_state ? CeilDiv(p.n_k(), tiles.B_c) : 0);
+}
+
 // Appends events to the counters (always) and the trace (when recording).
 class Recorder {
  public:
