@@ -164,7 +164,7 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   AttentionResult res;
   detail::StartRun<T>(res, p, opt, Algorithm::kFlash1, opt.tiles);
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
-  const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
+  Mat<T> Qi, Kj, Vj;  // tile buffers, filled as the tiles are loaded (no whole-input copies)
   const T scale = static_cast<T>(p.EffectiveScale());
   const MaskGeometry mg(p.mask, n_q, n_k);
   const int stride = opt.record_trace ? res.trace.state_snapshot_stride() : 0;
@@ -186,6 +186,8 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
     const I64 kv = c * (d + d_v) * b;
     const bool column_skipped = n_q == 0 || mg.TileFullyMasked(0, n_q, c0, c0 + c);
     if (!column_skipped) {                                 // line 6: load K_j, V_j (unless no tile needs them)
+      Kj = p.K.middleRows(c0, c).template cast<T>();
+      Vj = p.V.middleRows(c0, c).template cast<T>();
       rec.Emit(EventKind::kRead, Tensor::kK, -1, jj, c * d, c * d * b);
       rec.Emit(EventKind::kRead, Tensor::kV, -1, jj, c * d_v, kv);
     }
@@ -199,6 +201,7 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
       }
       // line 8: load Q_i, O_i, l_i, m_i
       const I64 blk = kv + r * (d + d_v + 2) * b;
+      Qi = p.Q.middleRows(r0, r).template cast<T>();
       rec.Emit(EventKind::kRead, Tensor::kQ, ii, jj, r * d, kv + r * d * b, step);
       rec.Emit(EventKind::kRead, Tensor::kO, ii, jj, r * d_v, kv + r * (d + d_v) * b, step);
       rec.Emit(EventKind::kRead, Tensor::kl, ii, jj, r, kv + r * (d + d_v + 1) * b, step);
@@ -207,9 +210,9 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
       st.acc = O.middleRows(r0, r);
       st.l = l_hbm.segment(r0, r);
       st.m = m_hbm.segment(r0, r);
-      const bool masked = detail::ComputeScores(S, Q.middleRows(r0, r), K.middleRows(c0, c), scale, mg, r0, c0);  // line 9
+      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0);  // line 9
       rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d);
-      detail::MergeTileFlash1(st, S, V.middleRows(c0, c), PV, masked);                                // lines 10–11
+      detail::MergeTileFlash1(st, S, Vj, PV, masked);                                // lines 10–11
       ++step;
       rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d_v,
                r * c + 2 * r);
