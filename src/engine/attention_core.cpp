@@ -1,5 +1,6 @@
-// Small pieces of the attention engine: masks and their tile geometry, problem validation,
-// tile sizes from an SRAM size M (FA-1 Algorithm 1 line 1), names of enums, counter sums.
+// Small pieces of the attention engine: masks and their tile geometry (which tiles are fully
+// masked or fully allowed), problem validation, tile sizes from an SRAM size M (FlashAttention
+// Algorithm 1 line 1), names of enums, counter sums and the one place events update counters.
 #include <cmath>
 #include <sstream>
 

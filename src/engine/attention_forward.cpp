@@ -2,6 +2,12 @@
 // (FlashAttention-2 Algorithm 1: Q blocks outside; FlashAttention-1 Algorithm 1: K/V blocks outside).
 // Each is one template over the working precision T; counters and trace events go through one
 // Recorder so they cannot disagree. Shapes: Q (N_q, d), K (N_k, d), V (N_k, d_v), O (N_q, d_v).
+
+// [SECTION] Reference: FlashAttention Algorithm 0
+// [SECTION] FlashAttention-2 order
+// [SECTION] FlashAttention-1 order
+// [SECTION] Entry points (validation, precision dispatch)
+
 #include <algorithm>
 #include <cmath>
 
@@ -233,6 +239,8 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
 }
 
 }  // namespace
+
+// [SECTION] Entry points ------------------------------------------------------------------------
 
 AttentionResult RunReference(const AttentionProblem& p, const RunOptions& opt) {
   Validate(p);

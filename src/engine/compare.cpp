@@ -1,5 +1,6 @@
-// Element-wise comparison that classifies every value as NaN, +Inf, −Inf or finite before
-// subtracting, so a NaN can never disappear inside fmax/fmin.
+// Element-wise comparison (compare.h) that classifies every value as NaN, +Inf, −Inf or finite
+// before subtracting, so a NaN can never disappear inside fmax/fmin; errors are measured over
+// finite pairs only and the first mismatch is kept in row-major order.
 #include "engine/compare.h"
 
 #include <cmath>

@@ -1,5 +1,6 @@
 // Scenario file v2 (kind "attention"): every shipped assets/scenarios/attention_*.json loads and runs
-// and its numbers match the reference; bad documents fail with the file, the JSON Pointer and the reason.
+// and its numbers match the reference; bad documents fail with the file, the JSON Pointer and the
+// reason; oversized matrices are refused before anything is allocated.
 #include <gtest/gtest.h>
 
 #include <filesystem>
