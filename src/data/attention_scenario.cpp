@@ -129,9 +129,11 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
   if (has_logits) {
     sc.from_logits = true;
     const auto& vv = r.Require(doc, "", "V");
-    const AttentionMatrix S = ParseMatrix(r, doc["logits"], "/logits", -1, "N_q", "N_k keys", kMaxAttentionRows);
+    const AttentionMatrix S = ParseMatrix(r, doc["logits"], "/logits", -1, "N_q", "N_k keys", kMaxLogitKeys);
     r.ExpectArray(vv, "/V");
     const I64 n_k = S.rows() > 0 ? S.cols() : static_cast<I64>(vv.size());
+    if (n_k > kMaxLogitKeys)
+      r.Fail("/V", std::to_string(n_k) + " keys given with logits; the limit is " + std::to_string(kMaxLogitKeys));
     if (static_cast<I64>(vv.size()) != n_k)
       r.Fail("/V", "has " + std::to_string(vv.size()) + " rows; the logits have N_k = " + std::to_string(n_k) + " columns");
     const AttentionMatrix V = ParseMatrix(r, vv, "/V", -1, "N_k", "d_v");

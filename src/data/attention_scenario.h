@@ -27,6 +27,9 @@ inline constexpr std::int64_t kMaxAttentionRows = 8192;           // N_q and N_k
 inline constexpr std::int64_t kMaxAttentionDim = 1024;            // d and d_v
 inline constexpr std::int64_t kMaxAttentionElements = 1 << 22;    // any one matrix: 4,194,304 numbers
 inline constexpr std::int64_t kMaxSramElements = 1 << 24;         // M
+// Logits are encoded as Q = logits, K = I_{N_k} (engine::AttentionProblem::FromLogits), so N_k also
+// sizes an N_k × N_k identity: kept small.
+inline constexpr std::int64_t kMaxLogitKeys = 1024;
 
 struct AttentionScenarioTitle {
   std::string zh, en;

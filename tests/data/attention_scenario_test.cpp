@@ -136,6 +136,17 @@ TEST(AttentionScenario, SizesAreCheckedBeforeAllocating) {
     EXPECT_EQ(e.json_path(), "/Q");
     EXPECT_NE(e.reason().find("limit"), std::string::npos);
   }
+  // Logits wider than kMaxLogitKeys (they would need an N_k × N_k identity for K).
+  nlohmann::json logits = {{"schema_version", 2}, {"kind", "attention"}, {"order", "reference"}};
+  logits["logits"] = nlohmann::json::array({nlohmann::json(std::vector<int>(kMaxLogitKeys + 1, 0))});
+  logits["V"] = nlohmann::json::array();
+  try {
+    ParseAttentionScenario(logits, "logits.json");
+    FAIL();
+  } catch (const LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/logits/0");
+    EXPECT_NE(e.reason().find("limit"), std::string::npos) << e.what();
+  }
   // Too many numbers in total (rows × cols over kMaxAttentionElements) with few rows parsed.
   nlohmann::json wide = {{"schema_version", 2}, {"kind", "attention"}, {"order", "reference"}};
   wide["Q"] = nlohmann::json::array();
