@@ -1,12 +1,14 @@
-// AppState: the one struct the app keeps, owned by main(). Split into options (what a user would
-// expect to persist), transient interaction state, and the model (the loaded lesson / scenario and
-// the engine runs computed at load time) — never a cached copy of engine results per frame.
+// AppState: the one struct the app keeps, owned by main(). Split into options (persisted between
+// runs), transient interaction state, and the model (the loaded lesson or scenario, with the engine
+// runs computed at load time) — never a cached copy of engine results per frame.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
-#include "data/lesson.h"
+#include "view/lesson_model.h"
+#include "view/scenario_model.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -15,19 +17,22 @@ struct Options {
   std::string lang = "zh";       // "zh" or "en"
   bool projector = false;        // projector palette: white background, thick lines
   float font_px = 22.0f;         // base font size; everything is laid out in multiples of it
+  float play_speed = 4.0f;       // events per second while playing
 };
 
 struct Transient {
   int step = 0;                  // lesson step index (lesson mode)
   int event = 0;                 // trace event index in the current scenario
+  bool playing = false;
+  double last_advance = 0;       // glfwGetTime() of the last automatic step
+  bool show_help = false;        // the '?' shortcut overlay
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
-  std::string open_path;         // the Open… text field
 };
 
 struct Model {
-  std::optional<data::Lesson> lesson;                 // lesson mode when set and no standalone
-  std::optional<data::LoadedScenario> standalone;     // a scenario opened on its own
+  std::optional<view::LessonModel> lesson;              // lesson mode when set and no standalone
+  std::shared_ptr<const view::ScenarioModel> standalone;  // a scenario opened on its own
 };
 
 struct AppState {
@@ -35,24 +40,23 @@ struct AppState {
   Transient ui;
   Model model;
 
-  // The scenario (and its run) shown now, or nullptr when nothing is loaded.
-  const data::LoadedScenario* Current() const {
-    if (model.standalone) return &*model.standalone;
-    if (model.lesson && !model.lesson->steps.empty())
-      return &model.lesson->ScenarioOf(model.lesson->steps[ui.step]);
+  bool InLesson() const { return !model.standalone && model.lesson && !model.lesson->lesson.steps.empty(); }
+  // The scenario shown now, or nullptr when nothing is loaded.
+  const view::ScenarioModel* Current() const {
+    if (model.standalone) return model.standalone.get();
+    if (InLesson()) return &model.lesson->ScenarioOf(ui.step);
     return nullptr;
   }
-  const data::LessonStep* CurrentStep() const {
-    if (model.standalone || !model.lesson || model.lesson->steps.empty()) return nullptr;
-    return &model.lesson->steps[ui.step];
-  }
+  const data::LessonStep* CurrentStep() const { return InLesson() ? &model.lesson->lesson.steps[ui.step] : nullptr; }
   view::Palette Palette() const { return options.projector ? view::ProjectorPalette() : view::ClassroomPalette(); }
 };
 
 // Actions the UI calls (model changes go through these, never through widgets directly).
-void GoToStep(AppState& s, int step);                // clamps; jumps to the step's trace event
-void StepBy(AppState& s, int delta);                 // lesson steps in lesson mode, events otherwise
-void SetEvent(AppState& s, int event);               // clamps
+void GoToStep(AppState& s, int step);      // clamps; jumps to the step's trace event
+void StepLesson(AppState& s, int delta);   // next/previous lesson step (events, without a lesson)
+void StepEvent(AppState& s, int delta);    // one trace event
+void StepBlock(AppState& s, int delta);    // to the next/previous block boundary of the trace
+void SetEvent(AppState& s, int event);     // clamps
 // Opens a lesson (a document with "steps") or a scenario. On error: s.ui.error is set and the
 // model is left exactly as it was. Returns true on success.
 bool OpenFile(AppState& s, const std::string& path);

@@ -47,7 +47,10 @@ void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::ap
   nlohmann::json j;
   const auto* cur = s.Current();
   j["step"] = s.CurrentStep() ? s.CurrentStep()->id : "";
-  j["event"] = cur ? cur->run.events[s.ui.event].label : "";
+  j["step_index"] = s.ui.step;
+  j["event"] = cur ? cur->EventLabel(s.ui.event) : "";
+  j["event_count"] = cur ? cur->EventCount() : 0;
+  j["playing"] = s.ui.playing;
   j["event_index"] = s.ui.event;
   j["lang"] = s.options.lang;
   j["error"] = s.ui.error;
@@ -91,7 +94,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: " << state.ui.error << "\n";
   }
   if (!args.step.empty()) {
-    const int idx = state.model.lesson ? state.model.lesson->FindStep(args.step) : -1;
+    const int idx = state.model.lesson ? state.model.lesson->lesson.FindStep(args.step) : -1;
     if (idx < 0) {
       std::cerr << "error: no step \"" << args.step << "\" in " << lesson << "\n";
       return 2;
@@ -129,12 +132,31 @@ int main(int argc, char** argv) {
 
   bw::app::Fonts fonts;
   int frame = 0;
+  int redraw_frames = 2;
   const bool headless = !args.screenshot.empty();
   int exit_code = 0;
   while (!glfwWindowShouldClose(window)) {
-    // Event-driven: sleep until input arrives (the screenshot path never waits).
-    if (headless) glfwPollEvents();
-    else glfwWaitEventsTimeout(0.5);
+    // Event-driven: sleep until input arrives, or until the next playback step is due; the
+    // screenshot path never waits.
+    if (headless) {
+      glfwPollEvents();
+    } else if (state.ui.playing) {
+      const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
+      glfwWaitEventsTimeout(std::max(0.0, due - glfwGetTime()));
+      if (glfwGetTime() >= due) {
+        const auto* cur = state.Current();
+        if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
+        else state.ui.playing = false;
+        state.ui.last_advance = glfwGetTime();
+      }
+    } else if (redraw_frames > 0) {
+      glfwPollEvents();  // a few frames after input let ImGui settle hover and layout
+      --redraw_frames;
+    } else {
+      glfwWaitEvents();
+      redraw_frames = 2;
+      state.ui.last_advance = glfwGetTime();
+    }
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
     if (fb_w == 0 || fb_h == 0) continue;  // minimised: nothing to draw
@@ -169,11 +191,12 @@ int main(int argc, char** argv) {
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("right", ImVec2(0, body_h), true);
-    bw::app::DrawAccumulator(state, fonts);
+    bw::app::DrawPanels(state, fonts);
     bw::app::DrawTeacherNotes(state, fonts);
     ImGui::EndChild();
     bw::app::DrawTimeline(state);
     ImGui::End();
+    bw::app::DrawHelp(state);
 
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "view/lesson_text.h"
+#include "view/scenario_model.h"
 
 namespace bw::app {
 
@@ -17,7 +18,7 @@ const std::string& T(const AppState& s, const char* key) { return view::UiText(k
 std::string Fill(const AppState& s, const std::string& tmpl) {
   const auto* cur = s.Current();
   if (!cur) return tmpl;
-  return view::FillPlaceholders(tmpl, view::QuantitiesAt(cur->run, s.ui.event)).text;
+  return view::FillPlaceholders(tmpl, cur->QuantitiesAt(s.ui.event)).text;
 }
 
 // Dear ImGui 1.86 wraps only at spaces and ASCII punctuation, so Chinese runs break mid-number
@@ -84,26 +85,28 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::PushFont(fonts.large);
   std::string title = "Blockwise";
   if (const auto* st = s.CurrentStep()) {
-    title += "  \u00b7  " + s.model.lesson->title.In(s.options.lang) + "  \u00b7  " + st->id;
+    title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
   } else if (const auto* cur = s.Current()) {
-    title += "  \u00b7  " + cur->scenario.title.In(s.options.lang) + "  \u00b7  " + cur->relative_path;
+    title += "  \u00b7  " + cur->Title().In(s.options.lang);
   }
   ImGui::TextUnformatted(title.c_str());
   ImGui::PopFont();
   if (s.CurrentStep()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->steps.size());
+    ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
-  ImGui::SameLine(ImGui::GetWindowWidth() - 19.0f * ImGui::GetFontSize());
-  if (ImGui::Button("\u25c0")) StepBy(s, -1);
+  ImGui::SameLine(ImGui::GetWindowWidth() - 20.0f * ImGui::GetFontSize());
+  if (ImGui::Button("\u25c0")) StepLesson(s, -1);
   ImGui::SameLine();
-  if (ImGui::Button("\u25b6")) StepBy(s, +1);
+  if (ImGui::Button("\u25b6")) StepLesson(s, +1);
   ImGui::SameLine();
   if (ImGui::Button(T(s, "lang_switch").c_str())) {
     s.options.lang = s.options.lang == "zh" ? "en" : "zh";
   }
   ImGui::SameLine();
-  ImGui::Checkbox("Projector", &s.options.projector);
+  ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector);
+  ImGui::SameLine();
+  if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
 }
 
 void DrawErrorBanner(AppState& s) {
@@ -123,7 +126,7 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
-  const view::Scene scene = view::BuildQueryScene(cur->run, s.ui.event, s.options.lang, pal);
+  const view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, pal);
   // 1 em is the font size, shrunk only when the window is too small for the whole diagram.
   const float em = std::min({s.options.font_px * 1.15f, width / scene.width, height / scene.height});
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -137,8 +140,9 @@ void DrawStepText(const AppState& s, const Fonts& fonts) {
   const auto& lang = s.options.lang;
   if (!st) {
     if (const auto* cur = s.Current()) {
-      Heading(fonts, cur->scenario.title.In(lang));
-      ImGui::TextWrapped("%s", T(s, "keys_hint").c_str());
+      Heading(fonts, cur->Title().In(lang));
+      Wrapped(cur->File());
+      Wrapped(T(s, "keys_hint"));
     }
     return;
   }
@@ -151,52 +155,41 @@ void DrawStepText(const AppState& s, const Fonts& fonts) {
   ImGui::PopStyleColor();
 }
 
-void DrawAccumulator(const AppState& s, const Fonts& fonts) {
+void DrawPanels(const AppState& s, const Fonts& fonts) {
   const auto* cur = s.Current();
   if (!cur) return;
-  const auto& run = cur->run;
-  const auto q = view::QuantitiesAt(run, s.ui.event);
-  Heading(fonts, T(s, "panel_accumulator"));
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-  ImGui::TextWrapped("%s \u00b7 %s %d/%zu: %s%s", T(s, run.problem.mode == engine::SoftmaxMode::kRaw ? "mode_raw" : "mode_stable").c_str(),
-                      T(s, "event").c_str(), s.ui.event + 1, run.events.size(), run.events[s.ui.event].label.c_str(),
-                      run.exact ? ("  \u00b7  " + T(s, "exact_note")).c_str() : "");
-  ImGui::PopStyleColor();
-  if (ImGui::BeginTable("acc", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-    Row("m", q.at("m"));
-    Row("l", q.at("l"));
-    Row("u", q.at("u"));
-    Row(T(s, "output_so_far").c_str(), q.at("output_so_far"));
-    const int merged = run.BlocksMergedAt(s.ui.event);
-    if (merged > 0) {
-      const std::string j = std::to_string(merged);
-      Row((T(s, "rescale") + " @" + j).c_str(), q.at("alpha@" + j));
-    }
-    Row(T(s, "true_output").c_str(), q.at("reference"));
-    Row(T(s, "blocked_output").c_str(), merged == run.BlockCount() ? q.at("output") : "\u2026");
-    Row(T(s, "wrong_average").c_str(), q.at("average"), true);
-    ImGui::EndTable();
-  }
-  if (run.all_masked) ImGui::TextWrapped("%s", T(s, "all_masked").c_str());
-  ImGui::Spacing();
-  ImGui::TextUnformatted(T(s, "block_contrib").c_str());
-  if (ImGui::BeginTable("blocks", 5, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
-    for (const char* h : {"#", "m_b", "l_b", "u_b", "u_b/l_b"}) ImGui::TableSetupColumn(h);
-    ImGui::TableHeadersRow();
-    for (const auto& b : run.blocks) {
-      const std::string j = std::to_string(b.block);
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::Text("%s", j.c_str());
-      int col = 1;
-      for (const char* k : {"m_b@", "l_b@", "u_b@", "local_output@"}) {
-        ImGui::TableSetColumnIndex(col++);
-        ImGui::TextUnformatted(q.at(k + j).c_str());
+  int n = 0;
+  for (const auto& sec : cur->Panels(s.ui.event, s.options.lang)) {
+    ImGui::PushID(n++);
+    Heading(fonts, sec.title);
+    if (sec.columns.empty()) {
+      if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning);
+        ImGui::EndTable();
       }
+    } else if (ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
+                                 ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+      for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
+      ImGui::TableHeadersRow();
+      for (const auto& r : sec.rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(r.name.c_str());
+        size_t col = 1, from = 0;
+        while (col < sec.columns.size()) {
+          const size_t tab = r.value.find('\t', from);
+          ImGui::TableSetColumnIndex(static_cast<int>(col++));
+          Wrapped(r.value.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+          if (tab == std::string::npos) break;
+          from = tab + 1;
+        }
+      }
+      ImGui::EndTable();
     }
-    ImGui::EndTable();
+    ImGui::Spacing();
+    ImGui::PopID();
   }
 }
 
@@ -216,57 +209,93 @@ void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {
 void DrawTimeline(AppState& s) {
   const auto* cur = s.Current();
   if (!cur) return;
-  const auto& run = cur->run;
-  const int n = static_cast<int>(run.events.size());
+  const int n = cur->EventCount();
   int e = s.ui.event;
+  if (ImGui::Button(s.ui.playing ? "\u275a\u275a" : "\u25b6")) s.ui.playing = !s.ui.playing;
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##timeline", &e, 0, n - 1, run.events[s.ui.event].label.c_str())) SetEvent(s, e);
-  // Lesson steps as ticks under the slider.
-  if (s.model.lesson && !s.model.standalone) {
-    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
-    auto* dl = ImGui::GetWindowDrawList();
-    const float grab = ImGui::GetStyle().GrabMinSize;
-    for (const auto& st : s.model.lesson->steps) {
-      if (&s.model.lesson->ScenarioOf(st) != cur) continue;
-      const int ev = s.model.lesson->EventOf(st);
-      const float x = min.x + grab / 2 + (max.x - min.x - grab) * (n > 1 ? static_cast<float>(ev) / (n - 1) : 0.f);
-      dl->AddTriangleFilled({x, max.y + 1}, {x - 5, max.y + 9}, {x + 5, max.y + 9}, IM_COL32(30, 101, 216, 255));
+  const std::string label = std::to_string(s.ui.event + 1) + " / " + std::to_string(n) + "   " + cur->EventLabel(s.ui.event);
+  if (ImGui::SliderInt("##timeline", &e, 0, n - 1, label.c_str())) SetEvent(s, e);
+  // Block boundaries as grey ticks, lesson steps as blue triangles, under the slider.
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  auto* dl = ImGui::GetWindowDrawList();
+  const float grab = ImGui::GetStyle().GrabMinSize;
+  const auto x_of = [&](int ev) {
+    return min.x + grab / 2 + (max.x - min.x - grab) * (n > 1 ? static_cast<float>(ev) / static_cast<float>(n - 1) : 0.f);
+  };
+  const auto marks = cur->BlockMarks();
+  if (marks.size() < 2000)
+    for (const auto& m : marks) dl->AddLine({x_of(m.event), max.y}, {x_of(m.event), max.y + 5}, IM_COL32(96, 96, 96, 255));
+  if (s.InLesson()) {
+    for (size_t i = 0; i < s.model.lesson->lesson.steps.size(); ++i) {
+      if (&s.model.lesson->ScenarioOf(static_cast<int>(i)) != cur) continue;
+      const float x = x_of(s.model.lesson->EventOf(static_cast<int>(i)));
+      dl->AddTriangleFilled({x, max.y + 1}, {x - 5, max.y + 10}, {x + 5, max.y + 10}, IM_COL32(30, 101, 216, 255));
     }
-    ImGui::Dummy(ImVec2(0, 10));
   }
+  ImGui::Dummy(ImVec2(0, 10));
+}
+
+void DrawHelp(AppState& s) {
+  if (!s.ui.show_help) return;
+  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::Begin(T(s, "shortcuts").c_str(), &s.ui.show_help,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
+    for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
+                          "key_help", "key_drop"}) {
+      const std::string& line = T(s, k);
+      const auto tab = line.find('\t');
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(line.substr(0, tab).c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(tab == std::string::npos ? "" : line.substr(tab + 1).c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
 }
 
 void HandleKeys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
   const auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
-  if (pressed(ImGuiKey_RightArrow) || pressed(ImGuiKey_PageDown)) StepBy(s, +1);
-  if (pressed(ImGuiKey_LeftArrow) || pressed(ImGuiKey_PageUp)) StepBy(s, -1);
-  if (pressed(ImGuiKey_Home)) s.CurrentStep() ? GoToStep(s, 0) : SetEvent(s, 0);
-  if (pressed(ImGuiKey_End)) s.CurrentStep() ? GoToStep(s, 1 << 20) : SetEvent(s, 1 << 20);
+  const bool shift = io.KeyShift;
+  if (pressed(ImGuiKey_RightArrow)) shift ? StepBlock(s, +1) : StepEvent(s, +1);
+  if (pressed(ImGuiKey_LeftArrow)) shift ? StepBlock(s, -1) : StepEvent(s, -1);
+  if (pressed(ImGuiKey_PageDown)) StepLesson(s, +1);
+  if (pressed(ImGuiKey_PageUp)) StepLesson(s, -1);
+  if (pressed(ImGuiKey_Home)) s.InLesson() ? GoToStep(s, 0) : SetEvent(s, 0);
+  if (pressed(ImGuiKey_End)) s.InLesson() ? GoToStep(s, 1 << 20) : SetEvent(s, 1 << 20);
+  if (pressed(ImGuiKey_Space)) s.ui.playing = !s.ui.playing;
+  if (pressed(ImGuiKey_Escape)) s.ui.show_help = false;
+  for (ImWchar c : io.InputQueueCharacters) {
+    if (c == '?') s.ui.show_help = !s.ui.show_help;
+    if (c == ']') s.options.play_speed = std::min(64.0f, s.options.play_speed * 2);
+    if (c == '[') s.options.play_speed = std::max(0.5f, s.options.play_speed / 2);
+  }
 }
 
 std::vector<std::string> ShownTexts(const AppState& s) {
   std::vector<std::string> texts = view::AllUiTexts();
-  const auto add_run = [&](const data::LoadedScenario& ls) {
-    texts.push_back(ls.scenario.title.zh);
-    texts.push_back(ls.scenario.title.en);
-    texts.push_back(ls.relative_path);
-    for (int e = 0; e < static_cast<int>(ls.run.events.size()); ++e)
-      for (const auto& [k, v] : view::QuantitiesAt(ls.run, e)) texts.push_back(v);
+  const auto add_model = [&](const view::ScenarioModel& m) {
+    auto t = m.Texts();
+    texts.insert(texts.end(), t.begin(), t.end());
   };
   if (s.model.lesson) {
     const auto& L = *s.model.lesson;
-    texts.push_back(L.title.zh);
-    texts.push_back(L.title.en);
-    for (const auto& st : L.steps)
+    texts.push_back(L.lesson.title.zh);
+    texts.push_back(L.lesson.title.en);
+    for (const auto& st : L.lesson.steps)
       for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source}) {
         texts.push_back(t->zh);
         texts.push_back(t->en);
       }
-    for (const auto& [k, ls] : L.scenarios) add_run(ls);
+    for (const auto& [k, m] : L.scenarios) add_model(*m);
   }
-  if (s.model.standalone) add_run(*s.model.standalone);
+  if (s.model.standalone) add_model(*s.model.standalone);
   if (!s.ui.error.empty()) texts.push_back(s.ui.error);
   return texts;
 }

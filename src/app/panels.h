@@ -15,9 +15,10 @@ void DrawErrorBanner(AppState& s);
 // The diagram in the space left of the side panel; returns the painted rectangles.
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height);
 void DrawStepText(const AppState& s, const Fonts& fonts);
-void DrawAccumulator(const AppState& s, const Fonts& fonts);
+void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);
+void DrawHelp(AppState& s);       // the '?' overlay of every shortcut
 void HandleKeys(AppState& s);
 
 // Every string the current model can show (for the font glyph ranges).

@@ -5,9 +5,11 @@
 //                                                               never outside the lesson's folder
 //     "steps": [ { "id": "RC-T3/b0", "scenario": "worked", "position": "start",
 //                  "title", "body", "further", "teacher_notes", "source": {"zh","en"} }, … ] }
-// "position" is a trace event label: "start", "load:J", "update:J", "write".
+// "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…;
+// each scenario kind lists its own: view::ScenarioModel::PositionHelp).
 // Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}: see view/lesson_text.h.
-// Errors: LoadError (file, JSON path, reason); a step whose scenario does not load is an error.
+// Errors: LoadError (file, JSON path, reason). This loader checks the format; view::LoadLessonModel
+// also loads every scenario and checks every position.
 #pragma once
 
 #include <filesystem>
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include "data/scenario.h"
-#include "engine/single_query.h"
 
 namespace bw::data {
 
@@ -29,23 +30,20 @@ struct LessonStep {
   LocalText title, body, further, teacher_notes, source;
 };
 
-struct LoadedScenario {
+struct ScenarioRef {
   std::string relative_path;     // as written in the lesson
-  std::filesystem::path path;    // resolved
-  SingleQueryScenario scenario;
-  engine::SingleQueryRun run;    // computed once at load time
+  std::filesystem::path path;    // resolved, inside the lesson's folder (not yet loaded: see
+                                 // view::LoadLessonModel, which loads it and checks positions)
 };
 
 struct Lesson {
   std::string file;
   std::string id;
   LocalText title;
-  std::map<std::string, LoadedScenario> scenarios;
+  std::map<std::string, ScenarioRef> scenarios;
   std::vector<LessonStep> steps;
 
   int FindStep(const std::string& step_id) const;  // -1 if absent
-  const LoadedScenario& ScenarioOf(const LessonStep& s) const { return scenarios.at(s.scenario); }
-  int EventOf(const LessonStep& s) const { return ScenarioOf(s).run.FindEvent(s.position); }
 };
 
 Lesson LoadLesson(const std::filesystem::path& path);

@@ -133,6 +133,8 @@ struct StepCase {
   std::vector<std::pair<const char*, const char*>> states;  // tile id → state
 };
 
+void PrintTo(const StepCase& c, std::ostream* os) { *os << c.step; }
+
 class RcT3Step : public ::testing::TestWithParam<std::tuple<StepCase, const char*>> {};
 
 TEST_P(RcT3Step, RendersTheSceneOnPixels) {

@@ -2,7 +2,8 @@
 // and the lesson placeholders filled from the engine (no unknown placeholder in any shipped text).
 #include <gtest/gtest.h>
 
-#include "data/lesson.h"
+#include "view/lesson_model.h"
+#include "view/single_query_model.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
 #include "view/scene.h"
@@ -20,7 +21,7 @@ struct Expect {
 };
 
 TEST(Scene, RcT3StepsShowTheRightTilesAndArrows) {
-  const auto lesson = data::LoadLesson(kRoot + "/lessons/rc-t3.json");
+  const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
   const Expect expect[] = {
       {"RC-T3/b0", TileState::kPending, TileState::kPending, TileState::kNotWritten, "", "read.q"},
       {"RC-T3/b1", TileState::kInSram, TileState::kPending, TileState::kNotWritten, "K/V 1", "merge.1"},
@@ -29,9 +30,8 @@ TEST(Scene, RcT3StepsShowTheRightTilesAndArrows) {
   };
   for (const auto& e : expect) {
     SCOPED_TRACE(e.step);
-    const auto& st = lesson.steps[lesson.FindStep(e.step)];
-    const auto& run = lesson.ScenarioOf(st).run;
-    const Scene sc = BuildQueryScene(run, lesson.EventOf(st), "en", ClassroomPalette());
+    const int step = lesson.lesson.FindStep(e.step);
+    const Scene sc = lesson.ScenarioOf(step).BuildScene(lesson.EventOf(step), "en", ClassroomPalette());
     ASSERT_TRUE(sc.FindRect("hbm.kv.1") && sc.FindRect("hbm.kv.2") && sc.FindRect("hbm.o"));
     EXPECT_EQ(sc.FindRect("hbm.kv.1")->state, e.kv1);
     EXPECT_EQ(sc.FindRect("hbm.kv.2")->state, e.kv2);
@@ -57,8 +57,8 @@ TEST(Scene, RcT3StepsShowTheRightTilesAndArrows) {
 }
 
 TEST(Scene, ColoursAndArrowKinds) {
-  const auto lesson = data::LoadLesson(kRoot + "/lessons/rc-t3.json");
-  const auto& run = lesson.scenarios.at("worked").run;
+  const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  const auto& run = dynamic_cast<const SingleQueryModel&>(*lesson.scenarios.at("worked")).run();
   const Palette pal = ClassroomPalette();
   const Scene load2 = BuildQueryScene(run, run.FindEvent("load:2"), "zh", pal);
   EXPECT_EQ(load2.FindRect("hbm.kv.1")->fill, pal.processed);
@@ -90,8 +90,8 @@ TEST(Format, FractionsAndLogs) {
 }
 
 TEST(LessonText, PlaceholdersComeFromTheEngine) {
-  const auto lesson = data::LoadLesson(kRoot + "/lessons/rc-t3.json");
-  const auto& run = lesson.scenarios.at("worked").run;
+  const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  const auto& run = dynamic_cast<const SingleQueryModel&>(*lesson.scenarios.at("worked")).run();
   const auto q = QuantitiesAt(run, run.FindEvent("update:2"));
   EXPECT_EQ(q.at("u_b@1"), "40");
   EXPECT_EQ(q.at("l_b@1"), "3");
@@ -117,12 +117,13 @@ TEST(LessonText, PlaceholdersComeFromTheEngine) {
 }
 
 TEST(LessonText, EveryShippedStepFillsWithoutUnknownPlaceholders) {
-  const auto lesson = data::LoadLesson(kRoot + "/lessons/rc-t3.json");
-  for (const auto& st : lesson.steps) {
-    const auto q = QuantitiesAt(lesson.ScenarioOf(st).run, lesson.EventOf(st));
-    for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source})
-      for (const auto* s : {&t->zh, &t->en}) {
-        const auto filled = FillPlaceholders(*s, q);
+  const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  for (int i = 0; i < static_cast<int>(lesson.lesson.steps.size()); ++i) {
+    const auto& st = lesson.lesson.steps[i];
+    for (auto field : {&data::LessonStep::title, &data::LessonStep::body, &data::LessonStep::further,
+                       &data::LessonStep::teacher_notes, &data::LessonStep::source})
+      for (const char* lang : {"zh", "en"}) {
+        const auto filled = lesson.Text(i, field, lang);
         EXPECT_TRUE(filled.unknown.empty()) << st.id << ": " << (filled.unknown.empty() ? "" : filled.unknown[0]);
         EXPECT_EQ(filled.text.find("NaN"), std::string::npos) << st.id;
       }

@@ -1,0 +1,30 @@
+// LessonModel: a lesson file with every bound scenario loaded as a ScenarioModel and every step's
+// position resolved to a trace event — what the app plays. Loading fails as a whole (LoadError
+// naming the lesson file and the JSON path) if any scenario does not load or any position is unknown.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "data/lesson.h"
+#include "view/scenario_model.h"
+
+namespace bw::view {
+
+struct LessonModel {
+  data::Lesson lesson;
+  std::map<std::string, std::shared_ptr<const ScenarioModel>> scenarios;  // by the lesson's key
+  std::vector<int> step_events;                                           // [step] → trace event
+
+  const ScenarioModel& ScenarioOf(int step) const { return *scenarios.at(lesson.steps[step].scenario); }
+  int EventOf(int step) const { return step_events[step]; }
+  // The step's text with its placeholders filled at the step's own event. Unknown placeholders are
+  // listed in `unknown` (tests fail on them; the app shows them as {name?}).
+  FilledText Text(int step, const data::LocalText data::LessonStep::*field, const std::string& lang) const;
+};
+
+LessonModel LoadLessonModel(const std::filesystem::path& path);
+
+}  // namespace bw::view

@@ -1,0 +1,25 @@
+// Scenario kind dispatch; see scenario_model.h.
+#include "view/scenario_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include "data/json_file.h"
+#include "view/attention_model.h"
+#include "view/single_query_model.h"
+
+namespace bw::view {
+
+std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file) {
+  const data::JsonReader r(file);
+  r.ExpectObject(doc, "");
+  const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
+  if (kind == "single_query") return std::make_shared<SingleQueryModel>(data::ParseSingleQueryScenario(doc, file));
+  if (kind == "attention") return std::make_shared<AttentionModel>(data::ParseAttentionScenario(doc, file));
+  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\" or \"attention\")");
+}
+
+std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path) {
+  return ParseScenarioModel(data::ReadJsonFile(path), path.string());
+}
+
+}  // namespace bw::view

@@ -1,0 +1,64 @@
+// ScenarioModel: a loaded scenario of any kind together with its engine run(s), seen as what the
+// app needs — a sequence of trace events to scrub, a diagram (Scene) per event, side-panel rows, and
+// the placeholder values lesson prose uses. One implementation per scenario kind
+// ("single_query", "attention", …); LoadScenarioModel dispatches on the file's "kind".
+// Everything here is computed from the engine; the app only paints and lays out.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "data/scenario.h"
+#include "view/lesson_text.h"
+#include "view/scene.h"
+
+namespace bw::view {
+
+// One row of a side panel: a name and its value, already formatted.
+struct PanelRow {
+  std::string name, value;
+  bool warning = false;   // shown in red (a wrong merge, a flagged row)
+};
+struct PanelSection {
+  std::string title;
+  std::vector<PanelRow> rows;
+  std::vector<std::string> columns;            // non-empty: rows are table rows, value split on '\t'
+};
+
+// Marks on the timeline: block boundaries (for Shift+←/→) and named positions.
+struct TimelineMark {
+  int event = 0;
+  std::string label;
+};
+
+class ScenarioModel {
+ public:
+  virtual ~ScenarioModel() = default;
+  virtual std::string Kind() const = 0;          // "single_query", "attention", …
+  virtual const data::LocalText& Title() const = 0;
+  virtual const std::string& File() const = 0;
+  virtual int EventCount() const = 0;            // ≥ 1
+  virtual std::string EventLabel(int e) const = 0;   // short, e.g. "update:2", "read K_3"
+  // The event a lesson position names ("start", "update:2", "tile:1,3", "end", "event:17"), or -1.
+  virtual int FindPosition(const std::string& position) const = 0;
+  // The positions this kind understands, for error messages.
+  virtual std::string PositionHelp() const = 0;
+  virtual Scene BuildScene(int e, const std::string& lang, const Palette& palette) const = 0;
+  virtual std::vector<PanelSection> Panels(int e, const std::string& lang) const = 0;
+  virtual Quantities QuantitiesAt(int e) const = 0;
+  // Events where a new block (or tile) starts: what Shift+←/→ jumps between.
+  virtual std::vector<TimelineMark> BlockMarks() const = 0;
+  // Every string this model can put on screen (for the font's glyph ranges).
+  virtual std::vector<std::string> Texts() const = 0;
+};
+
+// Reads `path` and builds the model for its "kind". Throws data::LoadError (file, JSON path, reason).
+std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path);
+std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file);
+// A new kind: implement ScenarioModel in its own file and add its "kind" to the dispatch in
+// scenario_model.cpp.
+
+}  // namespace bw::view

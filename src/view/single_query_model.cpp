@@ -1,0 +1,81 @@
+// ScenarioModel for "single_query" scenarios (file v1): one query row over blocks of keys.
+#include "view/single_query_model.h"
+
+#include "view/format.h"
+
+namespace bw::view {
+
+SingleQueryModel::SingleQueryModel(data::SingleQueryScenario sc)
+    : scenario_(std::move(sc)), run_(engine::RunSingleQuery(scenario_.problem)) {}
+
+int SingleQueryModel::EventCount() const { return static_cast<int>(run_.events.size()); }
+std::string SingleQueryModel::EventLabel(int e) const { return run_.events[e].label; }
+int SingleQueryModel::FindPosition(const std::string& position) const {
+  if (position == "end") return EventCount() - 1;
+  return run_.FindEvent(position);
+}
+std::string SingleQueryModel::PositionHelp() const {
+  return "start, load:J, update:J (J = 1…" + std::to_string(run_.BlockCount()) + "), write or end";
+}
+
+Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette) const {
+  return BuildQueryScene(run_, e, lang, palette);
+}
+
+Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::QuantitiesAt(run_, e); }
+
+std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lang) const {
+  const auto q = QuantitiesAt(e);
+  const auto T = [&](const char* k) { return UiText(k, lang); };
+  PanelSection acc;
+  acc.title = T("panel_accumulator");
+  const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? "mode_raw" : "mode_stable");
+  acc.rows.push_back({T("mode"), mode + (run_.exact ? "  \u00b7  " + T("exact_note") : "")});
+  acc.rows.push_back({"m", q.at("m")});
+  acc.rows.push_back({"l", q.at("l")});
+  acc.rows.push_back({"u", q.at("u")});
+  acc.rows.push_back({T("output_so_far"), q.at("output_so_far")});
+  const int merged = run_.BlocksMergedAt(e);
+  if (merged > 0) {
+    const std::string j = std::to_string(merged);
+    acc.rows.push_back({T("rescale") + " @" + j, q.at("alpha@" + j)});
+  }
+  acc.rows.push_back({T("true_output"), q.at("reference")});
+  acc.rows.push_back({T("blocked_output"), merged == run_.BlockCount() ? q.at("output") : "\u2026"});
+  acc.rows.push_back({T("wrong_average"), q.at("average"), true});
+  if (run_.all_masked) acc.rows.push_back({T("note"), T("all_masked"), true});
+
+  PanelSection blocks;
+  blocks.title = T("block_contrib");
+  blocks.columns = {"#", "m_b", "l_b", "u_b", "u_b/l_b"};
+  for (const auto& b : run_.blocks) {
+    const std::string j = std::to_string(b.block);
+    blocks.rows.push_back({j, q.at("m_b@" + j) + "\t" + q.at("l_b@" + j) + "\t" + q.at("u_b@" + j) + "\t" +
+                                  q.at("local_output@" + j)});
+  }
+  return {acc, blocks};
+}
+
+std::vector<TimelineMark> SingleQueryModel::BlockMarks() const {
+  std::vector<TimelineMark> marks;
+  for (int e = 0; e < EventCount(); ++e) {
+    const auto k = run_.events[e].kind;
+    if (k == engine::QueryEventKind::kStart || k == engine::QueryEventKind::kLoadBlock ||
+        k == engine::QueryEventKind::kWriteOutput)
+      marks.push_back({e, run_.events[e].label});
+  }
+  return marks;
+}
+
+std::vector<std::string> SingleQueryModel::Texts() const {
+  std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file};
+  for (int e = 0; e < EventCount(); ++e) {
+    for (const auto& [k, v] : QuantitiesAt(e)) texts.push_back(v);
+    for (const auto* lang : {"zh", "en"})
+      for (const auto& sec : Panels(e, lang))
+        for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
+  }
+  return texts;
+}
+
+}  // namespace bw::view

@@ -1,0 +1,33 @@
+// ScenarioModel for "single_query" scenarios (file v1): wraps engine::RunSingleQuery.
+#pragma once
+
+#include "data/scenario.h"
+#include "engine/single_query.h"
+#include "view/scenario_model.h"
+
+namespace bw::view {
+
+class SingleQueryModel final : public ScenarioModel {
+ public:
+  explicit SingleQueryModel(data::SingleQueryScenario sc);
+  std::string Kind() const override { return "single_query"; }
+  const data::LocalText& Title() const override { return scenario_.title; }
+  const std::string& File() const override { return scenario_.file; }
+  int EventCount() const override;
+  std::string EventLabel(int e) const override;
+  int FindPosition(const std::string& position) const override;
+  std::string PositionHelp() const override;
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
+  std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
+  Quantities QuantitiesAt(int e) const override;
+  std::vector<TimelineMark> BlockMarks() const override;
+  std::vector<std::string> Texts() const override;
+
+  const engine::SingleQueryRun& run() const { return run_; }
+
+ private:
+  data::SingleQueryScenario scenario_;
+  engine::SingleQueryRun run_;
+};
+
+}  // namespace bw::view

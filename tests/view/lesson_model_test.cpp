@@ -1,0 +1,107 @@
+// LessonModel: every bound scenario loads and every position resolves, or the lesson fails as a
+// whole with the lesson file and JSON path; attention scenarios resolve tile positions.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "data/json_file.h"
+#include "view/attention_model.h"
+#include "view/lesson_model.h"
+
+namespace bw::view {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kRoot = BLOCKWISE_ROOT;
+
+std::string WriteLesson(const fs::path& dir, const std::string& name, const std::string& scenario_path,
+                        const std::string& position) {
+  const std::string step =
+      R"("title": {"zh": "t", "en": "t"}, "body": {"zh": "b", "en": "b"}, "further": {"zh": "f", "en": "f"},
+         "teacher_notes": {"zh": "n", "en": "n"}, "source": {"zh": "s", "en": "s"})";
+  std::ofstream(dir / name) << R"({"schema_version": 1, "id": "X", "title": {"zh": "x", "en": "x"}, "scenarios": {"w": ")"
+                            << scenario_path << R"("}, "steps": [{"id": "X/1", "scenario": "w", "position": ")" << position
+                            << "\", " << step << "}]}";
+  return (dir / name).string();
+}
+
+TEST(LessonModel, BadScenarioOrPositionNamesTheLessonPath) {
+  const fs::path dir = fs::temp_directory_path() / "bw_lesson_model_test";
+  fs::create_directories(dir / "scenarios");
+  fs::copy_file(kRoot + "/lessons/scenarios/worked_214.json", dir / "scenarios/w.json", fs::copy_options::overwrite_existing);
+  fs::copy_file(kRoot + "/tests/data/bad/negative_weight.json", dir / "scenarios/bad.json", fs::copy_options::overwrite_existing);
+  const struct {
+    std::string scenario, position, path, reason;
+  } cases[] = {
+      {"scenarios/nope.json", "start", "/scenarios/w", "file not found"},
+      {"scenarios/bad.json", "start", "/scenarios/w", "/weights/1: weight is negative"},
+      {"scenarios/w.json", "update:9", "/steps/0/position", "no position \"update:9\""},
+  };
+  for (const auto& c : cases) {
+    const std::string file = WriteLesson(dir, "l.json", c.scenario, c.position);
+    try {
+      LoadLessonModel(file);
+      FAIL() << c.scenario << " " << c.position;
+    } catch (const data::LoadError& e) {
+      EXPECT_EQ(e.file(), file);
+      EXPECT_EQ(e.json_path(), c.path) << e.what();
+      EXPECT_NE(e.reason().find(c.reason), std::string::npos) << e.what();
+    }
+  }
+  const auto ok = LoadLessonModel(WriteLesson(dir, "ok.json", "scenarios/w.json", "update:2"));
+  EXPECT_EQ(ok.EventOf(0), 4);
+}
+
+TEST(AttentionModel, PositionsCountersAndScene) {
+  namespace js = nlohmann;
+  const std::string text = R"({"schema_version": 2, "kind": "attention",
+    "logits": [[0, 1, 2, 3], [1, 0, 1, 0], [2, 2, 2, 2], [0, 0, 0, 5]],
+    "V": [[1], [2], [3], [4]], "mask": "causal", "tiles": {"B_r": 2, "B_c": 2}, "order": "flash2"})";
+  const auto model = ParseScenarioModel(data::ParseJsonText(text, "t.json"), "t.json");
+  ASSERT_EQ(model->Kind(), "attention");
+  const auto& am = dynamic_cast<const AttentionModel&>(*model);
+  EXPECT_EQ(am.T_r(), 2);
+  EXPECT_EQ(am.T_c(), 2);
+  // Causal, top-left: tile (1, 2) — rows 1–2, keys 3–4 — is fully masked and skipped.
+  const int skip = model->FindPosition("tile:1,2");
+  ASSERT_GE(skip, 0);
+  EXPECT_EQ(model->EventLabel(skip), "skip (1,2)");
+  const int merge = model->FindPosition("tile:2,2");
+  ASSERT_GE(merge, 0);
+  EXPECT_EQ(model->EventLabel(merge), "merge (2,2)");
+  EXPECT_EQ(model->FindPosition("tile:3,1"), -1);
+  EXPECT_GE(model->FindPosition("write:O:2"), 0);
+  EXPECT_EQ(model->FindPosition("write:S"), -1);  // the tiled order never writes S
+  EXPECT_EQ(model->FindPosition("end"), model->EventCount() - 1);
+
+  const Scene at_skip = model->BuildScene(skip, "en", ClassroomPalette());
+  ASSERT_TRUE(at_skip.FindRect("grid.1,2"));
+  EXPECT_EQ(at_skip.FindRect("grid.1,2")->state, TileState::kMasked);
+  EXPECT_EQ(at_skip.FindRect("grid.1,1")->state, TileState::kProcessed);
+  EXPECT_EQ(at_skip.FindRect("grid.2,2")->state, TileState::kPending);
+  const Scene end = model->BuildScene(model->EventCount() - 1, "en", ClassroomPalette());
+  EXPECT_EQ(end.FindRect("hbm.O.1")->state, TileState::kWritten);
+  EXPECT_EQ(end.FindRect("hbm.O.2")->state, TileState::kWritten);
+
+  const auto q = model->QuantitiesAt(model->EventCount() - 1);
+  EXPECT_EQ(q.at("total_tiles_skipped"), "1");
+  EXPECT_EQ(q.at("total_tiles_computed"), "3");
+  // Row 1 attends only key 1 (causal): O[1,1] = V_1 = 1.
+  EXPECT_EQ(q.at("O[1,1]"), "1");
+  EXPECT_EQ(q.at("reads:S"), "0");
+
+  // The reference order writes and reads S and P in HBM.
+  const std::string ref = R"({"schema_version": 2, "kind": "attention", "logits": [[0, 1], [1, 0]],
+    "V": [[1], [2]], "order": "reference"})";
+  const auto rm = ParseScenarioModel(data::ParseJsonText(ref, "r.json"), "r.json");
+  const int wS = rm->FindPosition("write:S");
+  ASSERT_GE(wS, 0);
+  const Scene sc = rm->BuildScene(wS, "en", ClassroomPalette());
+  EXPECT_EQ(sc.FindRect("hbm.S")->state, TileState::kWritten);
+  ASSERT_EQ(sc.arrows.size(), 1u);
+  EXPECT_EQ(sc.arrows[0].id, "write.S");
+}
+
+}  // namespace
+}  // namespace bw::view
