@@ -1,6 +1,9 @@
 # Runs `blockwise-cli run FILE` and checks: exit code ≠ 0, and stderr is exactly one line
 # "error: FILE: <json path>: <reason>".
-execute_process(COMMAND ${CLI} run ${FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT COMMAND)
+  set(COMMAND run)
+endif()
+execute_process(COMMAND ${CLI} ${COMMAND} ${FILE} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(rc EQUAL 0)
   message(FATAL_ERROR "exit code 0 for ${FILE}")
 endif()
