@@ -1,6 +1,6 @@
 // cuda_attention_bench.cpp — H200 measurements for docs/performance.md ("GPU (H200)"), printed as
 // JSON lines that bench/gpu/make_table.py turns into tables. Modes:
-//   fp32      materialising vs tiled fp32, N = 1k..16k, d = 64/128, causal or not (heads = 16384/N)
+//   fp32      materialising vs tiled fp32, N = 1k..16k, d = 64/128, causal or not (heads = 65536/N)
 //   tc        tensor-core bf16 kernel, same grid, heads = 65536/N (torch SDPA is timed by sdpa_bench.py)
 //   overhead  counters (tile records + per-tensor tallies) on vs off, and live records into mapped host memory
 //   ncu ALG N D CAUSAL   one launch with counters, prints our byte counters (ncu reads its own)
@@ -48,7 +48,7 @@ int Fp32() {
   for (int d : {64, 128})
     for (bool causal : {false, true})
       for (int n : {1024, 2048, 4096, 8192, 16384}) {
-        const int heads = std::max(1, 16384 / n);
+        const int heads = std::max(1, 65536 / n);  // the same batch*heads as the tensor-core table
         const int iters = n >= 8192 ? 5 : 10;
         Line("fp32", Algorithm::Materialising, n, d, heads, causal, Run(Algorithm::Materialising, n, d, heads, causal, false, iters));
         Line("fp32", Algorithm::TiledFp32, n, d, heads, causal, Run(Algorithm::TiledFp32, n, d, heads, causal, false, iters));
@@ -71,7 +71,7 @@ int Overhead() {
     for (int n : {4096, 8192})
       for (int d : {64, 128})
         for (bool causal : {false, true}) {
-          const int heads = a == Algorithm::TiledFp32 ? std::max(1, 16384 / n) : std::max(1, 65536 / n);
+          const int heads = std::max(1, 65536 / n);
           const BenchResult off = Run(a, n, d, heads, causal, false, 20);
           const BenchResult on = Run(a, n, d, heads, causal, true, 20);
           char extra[160];

@@ -55,14 +55,18 @@ if has ncu; then
   mkdir -p "$OUT/ncu"
   M1=l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum
   M2=smsp__sass_inst_executed_op_ldgsts.sum
-  for c in "tiled 4096 64 0" "tiled 4096 128 1" "tc 4096 128 0" "tc 4096 64 1"; do
+  M3=smsp__sass_inst_executed_op_global_ld.sum
+  for c in "tiled 4096 64 0" "tiled 4096 128 1" "tc 4096 128 0" "tc 4096 64 1" "tiled 4096 64 1"; do
     set -- $c
-    k=TiledFp32Kernel; [ "$1" = tc ] && k=TcKernel
+    k=TiledFp32; [ "$1" = tc ] && k=TcKernel
     tag="$1_$2_$3_$4"
-    metrics=$M1; [ "$1" = tc ] && metrics=$M1,$M2
+    metrics=$M1,$M2
     timeout 120 ncu --clock-control none -k regex:$k --launch-count 1 --metrics $metrics --csv \
       --log-file "$OUT/ncu/ncu_$tag.csv" "$B/cuda_attention_bench" ncu $c >> "$OUT/bench.jsonl" 2>> "$OUT/ncu/ncu.err"
     echo "ncu $tag rc=$?"
+    timeout 60 ncu --clock-control none -k regex:$k --launch-count 1 --metrics $M3 --csv \
+      --log-file "$OUT/ncu/ncu3_$tag.csv" "$B/cuda_attention_bench" ncu $c > /dev/null 2>> "$OUT/ncu/ncu.err"
+    echo "ncu(global_ld inst) $tag rc=$?"
   done
   tail -3 "$OUT/ncu/ncu.err"
 fi

@@ -46,7 +46,8 @@ __device__ __forceinline__ bool Keep(const MaskDev& m, int i, int j) {
 // Per-block traffic tallies, summed into global counters with one atomicAdd each at block end.
 enum CounterSlot { kQRead = 0, kKRead, kVRead, kORead, kOWrite, kLWrite, kTiles, kSkipped, kRowsMasked, kNumCounterSlots };
 
-__device__ __forceinline__ void WriteRecord(TileRecord* slot, const TileRecord& r) {
+// Writes the fields of one record; its ready word is left for PublishRecords.
+__device__ __forceinline__ void WriteRecordFields(TileRecord* slot, const TileRecord& r) {
   volatile TileRecord* s = slot;
   s->t_start_ns = r.t_start_ns;
   s->t_end_ns = r.t_end_ns;
@@ -57,8 +58,17 @@ __device__ __forceinline__ void WriteRecord(TileRecord* slot, const TileRecord& 
   s->smid = r.smid;
   s->flags = r.flags;
   s->head = r.head;
-  __threadfence_system();  // the fields above become visible to the host before `ready`
-  s->ready = 1u;
+}
+
+// Sets the ready word of the `count` consecutive slots ending at `last`, written by this thread.
+// live = records in mapped host memory that the CPU polls while the kernel runs: one system-scope
+// fence first, so every field of those records reaches the host before any of their ready words.
+// Not live = records in device memory read after the kernel, whose end orders them: no fence (a
+// system fence costs about a microsecond, which is why live mode publishes several tiles per fence
+// at full speed; with a pace it publishes every tile).
+__device__ __forceinline__ void PublishRecords(TileRecord* last, int count, bool live) {
+  if (live) __threadfence_system();
+  for (int i = 0; i < count; ++i) reinterpret_cast<volatile TileRecord*>(last - i)->ready = 1u;
 }
 
 // Slow motion: the calling thread waits until `ns` have passed since `t0`.

@@ -128,11 +128,11 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   if (tc) {
     dp.d = dp.d_v = m.D;
     LaunchTensorCore(dp, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
-                     m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, m.stream);
+                     m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, true, m.stream);
   } else {
     LaunchTiledFp32(dp, m.tiling.b_r, m.tiling.b_c, m.q.as<float>(), m.k.as<float>(), m.v.as<float>(), m.cls.as<std::uint8_t>(),
                     m.o.as<float>(), m.lse.as<float>(), m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(),
-                    o.pace_ns, m.stream);
+                    o.pace_ns, true, m.stream);
   }
   m.ev.Record(1, m.stream);
   m.started = true;

@@ -180,11 +180,11 @@ Output RunTiled(const Problem& p, Algorithm a, const Tiling& t_in, const Options
     dp.d = dp.d_v = D;
     LaunchTensorCore(dp, a == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(),
                      rm.as<std::uint8_t>(), opt.record_tiles ? rec.as<TileRecord>() : nullptr,
-                     cnt.as<unsigned long long>(), opt.pace_ns, nullptr);
+                     cnt.as<unsigned long long>(), opt.pace_ns, false, nullptr);
   } else {
     LaunchTiledFp32(dp, t.b_r, t.b_c, q.as<float>(), k.as<float>(), v.as<float>(), dcls.as<std::uint8_t>(), o.as<float>(),
                     lse.as<float>(), rm.as<std::uint8_t>(), opt.record_tiles ? rec.as<TileRecord>() : nullptr,
-                    cnt.as<unsigned long long>(), opt.pace_ns, nullptr);
+                    cnt.as<unsigned long long>(), opt.pace_ns, false, nullptr);
   }
   ev.Record(1, nullptr);
   Check(cudaDeviceSynchronize(), "tiled kernel");
@@ -256,12 +256,12 @@ BenchResult Benchmark(const BenchConfig& c) {
       case Algorithm::TiledFp32:
         LaunchTiledFp32(dp, t.b_r, t.b_c, q.as<float>(), k.as<float>(), v.as<float>(), dcls.as<std::uint8_t>(), o.as<float>(),
                         lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec.as<TileRecord>() : nullptr,
-                        c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, nullptr);
+                        c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
         break;
       default:
         LaunchTensorCore(dp, c.algorithm == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr,
                          lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec.as<TileRecord>() : nullptr,
-                         c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, nullptr);
+                         c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
     }
   };
   for (int w = 0; w < c.warmup; ++w) launch();

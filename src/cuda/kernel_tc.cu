@@ -76,6 +76,8 @@ struct TcArgs {
   TileRecord* records;
   unsigned long long* counters;
   unsigned long long pace_ns;
+  int live;  // records go to mapped host memory, polled while the kernel runs
+  int publish_every;  // ready words set every this many records (and at the last tile)
 };
 
 template <int D>
@@ -92,7 +94,7 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Vs + 2 * kBc * LD);
 
   const DevProblem& p = a.p;
-  const int i_tile = blockIdx.x, head = blockIdx.y, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y  /* last Q tiles first: under a causal mask they have the most K/V tiles */, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const int row0 = i_tile * kBr, rows_i = min(kBr, p.n_q - row0);
   const std::uint16_t* q = a.q + ((long long)head * p.n_q + row0) * D;
   const std::uint16_t* k = a.k + (long long)head * p.n_k * D;
@@ -135,6 +137,7 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   for (int n = 0; n < D / 8; ++n) o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.f;
   float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};  // rows lane/4 and lane/4 + 8 of this warp
   unsigned long long kv_elems = 0, n_skipped = 0;
+  int unpublished = 0;  // records written by thread 0 whose ready word is not yet set
   int stage = 0;
 
   for (int j = 0; j < a.t_c; ++j) {
@@ -254,7 +257,12 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
         rec.smid = smid;
         rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
         rec.head = head;
-        dev::WriteRecord(a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j, rec);
+        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
+        dev::WriteRecordFields(slot, rec);
+        if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished, a.live != 0);
+          unpublished = 0;
+        }
       }
     }
   }
@@ -290,7 +298,7 @@ void LaunchD(const TcArgs& a, cudaStream_t st) {
 
 void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
                       const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
-                      TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, cudaStream_t st) {
+                      TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, bool live, cudaStream_t st) {
   TcArgs a{};
   a.p = p;
   a.t_r = (p.n_q + kBr - 1) / kBr;
@@ -305,6 +313,8 @@ void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void*
   a.records = records;
   a.counters = counters;
   a.pace_ns = pace_ns;
+  a.live = live ? 1 : 0;
+  a.publish_every = (live && pace_ns == 0) ? 8 : 1;
   if (p.d != p.d_v) throw std::runtime_error("tensor-core kernel: d must equal d_v");
   switch (p.d) {
     case 32: bf16 ? LaunchD<32, true>(a, st) : LaunchD<32, false>(a, st); break;

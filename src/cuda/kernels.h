@@ -25,7 +25,7 @@ size_t TiledFp32SmemBytes(const DevProblem& p, int b_r, int b_c);
 void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, const float* k, const float* v,
                      const std::uint8_t* tile_class, float* o, float* lse, std::uint8_t* row_masked,
                      TileRecord* records, unsigned long long* counters, unsigned long long pace_ns,
-                     cudaStream_t st);
+                     bool live, cudaStream_t st);
 
 // Tensor-core kernel: q, k, v, o are 16-bit (bf16 when bf16, else fp16), row stride D_pad elements,
 // D_pad in {32, 64, 128}, B_r = 64, B_c = 64; `p.d` is D_pad here.
@@ -33,6 +33,6 @@ constexpr int kTcBr = 64, kTcBc = 64;
 void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
                       const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
                       TileRecord* records, unsigned long long* counters, unsigned long long pace_ns,
-                      cudaStream_t st);
+                      bool live, cudaStream_t st);
 
 }  // namespace bw::cuda::detail

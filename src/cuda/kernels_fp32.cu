@@ -129,6 +129,8 @@ struct TiledArgs {
   TileRecord* records;
   unsigned long long* counters;
   unsigned long long pace_ns;
+  int live;  // records go to mapped host memory, polled while the kernel runs
+  int publish_every;  // ready words set every this many records (and at the last tile)
 };
 
 // copy a (rows x cols) row-major tile from global to shared memory (row stride ld), zero-filling
@@ -159,7 +161,7 @@ __global__ void __launch_bounds__(kMaxBr * kG) TiledFp32Kernel(TiledArgs a) {
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Vs + a.bc_alloc * a.ld_v);
 
   const DevProblem& p = a.p;
-  const int i_tile = blockIdx.x, head = blockIdx.y;
+  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y  /* last Q tiles first: under a causal mask they have the most K/V tiles */;
   const int lane = threadIdx.x & 31, g = lane & (kG - 1), r = threadIdx.x / kG;
   const int row0 = i_tile * a.b_r, rows_i = min(a.b_r, p.n_q - row0);
   const int row = row0 + r;
@@ -181,6 +183,7 @@ __global__ void __launch_bounds__(kMaxBr * kG) TiledFp32Kernel(TiledArgs a) {
 #pragma unroll
   for (int c = 0; c < kNu; ++c) u[c] = make_float4(0.f, 0.f, 0.f, 0.f);
   unsigned long long kv_elems_k = 0, kv_elems_v = 0, n_skipped = 0;
+  int unpublished = 0;  // records written by thread 0 whose ready word is not yet set
 
   for (int j = 0; j < a.t_c; ++j) {
     const unsigned long long t0 = lead ? dev::GlobalTimer() : 0ull;
@@ -295,12 +298,303 @@ __global__ void __launch_bounds__(kMaxBr * kG) TiledFp32Kernel(TiledArgs a) {
         rec.smid = smid;
         rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
         rec.head = head;
-        dev::WriteRecord(a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j, rec);
+        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
+        dev::WriteRecordFields(slot, rec);
+        if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished, a.live != 0);
+          unpublished = 0;
+        }
       }
     }
   }
   if (a.counters) {
     const int n_masked = __syncthreads_count(row_valid && g == 0 && !(l_i > 0.f));
+    if (lead) {
+      atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * p.d);
+      atomicAdd(a.counters + dev::kKRead, kv_elems_k);
+      atomicAdd(a.counters + dev::kVRead, kv_elems_v);
+      atomicAdd(a.counters + dev::kOWrite, (unsigned long long)rows_i * p.d_v);
+      atomicAdd(a.counters + dev::kLWrite, (unsigned long long)rows_i);
+      atomicAdd(a.counters + dev::kTiles, (unsigned long long)a.t_c);
+      atomicAdd(a.counters + dev::kSkipped, n_skipped);
+      atomicAdd(a.counters + dev::kRowsMasked, (unsigned long long)n_masked);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// [SECTION] tiled FA-2, fast path for B_r = B_c = 64 and d, d_v <= 128 (same algorithm, same
+// records and tallies). 256 threads as a 16 x 16 grid: thread (ty, tx) computes a 4 x 4 block of
+// S_ij — query rows 4ty..4ty+3, keys tx, tx+16, tx+32, tx+48 — so each float4 pair read from shared
+// memory feeds 8 FMAs instead of 4. Row max / row sum: shuffles across the 16 lanes of a half-warp.
+// P~ goes through shared memory transposed (P^T[key][row]) so the P V product reads one float4 of
+// P~ and one of V per 16 FMAs. For d or d_v > 64, V reuses K's buffer (loaded after S is formed)
+// so two blocks fit on one SM.
+// ---------------------------------------------------------------------------------------------
+constexpr int kFastTile = 64, kFastThreads = 256, kLdP = 68;
+
+struct FastLayout { int off_k, off_v, off_p, off_cls, buf_stride; size_t bytes; };
+
+// Shared memory (floats): Q_i [64][ld_qk] | K buffers | V buffers | P~^T [64][68] | tile classes (bytes).
+// Not shared_kv: two K and two V buffers (cp.async prefetch of the next tile while this one computes).
+// shared_kv (d or d_v > 64): one buffer that holds K_j, then V_j, so two blocks still fit on an SM.
+__host__ __device__ inline FastLayout MakeFastLayout(int ld_qk, int ld_v, bool shared_kv, int t_c) {
+  FastLayout L;
+  L.off_k = kFastTile * ld_qk;
+  if (shared_kv) {
+    L.buf_stride = 0;
+    L.off_v = L.off_k;
+    L.off_p = L.off_k + kFastTile * (ld_qk > ld_v ? ld_qk : ld_v);
+  } else {
+    L.buf_stride = kFastTile * (ld_qk > ld_v ? ld_qk : ld_v);
+    L.off_v = L.off_k + 2 * L.buf_stride;
+    L.off_p = L.off_v + 2 * L.buf_stride;
+  }
+  L.off_cls = L.off_p + kFastTile * kLdP;
+  L.bytes = sizeof(float) * (size_t)L.off_cls + t_c;
+  return L;
+}
+
+__device__ __forceinline__ void CpAsync16(void* smem, const void* gmem, bool valid) {
+  const unsigned sa = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sa), "l"(gmem), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void CpAsyncCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void CpAsyncWait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// (64 x cols) tile, cols % 4 == 0, rows rows_valid..63 zero-filled (src-size 0: nothing is read).
+__device__ __forceinline__ void AsyncTile(float* dst, int ld, const float* src, int rows_valid, int cols) {
+  const int cpr = cols >> 2;
+  for (int idx = threadIdx.x; idx < kFastTile * cpr; idx += kFastThreads) {
+    const int r = idx / cpr, c = idx - r * cpr;
+    const bool ok = r < rows_valid;
+    CpAsync16(dst + r * ld + 4 * c, src + (ok ? (long long)r * cols + 4 * c : 0), ok);
+  }
+}
+
+template <int DV, bool SHARED_KV>
+__global__ void __launch_bounds__(kFastThreads, 2) TiledFp32FastKernel(TiledArgs a, FastLayout lay) {
+  constexpr int kH = DV / 64;  // column groups per thread: columns 4tx + 64h
+  extern __shared__ float4 smem4[];
+  float* Qs = reinterpret_cast<float*>(smem4);
+  float* Ks = Qs + lay.off_k;
+  float* Vs = Qs + lay.off_v;
+  float* Ps = Qs + lay.off_p;
+  std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Qs + lay.off_cls);
+
+  const DevProblem& p = a.p;
+  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y  /* last Q tiles first: under a causal mask they have the most K/V tiles */;
+  const int tx = threadIdx.x & 15, ty = threadIdx.x >> 4;
+  const int row0 = i_tile * kFastTile, rows_i = min(kFastTile, p.n_q - row0);
+  const float* q = a.q + ((long long)head * p.n_q + row0) * p.d;
+  const float* k = a.k + (long long)head * p.n_k * p.d;
+  const float* v = a.v + (long long)head * p.n_k * p.d_v;
+  const bool lead = threadIdx.x == 0;
+  const unsigned smid = dev::SmId();
+  const int d4 = RoundUp4(p.d);
+  // K/V tiles (and Q_i) come by cp.async when rows are 16-byte multiples; otherwise by plain loads (odd d).
+  const bool async_kv = (p.d % 4 == 0) && (p.d_v % 4 == 0);
+
+  if (async_kv) {  // Algorithm 1 line 4
+    AsyncTile(Qs, a.ld_qk, q, rows_i, p.d);
+    CpAsyncCommit();
+    CpAsyncWait<0>();
+  } else {
+    LoadTile(Qs, a.ld_qk, q, rows_i, p.d, kFastTile);
+  }
+  for (int j = threadIdx.x; j < a.t_c; j += blockDim.x) cls_row[j] = a.tile_class[(long long)i_tile * a.t_c + j];
+  __syncthreads();
+
+  float m_i[4], l_i[4];
+  float4 u[4][kH];
+#pragma unroll
+  for (int rr = 0; rr < 4; ++rr) {
+    m_i[rr] = -INFINITY;
+    l_i[rr] = 0.f;
+#pragma unroll
+    for (int h = 0; h < kH; ++h) u[rr][h] = make_float4(0.f, 0.f, 0.f, 0.f);
+  }
+  unsigned long long kv_elems_k = 0, kv_elems_v = 0, n_skipped = 0;
+  int unpublished = 0;  // records written by thread 0 whose ready word is not yet set
+
+  auto issue_kv = [&](int jt, int buf) {
+    const int kk0 = jt * kFastTile, cc = min(kFastTile, p.n_k - kk0);
+    AsyncTile(Ks + buf * lay.buf_stride, a.ld_qk, k + (long long)kk0 * p.d, cc, p.d);
+    if (!SHARED_KV) AsyncTile(Vs + buf * lay.buf_stride, a.ld_v, v + (long long)kk0 * p.d_v, cc, p.d_v);
+  };
+  int buf = 0;
+  if (!SHARED_KV && async_kv) {  // prologue: the first tile that is not skipped
+    int first = 0;
+    while (first < a.t_c && cls_row[first] == 0) ++first;
+    if (first < a.t_c) issue_kv(first, 0);
+    CpAsyncCommit();
+  }
+
+  for (int j = 0; j < a.t_c; ++j) {
+    const unsigned long long t0 = lead ? dev::GlobalTimer() : 0ull;
+    const int cls = cls_row[j];
+    const int key0 = j * kFastTile, c_j = min(kFastTile, p.n_k - key0);
+    if (cls != 0) {
+      // line 6: K_j, V_j in SRAM (and, double-buffered, the next tile's already on its way)
+      if (SHARED_KV) {
+        if (async_kv) { issue_kv(j, 0); CpAsyncCommit(); CpAsyncWait<0>(); }
+        else LoadTile(Ks, a.ld_qk, k + (long long)key0 * p.d, c_j, p.d, kFastTile);
+      } else if (async_kv) {
+        int nn = j + 1;
+        while (nn < a.t_c && cls_row[nn] == 0) ++nn;
+        if (nn < a.t_c) issue_kv(nn, buf ^ 1);
+        CpAsyncCommit();
+        CpAsyncWait<1>();
+      } else {
+        LoadTile(Ks, a.ld_qk, k + (long long)key0 * p.d, c_j, p.d, kFastTile);
+        LoadTile(Vs, a.ld_v, v + (long long)key0 * p.d_v, c_j, p.d_v, kFastTile);
+      }
+      __syncthreads();
+      const float* Kb = Ks + buf * lay.buf_stride;
+      const float* Vb = Vs + buf * lay.buf_stride;
+      kv_elems_k += (unsigned long long)c_j * p.d;
+      kv_elems_v += (unsigned long long)c_j * p.d_v;
+
+      // line 8: this thread's 4 x 4 block of S_ij
+      float s[4][4];
+#pragma unroll
+      for (int rr = 0; rr < 4; ++rr)
+#pragma unroll
+        for (int cc = 0; cc < 4; ++cc) s[rr][cc] = 0.f;
+#pragma unroll 2
+      for (int kc = 0; kc < d4; kc += 4) {
+        float4 qv[4], kv[4];
+#pragma unroll
+        for (int rr = 0; rr < 4; ++rr) qv[rr] = *reinterpret_cast<const float4*>(Qs + (ty * 4 + rr) * a.ld_qk + kc);
+#pragma unroll
+        for (int cc = 0; cc < 4; ++cc) kv[cc] = *reinterpret_cast<const float4*>(Kb + (tx + 16 * cc) * a.ld_qk + kc);
+#pragma unroll
+        for (int rr = 0; rr < 4; ++rr)
+#pragma unroll
+          for (int cc = 0; cc < 4; ++cc)
+            s[rr][cc] += qv[rr].x * kv[cc].x + qv[rr].y * kv[cc].y + qv[rr].z * kv[cc].z + qv[rr].w * kv[cc].w;
+      }
+      if (SHARED_KV) {  // V_j into K_j's buffer once every thread is done with K_j; it lands during the softmax
+        __syncthreads();
+        if (async_kv) {
+          AsyncTile(Vs, a.ld_v, v + (long long)key0 * p.d_v, c_j, p.d_v);
+          CpAsyncCommit();
+        } else {
+          LoadTile(Vs, a.ld_v, v + (long long)key0 * p.d_v, c_j, p.d_v, kFastTile);
+        }
+      }
+      // line 9: mask, scale, m_new, P~ = exp(S - m_new), l
+      float alpha[4];
+#pragma unroll
+      for (int rr = 0; rr < 4; ++rr) {
+        const int row = row0 + ty * 4 + rr;
+        float mx = -INFINITY;
+#pragma unroll
+        for (int cc = 0; cc < 4; ++cc) {
+          const int jj = tx + 16 * cc;
+          bool keep = jj < c_j && row < p.n_q;
+          if (keep && cls == 2) keep = dev::Keep(p.mask, row, key0 + jj);
+          s[rr][cc] = keep ? s[rr][cc] * p.scale : -INFINITY;
+          mx = fmaxf(mx, s[rr][cc]);
+        }
+#pragma unroll
+        for (int o = 1; o < 16; o <<= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+        const float m_new = fmaxf(m_i[rr], mx);
+        const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
+        alpha[rr] = expf(m_i[rr] - m_use);
+        float rs = 0.f;
+#pragma unroll
+        for (int cc = 0; cc < 4; ++cc) { s[rr][cc] = expf(s[rr][cc] - m_use); rs += s[rr][cc]; }
+#pragma unroll
+        for (int o = 1; o < 16; o <<= 1) rs += __shfl_xor_sync(0xffffffffu, rs, o);
+        l_i[rr] = alpha[rr] * l_i[rr] + rs;
+        m_i[rr] = m_new;
+      }
+#pragma unroll
+      for (int cc = 0; cc < 4; ++cc)
+        *reinterpret_cast<float4*>(Ps + (tx + 16 * cc) * kLdP + ty * 4) = make_float4(s[0][cc], s[1][cc], s[2][cc], s[3][cc]);
+      if (SHARED_KV && async_kv) CpAsyncWait<0>();
+      __syncthreads();  // P~ (and V_j) visible to every thread
+      // line 10: u = diag(alpha) u + P~ V_j
+#pragma unroll
+      for (int rr = 0; rr < 4; ++rr)
+#pragma unroll
+        for (int h = 0; h < kH; ++h) { u[rr][h].x *= alpha[rr]; u[rr][h].y *= alpha[rr]; u[rr][h].z *= alpha[rr]; u[rr][h].w *= alpha[rr]; }
+#pragma unroll 4
+      for (int jj = 0; jj < kFastTile; ++jj) {
+        const float4 pv = *reinterpret_cast<const float4*>(Ps + jj * kLdP + ty * 4);
+        const float pr[4] = {pv.x, pv.y, pv.z, pv.w};
+#pragma unroll
+        for (int h = 0; h < kH; ++h) {
+          const int col = 4 * tx + 64 * h;
+          if (col < p.d_v) {
+            const float4 vv = *reinterpret_cast<const float4*>(Vb + jj * a.ld_v + col);
+#pragma unroll
+            for (int rr = 0; rr < 4; ++rr) {
+              u[rr][h].x += pr[rr] * vv.x; u[rr][h].y += pr[rr] * vv.y; u[rr][h].z += pr[rr] * vv.z; u[rr][h].w += pr[rr] * vv.w;
+            }
+          }
+        }
+      }
+      __syncthreads();  // K_j / V_j / P~ buffers free for the next tile
+      if (!SHARED_KV && async_kv) buf ^= 1;
+    } else {
+      ++n_skipped;
+    }
+    const bool last = (j == a.t_c - 1);
+    if (last) {  // lines 12-13
+#pragma unroll
+      for (int rr = 0; rr < 4; ++rr) {
+        const int row = row0 + ty * 4 + rr;
+        if (row < p.n_q) {
+          float* orow = a.o + ((long long)head * p.n_q + row) * p.d_v;
+          const float inv = (l_i[rr] > 0.f) ? 1.f / l_i[rr] : 0.f;
+#pragma unroll
+          for (int h = 0; h < kH; ++h) {
+            const int col = 4 * tx + 64 * h;
+            const float vals[4] = {u[rr][h].x * inv, u[rr][h].y * inv, u[rr][h].z * inv, u[rr][h].w * inv};
+#pragma unroll
+            for (int e = 0; e < 4; ++e) if (col + e < p.d_v) orow[col + e] = vals[e];
+          }
+          if (tx == 0) {
+            const long long ri = (long long)head * p.n_q + row;
+            a.lse[ri] = (l_i[rr] > 0.f) ? m_i[rr] + logf(l_i[rr]) : -INFINITY;
+            a.row_masked[ri] = (l_i[rr] > 0.f) ? 0 : 1;
+          }
+        }
+      }
+      __syncthreads();
+    }
+    if (lead) {
+      dev::Pace(t0, a.pace_ns);
+      if (a.records) {
+        TileRecord rec;
+        rec.t_start_ns = t0;
+        rec.t_end_ns = dev::GlobalTimer();
+        rec.q_tile = i_tile;
+        rec.kv_tile = j;
+        rec.bytes_loaded = 4u * ((j == 0 ? (unsigned)rows_i * p.d : 0u) + (cls != 0 ? (unsigned)c_j * (p.d + p.d_v) : 0u));
+        rec.bytes_written = last ? 4u * (unsigned)rows_i * (p.d_v + 1) : 0u;
+        rec.smid = smid;
+        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
+        rec.head = head;
+        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
+        dev::WriteRecordFields(slot, rec);
+        if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished, a.live != 0);
+          unpublished = 0;
+        }
+      }
+    }
+  }
+  CpAsyncWait<0>();
+  if (a.counters) {
+    int masked_here = 0;
+    if (tx == 0)
+      for (int rr = 0; rr < 4; ++rr) masked_here += (row0 + ty * 4 + rr < p.n_q && !(l_i[rr] > 0.f)) ? 1 : 0;
+    int n_masked = 0;
+    for (int t = 1; t <= 4; ++t) n_masked += __syncthreads_count(masked_here >= t);
     if (lead) {
       atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * p.d);
       atomicAdd(a.counters + dev::kKRead, kv_elems_k);
@@ -335,7 +629,7 @@ size_t TiledFp32SmemBytes(const DevProblem& p, int b_r, int b_c) {
 
 void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, const float* k, const float* v,
                      const std::uint8_t* tile_class, float* o, float* lse, std::uint8_t* row_masked,
-                     TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, cudaStream_t st) {
+                     TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, bool live, cudaStream_t st) {
   if (b_r < 1 || b_r > kMaxBr || b_c < 1 || b_c > kMaxBc)
     throw std::runtime_error("tiled fp32: B_r must be in [1, 64] and B_c in [1, 128]");
   const int dmax = p.d > p.d_v ? p.d : p.d_v;
@@ -353,7 +647,22 @@ void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, cons
   a.q = q; a.k = k; a.v = v;
   a.tile_class = tile_class;
   a.o = o; a.lse = lse; a.row_masked = row_masked;
-  a.records = records; a.counters = counters; a.pace_ns = pace_ns;
+  a.records = records; a.counters = counters; a.pace_ns = pace_ns; a.live = live ? 1 : 0;
+  a.publish_every = (live && pace_ns == 0) ? 8 : 1;
+  const int dmax_fast = p.d > p.d_v ? p.d : p.d_v;
+  if (b_r == kFastTile && b_c == kFastTile && dmax_fast <= 128) {  // the fast path: same algorithm, 4 x 4 blocks per thread
+    const bool shared_kv = dmax_fast > 64;
+    const FastLayout lay = MakeFastLayout(a.ld_qk, a.ld_v, shared_kv, a.t_c);
+    auto launch_fast = [&](auto kernel) {
+      Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)lay.bytes), "cudaFuncSetAttribute");
+      kernel<<<dim3(a.t_r, p.heads), kFastThreads, lay.bytes, st>>>(a, lay);
+      Check(cudaGetLastError(), "TiledFp32FastKernel launch");
+    };
+    if (p.d_v > 64) launch_fast(TiledFp32FastKernel<128, true>);
+    else if (shared_kv) launch_fast(TiledFp32FastKernel<64, true>);
+    else launch_fast(TiledFp32FastKernel<64, false>);
+    return;
+  }
   const size_t smem = TiledFp32SmemBytes(p, b_r, b_c);
   int dev = 0, max_smem = 0;
   Check(cudaGetDevice(&dev), "cudaGetDevice");
