@@ -23,9 +23,10 @@
 namespace {
 
 struct Args {
-  std::string lesson, scenario, step, screenshot, dump_scene, lang = "zh", open_after;
+  std::string lesson, scenario, step, position, screenshot, dump_scene, lang = "zh", open_after;
   int width = 1600, height = 1000;
   bool projector = false;
+  int soak = 0;  // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
 std::string DefaultLesson() {
@@ -67,6 +68,15 @@ void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::ap
   std::ofstream(path) << j.dump(2) << "\n";
 }
 
+// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown.
+long RssKb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,6 +85,7 @@ int main(int argc, char** argv) {
   cli.add_option("--lesson", args.lesson, "Lesson JSON file (default: lessons/rc-t3.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
+  cli.add_option("--position", args.position, "Then go to this trace position (e.g. update:2, tile:2,1, event:17)");
   cli.add_option("--lang", args.lang, "Language: zh or en")->check(CLI::IsMember({"zh", "en"}));
   cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines)");
   cli.add_option("--screenshot", args.screenshot, "Render, save this PNG, and exit");
@@ -82,6 +93,8 @@ int main(int argc, char** argv) {
   cli.add_option("--open-after", args.open_after, "Then open this file as if dropped (tests: a bad file keeps the scenario)");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--height", args.height, "Window height in pixels")->check(CLI::Range(200, 8000));
+  cli.add_option("--soak", args.soak, "Soak test: step one trace event per frame through every step for N frames, print RSS, exit")
+      ->check(CLI::Range(1, 100000000));
   CLI11_PARSE(cli, argc, argv);
 
   bw::app::AppState state;
@@ -100,6 +113,15 @@ int main(int argc, char** argv) {
       return 2;
     }
     bw::app::GoToStep(state, idx);
+  }
+  if (!args.position.empty()) {
+    const auto* cur = state.Current();
+    const int e = cur ? cur->FindPosition(args.position) : -1;
+    if (e < 0) {
+      std::cerr << "error: no position \"" << args.position << "\"" << (cur ? " (use " + cur->PositionHelp() + ")" : "") << "\n";
+      return 2;
+    }
+    bw::app::SetEvent(state, e);
   }
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
@@ -134,11 +156,13 @@ int main(int argc, char** argv) {
   int frame = 0;
   int redraw_frames = 2;
   const bool headless = !args.screenshot.empty();
+  int soak_frame = 0;                          // [soak]
+  long soak_rss_first = 0, soak_rss_warm = 0;  // [soak] after frame 1 and after the warm-up
   int exit_code = 0;
   while (!glfwWindowShouldClose(window)) {
     // Event-driven: sleep until input arrives, or until the next playback step is due; the
     // screenshot path never waits.
-    if (headless) {
+    if (headless || args.soak > 0) {  // [soak] never waits for input
       glfwPollEvents();
     } else if (state.ui.playing) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
@@ -204,6 +228,23 @@ int main(int argc, char** argv) {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
+    // [soak] One trace event per frame, on to the next step (wrapping) at the end of each trace.
+    if (args.soak > 0) {
+      ++soak_frame;
+      const auto* cur = state.Current();
+      if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
+      else if (state.InLesson()) bw::app::GoToStep(state, (state.ui.step + 1) % static_cast<int>(state.model.lesson->lesson.steps.size()));
+      else bw::app::SetEvent(state, 0);
+      const int warm = std::min(args.soak / 10, 1000);
+      if (soak_frame == 1) soak_rss_first = RssKb();
+      if (soak_frame == warm) soak_rss_warm = RssKb();
+      if (soak_frame == args.soak) {
+        const long end = RssKb();
+        std::printf("soak: %d frames, rss_kb after frame 1 = %ld, after frame %d = %ld, at the end = %ld, "
+                    "growth after warm-up = %ld kB\n", soak_frame, soak_rss_first, warm, soak_rss_warm, end, end - soak_rss_warm);
+        glfwSetWindowShouldClose(window, 1);
+      }
+    }
     // A few frames let ImGui settle its layout (window sizes, table widths) before the capture.
     if (headless && ++frame == 4) {
       if (!SaveScreenshot(args.screenshot, fb_w, fb_h)) {

@@ -72,6 +72,10 @@ AttentionModel::AttentionModel(data::AttentionScenario sc) : scenario_(std::move
     flash1_ = engine::RunFlash1(scenario_.problem, plain);
     t_r_ = std::max<std::int64_t>(1, engine::CeilDiv(scenario_.problem.n_q(), plain.tiles.B_r));
     t_c_ = std::max<std::int64_t>(1, engine::CeilDiv(scenario_.problem.n_k(), plain.tiles.B_c));
+    if (scenario_.backward) {
+      bwd_recompute_ = engine::RunBackwardRecompute(scenario_.problem, *flash2_, scenario_.dO, plain);
+      bwd_reference_ = engine::RunBackwardReference(scenario_.problem, scenario_.dO, plain);
+    }
   }
   formula_ = engine::FormulaFor(run_.algorithm, engine::AttentionShape::Of(scenario_.problem), run_.tiles,
                                 scenario_.problem.mask, run_.precision);
@@ -94,7 +98,7 @@ std::string AttentionModel::EventLabel(int e) const {
       const std::int32_t idx = RowSide(t) ? ev.i : (t == Tensor::kS || t == Tensor::kP ? -1 : ev.j);
       return std::string(ev.kind == EventKind::kRead ? "read " : "write ") + blk(engine::ToString(t), idx);
     }
-    case EventKind::kComputeS: return "S_" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + " = Q K\u1d40";
+    case EventKind::kComputeS: return "S_" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + " = Q K^T";
     case EventKind::kSkipTile: return "skip (" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + ")";
     case EventKind::kUpdateMLU: return "merge (" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + ")";
     case EventKind::kFinalise: return "O_" + std::to_string(ev.i + 1) + " = u/l";
@@ -305,15 +309,17 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     for (std::int64_t i = 0; i < t_r; ++i)
       for (std::int64_t j = 0; j < t_c; ++j) {
         const float gap = size > 0.6f ? 0.08f : 0.0f;
-        SceneRect r = tile("grid." + std::to_string(i + 1) + "," + std::to_string(j + 1), kMidX + size * static_cast<float>(j),
-                           kTop + size * static_cast<float>(i), size - gap, size - gap,
-                           st.grid[static_cast<size_t>(i * t_c + j)], "");
+        const std::string ij = std::to_string(i + 1) + "," + std::to_string(j + 1);
+        SceneRect r = tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i),
+                           size - gap, size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
         r.dashed = false;
+        // Colour is not the only signal: big enough cells also say their state in words.
+        if (size >= 3.0f) r.sublabel = StateWord(r.state, lang);
         sc.rects.push_back(std::move(r));
       }
   } else {
     const float x = col_x.back() + kColW + 1.6f, w = kHbmW + kMidW + 1 - x - 0.8f, h = (kBottom - kTop) / 2 - 0.5f;
-    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, "S = scale\u00b7QK\u1d40  (" + std::to_string(scenario_.problem.n_q()) +
+    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, "S = scale\u00b7QK^T  (" + std::to_string(scenario_.problem.n_q()) +
                                                               " \u00d7 " + std::to_string(scenario_.problem.n_k()) + ")");
     SceneRect p = tile("hbm.P", x, kTop + h + 1, w, h, st.p_full, "P = softmax(S)");
     for (SceneRect* r : {&s, &p}) {
@@ -340,9 +346,11 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
   const bool in_block = tiled && ci >= 0;
   slot("sram.Q", kSramX + 0.6f, idx("Q", ci), in_block || !tiled);
-  slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? cj >= 0 : true);
-  slot("sram.V", kSramX + 8.2f, idx("V", cj), tiled ? cj >= 0 : true);
-  slot("sram.S", kSramX + 12.0f, tiled ? "S\u0303" : "S/P", tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true);
+  // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
+  const bool kv_loaded = tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true;
+  slot("sram.K", kSramX + 4.4f, idx("K", cj), kv_loaded);
+  slot("sram.V", kSramX + 8.2f, idx("V", cj), kv_loaded);
+  slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : "S/P", tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true);
   SceneRect acc;
   acc.id = "sram.acc";
   acc.x = kSramX + 0.6f, acc.y = 8.6f, acc.w = kSramW - 1.2f, acc.h = kBottom - 8.6f;
@@ -431,7 +439,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.color = pal.merge_arrow;
       a.id = "compute.S";
       a.points = {{kSramX + 11.6f, kTop + 1.8f}, {kSramX + 12.0f, kTop + 1.8f}};
-      a.label = "S\u0303 = scale\u00b7Q K\u1d40";
+      a.label = "S_ij = scale\u00b7Q_i K_j^T";
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     }
     if (!a.points.empty()) sc.arrows.push_back(std::move(a));
@@ -477,6 +485,7 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   if (flash2_ && flash2_->counters.TotalHbmElements() > 0)
     q["reference_over_flash2"] = FormatDouble(static_cast<double>(reference_.counters.TotalHbmElements()) /
                                               static_cast<double>(flash2_->counters.TotalHbmElements()));
+  if (scenario_.derivation) q["M"] = Int(scenario_.derivation->M);
   q["sram_peak_bytes"] = Bytes(fin.sram_peak_bytes);
   q["scratch_bytes"] = Bytes(fin.hbm_scratch_bytes);
   q["reference_scratch_bytes"] = Bytes(reference_.counters.hbm_scratch_bytes);
@@ -494,6 +503,27 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   for (Eigen::Index r = 0; r < std::min<Eigen::Index>(run_.O.rows(), 8); ++r)
     for (Eigen::Index k = 0; k < std::min<Eigen::Index>(run_.O.cols(), 8); ++k)
       q["O[" + std::to_string(r + 1) + "," + std::to_string(k + 1) + "]"] = FormatDouble(run_.O(r, k));
+  // Backward (scenarios with "backward": true): recomputation vs the materialising backward.
+  if (bwd_recompute_ && bwd_reference_) {
+    for (const auto& [prefix, b] : {std::pair<const char*, const engine::BackwardResult*>{"bwd_recompute", &*bwd_recompute_},
+                                    std::pair<const char*, const engine::BackwardResult*>{"bwd_reference", &*bwd_reference_}}) {
+      const std::string pre = prefix;
+      q[pre + "_hbm_elements"] = Int(b->counters.TotalHbmElements());
+      q[pre + "_scratch_bytes"] = Bytes(b->counters.hbm_scratch_bytes);
+      q[pre + "_flops"] = Int(b->counters.matmul_flops);
+      q[pre + "_exps"] = Int(b->counters.exp_count);
+      for (int t = 0; t < engine::kTensorCount; ++t) {
+        const std::string name = engine::ToString(static_cast<Tensor>(t));
+        q[pre + "_reads:" + name] = Int(b->counters.hbm_read_elements[t]);
+        q[pre + "_writes:" + name] = Int(b->counters.hbm_write_elements[t]);
+      }
+    }
+    const double dq = (bwd_recompute_->dQ - bwd_reference_->dQ).cwiseAbs().maxCoeff();
+    const double dk = (bwd_recompute_->dK - bwd_reference_->dK).cwiseAbs().maxCoeff();
+    const double dv = (bwd_recompute_->dV - bwd_reference_->dV).cwiseAbs().maxCoeff();
+    q["bwd_max_abs_diff"] = FormatDouble(std::max({dq, dk, dv}));
+    q["forward_flops"] = Int(run_.counters.matmul_flops);
+  }
   return q;
 }
 

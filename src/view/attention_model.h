@@ -44,6 +44,9 @@ class AttentionModel final : public ScenarioModel {
   engine::AttentionResult run_;        // the scenario's order, traced
   engine::AttentionResult reference_;  // Algorithm 0, for the comparison (untraced)
   std::optional<engine::AttentionResult> flash2_, flash1_;  // untraced, when tiles are known
+  // "backward": true with tiles: FA-2 Algorithm 2 (recompute P per tile) beside the materialising
+  // backward (FA-1 Algorithm 3), for the {bwd_…} placeholders.
+  std::optional<engine::BackwardResult> bwd_recompute_, bwd_reference_;
   std::optional<engine::CounterFormula> formula_;
   engine::CompareReport check_;        // run_.O against reference_.O
   std::int64_t t_r_ = 1, t_c_ = 1;

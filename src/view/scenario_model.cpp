@@ -5,6 +5,7 @@
 
 #include "data/json_file.h"
 #include "view/attention_model.h"
+#include "view/moe_model.h"
 #include "view/single_query_model.h"
 
 namespace bw::view {
@@ -15,7 +16,8 @@ std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& do
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind == "single_query") return std::make_shared<SingleQueryModel>(data::ParseSingleQueryScenario(doc, file));
   if (kind == "attention") return std::make_shared<AttentionModel>(data::ParseAttentionScenario(doc, file));
-  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\" or \"attention\")");
+  if (kind == "moe") return std::make_shared<MoeModel>(data::ParseMoeScenario(doc, file));
+  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\" or \"moe\")");
 }
 
 std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path) {

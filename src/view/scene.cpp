@@ -112,7 +112,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"key_drop", {"拖入文件\t打开课程或场景", "drop a file\topen a lesson or scenario"}},
       {"note", {"注意", "note"}},
       {"tile_grid", {"分块 (i, j)", "tiles (i, j)"}},
-      {"grid_note", {"S̃ 块在片上算完即丢，不写回", "each S̃ tile lives on chip only"}},
+      {"grid_note", {"每个 S_ij 块只在片上，用完即丢", "each S_ij tile lives on chip only"}},
       {"acc_rows", {"累计 m, l, u：", "m, l, u of"}},
       {"no_acc_reference", {"直接做法：整张 S、P 经过显存", "reference: whole S and P go through HBM"}},
       {"more_rows", {"行未显示", "more rows"}},
@@ -161,6 +161,8 @@ Color StateFill(const Palette& p, TileState s) {
   return p.not_written;
 }
 
+}  // namespace
+
 std::string StateWord(TileState s, const std::string& lang) {
   switch (s) {
     case TileState::kPending: return UiText("pending", lang);
@@ -174,6 +176,8 @@ std::string StateWord(TileState s, const std::string& lang) {
   }
   return "";
 }
+
+namespace {
 
 // "w 2, 1 · v 10, 20" for positions [b, e) — the block's data, shown when it fits.
 std::string BlockDetail(const engine::SingleQueryRun& run, int b, int e) {

@@ -76,6 +76,9 @@ struct Scene {
 // The HBM/SRAM diagram for event `event` of `run`, labels in `lang` ("zh" or "en").
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette);
 
+// The state in words ("done", "pending", "in SRAM", …) — shown beside every colour.
+std::string StateWord(TileState s, const std::string& lang);
+
 // Fixed user-interface strings ("HBM (off-chip)", "done", …) in zh and en. Unknown key → key.
 const std::string& UiText(const std::string& key, const std::string& lang);
 // Every UI string in both languages (the app builds its font glyph ranges from these and the lesson).

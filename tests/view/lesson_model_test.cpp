@@ -80,6 +80,8 @@ TEST(AttentionModel, PositionsCountersAndScene) {
   EXPECT_EQ(at_skip.FindRect("grid.1,2")->state, TileState::kMasked);
   EXPECT_EQ(at_skip.FindRect("grid.1,1")->state, TileState::kProcessed);
   EXPECT_EQ(at_skip.FindRect("grid.2,2")->state, TileState::kPending);
+  EXPECT_EQ(at_skip.FindRect("sram.K")->state, TileState::kNone);  // nothing loaded for a skipped tile
+  EXPECT_EQ(at_skip.FindRect("grid.1,2")->sublabel.empty(), false);
   const Scene end = model->BuildScene(model->EventCount() - 1, "en", ClassroomPalette());
   EXPECT_EQ(end.FindRect("hbm.O.1")->state, TileState::kWritten);
   EXPECT_EQ(end.FindRect("hbm.O.2")->state, TileState::kWritten);

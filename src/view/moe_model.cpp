@@ -1,0 +1,439 @@
+// ScenarioModel for MoE; see moe_model.h.
+// [SECTION] Words
+// [SECTION] Construction and positions
+// [SECTION] Scene
+// [SECTION] Panels and placeholders
+#include "view/moe_model.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <numeric>
+
+#include "view/format.h"
+
+namespace bw::view {
+
+// [SECTION] Words ------------------------------------------------------------------------------------
+
+namespace {
+
+const std::string& Word(const std::string& key, const std::string& lang) {
+  static const std::map<std::string, std::pair<std::string, std::string>> kWords = {
+      {"router", {"路由器：每个 token 选前 k 个专家", "Router: each token picks its top k experts"}},
+      {"shared", {"共享部分（每个 token 都用）", "shared (every token uses it)"}},
+      {"experts_title", {"专家（全部要存储）", "experts (all of them stored)"}},
+      {"expert", {"专家", "expert"}},
+      {"served", {"已接收", "served"}},
+      {"demand", {"请求", "asked"}},
+      {"dropped", {"丢弃", "dropped"}},
+      {"capacity", {"容量", "capacity"}},
+      {"no_capacity", {"无容量上限", "no capacity limit"}},
+      {"selected", {"本 token 选中", "chosen now"}},
+      {"idle", {"本 token 未选", "not chosen now"}},
+      {"over", {"超出容量", "over capacity"}},
+      {"total", {"总参数（存储）", "total parameters (stored)"}},
+      {"active", {"每 token 激活", "active per token"}},
+      {"idle_params", {"存着但本 token 不用", "stored, unused by this token"}},
+      {"panel_params", {"参数账目", "Parameter accounting"}},
+      {"panel_router", {"路由与负载", "Routing and load"}},
+      {"panel_token", {"当前 token", "Current token"}},
+      {"token", {"token", "token"}},
+      {"gates", {"门控权重", "gates"}},
+      {"imbalance", {"最忙专家 / 平均", "busiest / mean"}},
+      {"assignments", {"分配总数", "assignments"}},
+      {"before", {"尚未路由任何 token", "no token routed yet"}},
+      {"summary", {"全部 token 已路由", "all tokens routed"}},
+      {"event", {"事件", "event"}},
+      {"per_expert", {"每个专家", "per expert"}},
+      {"tokens", {"token 数", "tokens"}},
+  };
+  const auto it = kWords.find(key);
+  if (it == kWords.end()) return key;
+  return lang == "zh" ? it->second.first : it->second.second;
+}
+
+std::vector<std::string> AllWords() {
+  std::vector<std::string> out;
+  for (const auto* k : {"router", "shared", "experts_title", "expert", "served", "demand", "dropped", "capacity", "no_capacity",
+                        "selected", "idle", "over", "total", "active", "idle_params", "panel_params", "panel_router",
+                        "panel_token", "token", "gates", "imbalance", "assignments", "before", "summary", "event",
+                        "per_expert", "tokens"})
+    for (const auto* l : {"zh", "en"}) out.push_back(Word(k, l));
+  return out;
+}
+
+std::string Int(std::int64_t v) {
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out = v < 0 ? "\u2212" : "";
+  for (size_t k = 0; k < digits.size(); ++k) {
+    if (k > 0 && (digits.size() - k) % 3 == 0) out.push_back(',');
+    out.push_back(digits[k]);
+  }
+  return out;
+}
+
+std::string Fraction(std::int64_t num, std::int64_t den) {
+  if (den == 0) return "\u2014";
+  const std::int64_t g = std::gcd(num, den);
+  num /= g, den /= g;
+  if (den == 1) return std::to_string(num);
+  return std::to_string(num) + "/" + std::to_string(den) + " \u2248 " + FormatDouble(static_cast<double>(num) / den);
+}
+
+std::string IntVector(const std::vector<std::int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
+}  // namespace
+
+std::string FormatParams(std::int64_t n) {
+  // Exact when the count is a multiple of the unit's tenth or hundredth; otherwise 3 significant digits.
+  const struct {
+    std::int64_t unit;
+    const char* suffix;
+  } units[] = {{1000000000, "B"}, {1000000, "M"}, {1000, "K"}};
+  for (const auto& u : units) {
+    if (n < u.unit / 10) continue;   // 0.1B and up in B, 0.1M and up in M, …
+    char buf[48];
+    const long long whole = n / u.unit, rest = n % u.unit;
+    if (rest % (u.unit / 10) == 0) std::snprintf(buf, sizeof buf, "%lld.%lld%s", whole, rest / (u.unit / 10), u.suffix);
+    else if (rest % (u.unit / 100) == 0) std::snprintf(buf, sizeof buf, "%lld.%02lld%s", whole, rest / (u.unit / 100), u.suffix);
+    else std::snprintf(buf, sizeof buf, "%.3g%s", static_cast<double>(n) / static_cast<double>(u.unit), u.suffix);
+    return buf;
+  }
+  return std::to_string(n);
+}
+
+// [SECTION] Construction and positions --------------------------------------------------------------
+
+MoeModel::MoeModel(data::MoeScenario sc) : scenario_(std::move(sc)) {
+  count_ = engine::CountParameters(scenario_.config);
+  routing_ = engine::RouteTopK(scenario_.router);
+}
+
+int MoeModel::EventCount() const { return static_cast<int>(routing_.tokens) + 2; }
+
+std::int64_t MoeModel::TokenAt(int e) const {
+  if (e <= 0 || e > routing_.tokens) return -1;
+  return e - 1;
+}
+
+std::string MoeModel::EventLabel(int e) const {
+  if (e <= 0) return "start";
+  if (e > routing_.tokens) return "end";
+  return "token:" + std::to_string(e) + " (" + scenario_.token_labels[static_cast<size_t>(e - 1)] + ")";
+}
+
+int MoeModel::FindPosition(const std::string& pos) const {
+  if (pos == "start") return 0;
+  if (pos == "end") return EventCount() - 1;
+  const auto number = [&](size_t from) -> int {
+    try {
+      size_t used = 0;
+      const int v = std::stoi(pos.substr(from), &used);
+      return used == pos.size() - from ? v : -1;
+    } catch (...) {
+      return -1;
+    }
+  };
+  if (pos.rfind("token:", 0) == 0) {
+    const int t = number(6);
+    return t >= 1 && t <= routing_.tokens ? t : -1;
+  }
+  if (pos.rfind("event:", 0) == 0) {
+    const int e = number(6);
+    return e >= 0 && e < EventCount() ? e : -1;
+  }
+  return -1;
+}
+
+std::string MoeModel::PositionHelp() const {
+  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (0…" + std::to_string(EventCount() - 1) + ")";
+}
+
+std::vector<TimelineMark> MoeModel::BlockMarks() const {
+  std::vector<TimelineMark> marks;
+  for (int e = 0; e < EventCount(); ++e) marks.push_back({e, EventLabel(e)});
+  return marks;
+}
+
+// [SECTION] Scene ---------------------------------------------------------------------------------------
+
+Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) const {
+  constexpr float kW = 56, kH = 22, kLeftW = 13.5f, kRightX = 14.5f, kRightW = 41.5f;
+  constexpr float kExpTop = 5.2f, kExpBottom = 17.6f, kLane = 4.3f;
+  e = std::clamp(e, 0, EventCount() - 1);
+  const std::int64_t cur = TokenAt(e);
+  const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
+  const auto served = routing_.AcceptedAfter(last);
+  const auto demand = routing_.DemandAfter(last);
+  const std::int64_t E = routing_.experts;
+
+  Scene sc;
+  sc.width = kW, sc.height = kH;
+  sc.background = pal.background;
+  const auto box = [&](std::string id, float x, float y, float w, float h, Color fill, TileState st = TileState::kNone) {
+    SceneRect r;
+    r.id = std::move(id);
+    r.x = x, r.y = y, r.w = w, r.h = h;
+    r.fill = fill;
+    r.border = pal.border;
+    r.border_em = pal.line_em * 0.6f;
+    r.state = st;
+    r.hatched = st == TileState::kMasked;
+    return r;
+  };
+  const auto state_fill = [&](TileState s) {
+    switch (s) {
+      case TileState::kInSram: return pal.in_sram;
+      case TileState::kProcessed: return pal.processed;
+      case TileState::kMasked: return pal.masked;
+      default: return pal.pending;
+    }
+  };
+
+  // Router panel: the tokens, in order; the one being routed is "in SRAM" colour, done ones green.
+  SceneRect left = box("router", 0, 0, kLeftW, kH, pal.panel_hbm);
+  left.border_em = pal.line_em;
+  sc.rects.push_back(left);
+  sc.texts.push_back({"router.title", 0.5f, 0.4f, 0.9f, pal.text, Word("router", lang)});
+  sc.texts.push_back({"router.k", 0.5f, 1.6f, 0.9f, pal.text_muted,
+                      "k = " + std::to_string(routing_.top_k) + ",  " +
+                          (routing_.capacity ? Word("capacity", lang) + " C = " + std::to_string(*routing_.capacity)
+                                             : Word("no_capacity", lang))});
+  const std::int64_t shown = std::min<std::int64_t>(routing_.tokens, 12);
+  const float row_h = std::min(1.6f, (kH - 4.0f) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
+  std::vector<float> token_y;
+  for (std::int64_t t = 0; t < shown; ++t) {
+    const TileState s = t == cur ? TileState::kInSram : (t <= last ? TileState::kProcessed : TileState::kPending);
+    const float y = 3.2f + row_h * static_cast<float>(t);
+    SceneRect r = box("token." + std::to_string(t + 1), 0.6f, y, 4.6f, row_h * 0.82f, state_fill(s), s);
+    r.label = scenario_.token_labels[static_cast<size_t>(t)];
+    sc.rects.push_back(r);
+    token_y.push_back(y + row_h * 0.41f);
+    if (t <= last) {  // where it went: "E2, E5" (a dropped assignment struck with ×)
+      const auto& rt = routing_.routes[static_cast<size_t>(t)];
+      std::string to = "\u2192 ";
+      for (size_t s2 = 0; s2 < rt.experts.size(); ++s2)
+        to += (s2 ? ", " : "") + std::string("E") + std::to_string(rt.experts[s2] + 1) + (rt.dropped[s2] ? "\u00d7" : "");
+      sc.texts.push_back({"token.to." + std::to_string(t + 1), 5.6f, y + 0.1f, 0.85f, pal.text, to});
+    }
+  }
+  if (routing_.tokens > shown)
+    sc.texts.push_back({"token.more", 0.6f, 3.2f + row_h * static_cast<float>(shown), 0.8f, pal.text_muted,
+                        "\u2026 +" + std::to_string(routing_.tokens - shown)});
+
+  // Shared block: every token passes through it.
+  SceneRect shared = box("shared", kRightX, 0.4f, kRightW, 2.6f, pal.processed);
+  shared.label = Word("shared", lang) + "  " + FormatParams(scenario_.config.shared_params);
+  sc.rects.push_back(shared);
+
+  // Expert boxes with their load: one unit square per served token, hatched squares for dropped ones.
+  const float gap = E > 12 ? 0.15f : 0.5f;
+  const float ew = (kRightW - gap * static_cast<float>(E - 1)) / static_cast<float>(E);
+  std::int64_t scale_units = std::max<std::int64_t>(1, routing_.max_demand);
+  if (routing_.capacity) scale_units = std::max(scale_units, *routing_.capacity);
+  const float unit_h = std::min(1.6f, (kExpBottom - kExpTop - 3.2f) / static_cast<float>(scale_units));
+  std::vector<float> expert_cx;
+  for (std::int64_t x = 0; x < E; ++x) {
+    const float ex = kRightX + (ew + gap) * static_cast<float>(x);
+    expert_cx.push_back(ex + ew / 2);
+    bool chosen = false;
+    if (cur >= 0)
+      for (auto c : routing_.routes[static_cast<size_t>(cur)].experts) chosen |= c == x;
+    SceneRect r = box("expert." + std::to_string(x + 1), ex, kExpTop, ew, kExpBottom - kExpTop,
+                      chosen ? pal.in_sram : pal.panel_sram, chosen ? TileState::kInSram : TileState::kNone);
+    r.border_em = chosen ? pal.line_em * 1.4f : pal.line_em * 0.6f;
+    r.label = "E" + std::to_string(x + 1) + (ew >= 3.5f ? "\n" + FormatParams(scenario_.config.expert_params) : "");
+    r.sublabel = ew >= 3.0f ? std::to_string(served[static_cast<size_t>(x)]) +
+                                  (routing_.capacity ? "/" + std::to_string(*routing_.capacity) : "")
+                            : "";
+    sc.rects.push_back(r);
+    // Load squares, bottom up.
+    const std::int64_t n_served = served[static_cast<size_t>(x)], n_dem = demand[static_cast<size_t>(x)];
+    const float base = kExpBottom - 1.6f;
+    for (std::int64_t u = 0; u < n_dem; ++u) {
+      const bool drop = u >= n_served;
+      const TileState s = drop ? TileState::kMasked : TileState::kProcessed;
+      sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + std::to_string(u + 1), ex + ew * 0.2f,
+                             base - unit_h * static_cast<float>(u + 1), ew * 0.6f, unit_h * 0.85f, state_fill(s), s));
+    }
+    if (routing_.capacity) {  // the capacity line
+      SceneRect line = box("capacity." + std::to_string(x + 1), ex + 0.1f,
+                           base - unit_h * static_cast<float>(*routing_.capacity) - 0.12f, ew - 0.2f, 0.1f, pal.write_arrow);
+      line.border = pal.write_arrow;
+      line.border_em = 0.02f;
+      sc.rects.push_back(line);
+    }
+  }
+  sc.texts.push_back({"experts.title", kRightX, kExpBottom + 0.3f, 0.9f, pal.text_muted,
+                      Word("experts_title", lang) + ": " + std::to_string(E) + " \u00d7 " +
+                          FormatParams(scenario_.config.expert_params) + (routing_.capacity ? "   \u2014 " + Word("capacity", lang) + " C = " + std::to_string(*routing_.capacity) : "")});
+
+  // Accounting line along the bottom.
+  const auto& c = scenario_.config;
+  sc.texts.push_back({"accounting.total", kRightX, kH - 2.9f, 1.0f, pal.text,
+                      Word("total", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.experts) +
+                          " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.total)});
+  sc.texts.push_back({"accounting.active", kRightX, kH - 1.5f, 1.0f, pal.text,
+                      Word("active", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.top_k) +
+                          " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.active_per_token)});
+
+  // Arrows: the current token to each chosen expert (blue: served, red: dropped over capacity).
+  if (cur >= 0 && cur < shown) {
+    const auto& rt = routing_.routes[static_cast<size_t>(cur)];
+    for (size_t s = 0; s < rt.experts.size(); ++s) {
+      const std::int64_t x = rt.experts[s];
+      const float cx = expert_cx[static_cast<size_t>(x)] + (static_cast<float>(s) - 0.5f) * 0.4f;
+      const float ty = token_y[static_cast<size_t>(cur)];
+      const float lane = kLane - 0.55f * static_cast<float>(s);
+      SceneArrow a;
+      a.id = "route." + std::to_string(s + 1);
+      a.kind = rt.dropped[s] ? ArrowKind::kWrite : ArrowKind::kRead;
+      a.color = rt.dropped[s] ? pal.write_arrow : pal.read_arrow;
+      a.points = {{kLeftW - 0.2f, ty}, {kLeftW + 0.4f + 0.3f * static_cast<float>(s), ty},
+                  {kLeftW + 0.4f + 0.3f * static_cast<float>(s), lane}, {cx, lane}, {cx, kExpTop}};
+      a.label = "g " + FormatDouble(rt.gates[s]) + (rt.dropped[s] ? " " + Word("over", lang) : "");
+      a.label_at = {cx + 0.3f, lane - 0.05f};
+      sc.arrows.push_back(a);
+    }
+  }
+  sc.texts.push_back({"event", kRightX, kExpBottom + 1.3f, 0.85f, pal.text_muted,
+                      Word("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
+                          (e == 0 ? Word("before", lang) : e > routing_.tokens ? Word("summary", lang) : EventLabel(e))});
+  return sc;
+}
+
+// [SECTION] Panels and placeholders ---------------------------------------------------------------------
+
+Quantities MoeModel::QuantitiesAt(int e) const {
+  e = std::clamp(e, 0, EventCount() - 1);
+  Quantities q;
+  const auto& c = scenario_.config;
+  q["shared_params"] = FormatParams(c.shared_params);
+  q["expert_params"] = FormatParams(c.expert_params);
+  q["experts"] = std::to_string(c.experts);
+  q["top_k"] = std::to_string(c.top_k);
+  q["total_params"] = FormatParams(count_.total);
+  q["active_params"] = FormatParams(count_.active_per_token);
+  q["idle_params"] = FormatParams(count_.idle_per_token);
+  q["experts_total_params"] = FormatParams(count_.experts_total);
+  q["experts_active_params"] = FormatParams(count_.experts_active);
+  q["total_params_exact"] = Int(count_.total);
+  q["active_params_exact"] = Int(count_.active_per_token);
+  q["active_fraction"] = Fraction(count_.active_per_token, count_.total);
+  q["tokens"] = std::to_string(routing_.tokens);
+  q["assignments"] = std::to_string(routing_.assignments);
+  q["capacity"] = routing_.capacity ? std::to_string(*routing_.capacity) : "\u221e";
+  q["capacity_factor"] = scenario_.capacity_factor ? Fraction(scenario_.capacity_factor->first, scenario_.capacity_factor->second)
+                                                   : "\u2014";
+  q["dropped_assignments"] = std::to_string(routing_.dropped_assignments);
+  q["tokens_fully_dropped"] = std::to_string(routing_.tokens_fully_dropped);
+  q["max_demand"] = std::to_string(routing_.max_demand);
+  q["mean_demand"] = Fraction(routing_.assignments, routing_.experts);
+  q["imbalance"] = Fraction(routing_.imbalance_num, routing_.imbalance_den);
+  q["demand"] = IntVector(routing_.demand);
+  q["served"] = IntVector(routing_.accepted);
+  const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
+  const auto now = routing_.AcceptedAfter(last);
+  q["served_now"] = IntVector(now);
+  for (std::int64_t x = 0; x < routing_.experts; ++x) {
+    const std::string k = std::to_string(x + 1);
+    q["demand:" + k] = std::to_string(routing_.demand[static_cast<size_t>(x)]);
+    q["served:" + k] = std::to_string(routing_.accepted[static_cast<size_t>(x)]);
+    q["dropped:" + k] = std::to_string(routing_.dropped[static_cast<size_t>(x)]);
+    q["load_now:" + k] = std::to_string(now[static_cast<size_t>(x)]);
+  }
+  const std::int64_t cur = TokenAt(e);
+  if (cur < 0) {
+    q["token"] = q["token_experts"] = q["token_gates"] = q["token_dropped"] = "\u2014";
+  } else {
+    const auto& rt = routing_.routes[static_cast<size_t>(cur)];
+    q["token"] = scenario_.token_labels[static_cast<size_t>(cur)];
+    std::string ex, g, d;
+    int nd = 0;
+    for (size_t s = 0; s < rt.experts.size(); ++s) {
+      ex += (s ? ", " : "") + std::string("E") + std::to_string(rt.experts[s] + 1);
+      g += (s ? ", " : "") + FormatDouble(rt.gates[s]);
+      if (rt.dropped[s]) d += (nd++ ? ", " : "") + std::string("E") + std::to_string(rt.experts[s] + 1);
+    }
+    q["token_experts"] = ex;
+    q["token_gates"] = g;
+    q["token_dropped"] = nd ? d : "\u2014";
+  }
+  return q;
+}
+
+std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const {
+  const auto q = QuantitiesAt(e);
+  std::vector<PanelSection> out;
+  PanelSection p;
+  p.title = Word("panel_params", lang);
+  p.rows.push_back({Word("shared", lang), q.at("shared_params")});
+  p.rows.push_back({Word("experts_title", lang), q.at("experts") + " \u00d7 " + q.at("expert_params") + " = " + q.at("experts_total_params")});
+  p.rows.push_back({Word("total", lang), q.at("total_params") + " (" + q.at("total_params_exact") + ")"});
+  p.rows.push_back({Word("active", lang) + " (k = " + q.at("top_k") + ")",
+                    q.at("shared_params") + " + " + q.at("top_k") + " \u00d7 " + q.at("expert_params") + " = " + q.at("active_params")});
+  p.rows.push_back({Word("idle_params", lang), q.at("idle_params")});
+  out.push_back(p);
+
+  PanelSection t;
+  t.title = Word("panel_token", lang);
+  t.rows.push_back({Word("event", lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventLabel(e)});
+  t.rows.push_back({Word("token", lang), q.at("token")});
+  t.rows.push_back({Word("selected", lang), q.at("token_experts")});
+  t.rows.push_back({Word("gates", lang), q.at("token_gates")});
+  t.rows.push_back({Word("over", lang), q.at("token_dropped"), q.at("token_dropped") != "\u2014"});
+  out.push_back(t);
+
+  PanelSection r;
+  r.title = Word("panel_router", lang);
+  r.columns = {Word("expert", lang), Word("served", lang), Word("demand", lang), Word("dropped", lang)};
+  const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
+  const auto now = routing_.AcceptedAfter(last), dem = routing_.DemandAfter(last);
+  for (std::int64_t x = 0; x < routing_.experts; ++x) {
+    const auto d = dem[static_cast<size_t>(x)] - now[static_cast<size_t>(x)];
+    r.rows.push_back({"E" + std::to_string(x + 1), std::to_string(now[static_cast<size_t>(x)]) + "\t" +
+                                                       std::to_string(dem[static_cast<size_t>(x)]) + "\t" + std::to_string(d),
+                      d > 0});
+  }
+  out.push_back(r);
+
+  PanelSection s;
+  s.title = Word("summary", lang);
+  s.rows.push_back({Word("tokens", lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
+  s.rows.push_back({Word("capacity", lang), q.at("capacity")});
+  s.rows.push_back({Word("dropped", lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
+  s.rows.push_back({Word("imbalance", lang), q.at("imbalance")});
+  out.push_back(s);
+  return out;
+}
+
+std::vector<std::string> MoeModel::Texts() const {
+  std::vector<std::string> texts = AllWords();
+  texts.push_back(scenario_.title.zh);
+  texts.push_back(scenario_.title.en);
+  texts.push_back(scenario_.file);
+  texts.push_back(PositionHelp());
+  for (const auto& l : scenario_.token_labels) texts.push_back(l);
+  for (int e = 0; e < std::min(EventCount(), 64); ++e) {
+    texts.push_back(EventLabel(e));
+    for (const auto* lang : {"zh", "en"}) {
+      for (const auto& sec : Panels(e, lang)) {
+        texts.push_back(sec.title);
+        for (const auto& col : sec.columns) texts.push_back(col);
+        for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
+      }
+      const auto sc = BuildScene(e, lang, ClassroomPalette());
+      for (const auto& t : sc.texts) texts.push_back(t.text);
+      for (const auto& r : sc.rects) texts.push_back(r.label + r.sublabel);
+      for (const auto& a : sc.arrows) texts.push_back(a.label);
+    }
+  }
+  return texts;
+}
+
+}  // namespace bw::view
