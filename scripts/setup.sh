@@ -13,6 +13,7 @@ BW_PACKAGES=(
   libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev fonts-noto-cjk
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool
+  python3-jsonschema
 )
 
 bw_install_packages() {

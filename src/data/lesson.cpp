@@ -85,6 +85,17 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     st.further = Text(r, s, sp, "further");
     st.teacher_notes = Text(r, s, sp, "teacher_notes");
     st.source = Text(r, s, sp, "source");
+    if (s.contains("highlight")) {
+      const auto& h = s["highlight"];
+      const std::string hp = JsonPath(sp, "highlight");
+      r.ExpectArray(h, hp);
+      for (size_t k = 0; k < h.size(); ++k) {
+        std::string id = r.String(h[k], JsonPath(hp, k));
+        if (id.empty()) r.Fail(JsonPath(hp, k), "a highlight id is empty");
+        st.highlight.push_back(std::move(id));
+      }
+    }
+    if (s.contains("predict")) st.predict = Text(r, s, sp, "predict");
     lesson.steps.push_back(std::move(st));
   }
   return lesson;

@@ -4,7 +4,8 @@
 //     "scenarios": {"worked": "scenarios/worked_214.json"},   — paths relative to the lesson file,
 //                                                               never outside the lesson's folder
 //     "steps": [ { "id": "RC-T3/b0", "scenario": "worked", "position": "start",
-//                  "title", "body", "further", "teacher_notes", "source": {"zh","en"} }, … ] }
+//                  "title", "body", "further", "teacher_notes", "source": {"zh","en"},
+//                  "highlight": ["hbm.sp"], "predict": {"zh","en"}  — both optional }, … ] }
 // "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…;
 // each scenario kind lists its own: view::ScenarioModel::PositionHelp).
 // Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}: see view/lesson_text.h.
@@ -14,6 +15,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +30,11 @@ struct LessonStep {
   std::string scenario;      // key into Lesson::scenarios
   std::string position;      // trace event label
   LocalText title, body, further, teacher_notes, source;
+  // Optional. "highlight": ids of scene rects to emphasise ("hbm.sp", "grid.1,2", "expert.3"; the
+  // lesson tests check each exists in the step's scene). "predict": a question students answer
+  // before the next step reveals it (predict-then-reveal).
+  std::vector<std::string> highlight;
+  std::optional<LocalText> predict;
 };
 
 struct ScenarioRef {
