@@ -31,7 +31,7 @@ fi
 
 if has record; then
   echo "== record"
-  timeout 60 "$B/cuda_attention_bench" record "$OUT/recorded_run_h200.json" 4096 64 64 64 causal_top_left 0 | tee -a "$OUT/bench.jsonl"
+  timeout 60 "$B/cuda_attention_bench" record "$OUT/recorded_run_h200.json" 8192 64 64 64 causal_top_left 0 | tee -a "$OUT/bench.jsonl"
   ls -la "$OUT/recorded_run_h200.json"
 fi
 

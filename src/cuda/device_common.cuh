@@ -60,14 +60,14 @@ __device__ __forceinline__ void WriteRecordFields(TileRecord* slot, const TileRe
   s->head = r.head;
 }
 
-// Sets the ready word of the `count` consecutive slots ending at `last`, written by this thread.
-// live = records in mapped host memory that the CPU polls while the kernel runs: one system-scope
-// fence first, so every field of those records reaches the host before any of their ready words.
-// Not live = records in device memory read after the kernel, whose end orders them: no fence (a
-// system fence costs about a microsecond, which is why live mode publishes several tiles per fence
-// at full speed; with a pace it publishes every tile).
-__device__ __forceinline__ void PublishRecords(TileRecord* last, int count, bool live) {
-  if (live) __threadfence_system();
+// Live records (mapped host memory the CPU polls while the kernel runs): sets the ready word of the
+// `count` consecutive slots ending at `last`, all written by this thread, after one system-scope
+// fence, so every field of those records reaches the host before any of their ready words. A system
+// fence costs about a microsecond, so at full speed a block publishes up to 8 records per fence (and
+// always at its last tile); with a pace, every record. Records in device memory (read after the
+// kernel, whose end orders them) set `ready` right after the fields, with no fence.
+__device__ __forceinline__ void PublishRecords(TileRecord* last, int count) {
+  __threadfence_system();
   for (int i = 0; i < count; ++i) reinterpret_cast<volatile TileRecord*>(last - i)->ready = 1u;
 }
 

@@ -83,7 +83,9 @@ struct TcArgs {
 template <int D>
 constexpr size_t TcSmemBytes() { return sizeof(std::uint16_t) * (size_t)(kBr + 4 * kBc) * (D + 8); }
 
-template <int D, bool BF16>
+// LIVE (records in mapped host memory, published behind a system fence) is a template parameter so the
+// plain build carries no fence code: in one build it cost the counters-on kernel several per cent.
+template <int D, bool BF16, bool LIVE>
 __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   constexpr int LD = D + 8;  // +16 bytes per row: ldmatrix rows land in distinct bank groups
   constexpr int kChunks = D / 8;  // 16-byte chunks per row
@@ -259,8 +261,10 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
         rec.head = head;
         TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
         dev::WriteRecordFields(slot, rec);
-        if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished, a.live != 0);
+        if (!LIVE) {
+          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
+        } else if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished);
           unpublished = 0;
         }
       }
@@ -288,7 +292,7 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
 template <int D, bool BF16>
 void LaunchD(const TcArgs& a, cudaStream_t st) {
   const size_t smem = TcSmemBytes<D>() + a.t_c;
-  auto kernel = TcKernel<D, BF16>;
+  auto kernel = a.live ? TcKernel<D, BF16, true> : TcKernel<D, BF16, false>;
   Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute(tc)");
   kernel<<<dim3(a.t_r, a.p.heads), kWarps * 32, smem, st>>>(a);
   Check(cudaGetLastError(), "TcKernel launch");

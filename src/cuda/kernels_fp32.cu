@@ -300,8 +300,10 @@ __global__ void __launch_bounds__(kMaxBr * kG) TiledFp32Kernel(TiledArgs a) {
         rec.head = head;
         TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
         dev::WriteRecordFields(slot, rec);
-        if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished, a.live != 0);
+        if (!a.live) {
+          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
+        } else if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished);
           unpublished = 0;
         }
       }
@@ -581,8 +583,10 @@ __global__ void __launch_bounds__(kFastThreads, 2) TiledFp32FastKernel(TiledArgs
         rec.head = head;
         TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
         dev::WriteRecordFields(slot, rec);
-        if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished, a.live != 0);
+        if (!a.live) {
+          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
+        } else if (++unpublished >= a.publish_every || last) {
+          dev::PublishRecords(slot, unpublished);
           unpublished = 0;
         }
       }

@@ -4,6 +4,7 @@
 // tile classes behave at tails and for both causal alignments.
 #include "cuda/attention_cuda.h"
 #include "cuda/gpu_record_json.h"
+#include "cuda/gpu_replay.h"
 
 #include <gtest/gtest.h>
 
@@ -82,6 +83,22 @@ TEST(GpuRecord, ShippedH200RunIsConsistent) {
   ASSERT_TRUE(r.mask != MaskKind::KeyPadding && r.mask != MaskKind::Explicit);
   EXPECT_EQ(c, PredictCounters(p, r.algorithm, Tiling{r.b_r, r.b_c}));
   EXPECT_GT(r.kernel_ms, 0.0);
+}
+
+TEST(GpuReplay, ReleasesRecordsInEndTimeOrderAgainstTheCallersClock) {
+  RunSummary r = Sample();  // ends at t0 + 50, 150, 250, 350 ns
+  std::swap(r.tiles[0], r.tiles[3]);
+  GpuReplay rp(r, 1e6);  // 1 GPU ns = 1 ms of replay
+  EXPECT_EQ(rp.TilesTotal(), 4);
+  EXPECT_NEAR(rp.DurationSeconds(), 0.35, 1e-9);
+  EXPECT_TRUE(rp.Poll(0.01).empty());
+  auto a = rp.Poll(0.16);
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_LE(a[0].t_end_ns, a[1].t_end_ns);
+  EXPECT_FALSE(rp.Done());
+  EXPECT_EQ(rp.Poll(1.0).size(), 2u);
+  EXPECT_TRUE(rp.Done());
+  EXPECT_THROW(GpuReplay(r, 0.0), std::invalid_argument);
 }
 
 TEST(GpuModel, TileClassesAtTailsAndBothAlignments) {
