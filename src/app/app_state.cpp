@@ -41,6 +41,46 @@ void StepBlock(AppState& s, int delta) {
   }
 }
 
+namespace {
+
+std::filesystem::file_time_type MTime(const std::string& path) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(path, ec);
+  return ec ? std::filesystem::file_time_type::min() : t;
+}
+
+void Watch(AppState& s, const std::string& path) {
+  s.ui.opened_path = path;
+  s.ui.watched.clear();
+  s.ui.watched.emplace_back(path, MTime(path));
+  if (s.model.lesson && !s.model.standalone)
+    for (const auto& [key, ref] : s.model.lesson->lesson.scenarios) s.ui.watched.emplace_back(ref.path.string(), MTime(ref.path.string()));
+}
+
+}  // namespace
+
+bool ReloadIfChanged(AppState& s) {
+  bool changed = false;
+  for (auto& [path, mtime] : s.ui.watched) {
+    const auto now = MTime(path);
+    if (now != mtime) {
+      changed = true;
+      mtime = now;  // a file that fails to load is not retried until it changes again
+    }
+  }
+  if (!changed) return false;
+  const int step = s.ui.step, event = s.ui.event;
+  auto watched = s.ui.watched;
+  if (OpenFile(s, s.ui.opened_path)) {
+    if (s.InLesson()) GoToStep(s, step);
+    SetEvent(s, event);
+    s.ui.status = "reloaded " + s.ui.opened_path;
+  } else {
+    s.ui.watched = watched;  // keep watching the file that failed, with its new time
+  }
+  return true;
+}
+
 bool OpenFile(AppState& s, const std::string& path) {
   try {
     const auto doc = data::ReadJsonFile(path);
@@ -55,6 +95,12 @@ bool OpenFile(AppState& s, const std::string& path) {
     }
     s.ui.playing = false;
     s.ui.error.clear();
+    Watch(s, path);
+    auto& recent = s.options.recent;
+    recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
+    recent.insert(recent.begin(), path);
+    if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
+    s.ui.settings_dirty = true;
     s.ui.fonts_dirty = true;  // new strings may need new glyphs
     return true;
   } catch (const data::LoadError& e) {
@@ -64,6 +110,12 @@ bool OpenFile(AppState& s, const std::string& path) {
   }
   s.ui.fonts_dirty = true;  // the error line may name a path with new characters
   return false;
+}
+
+void ScaleFont(AppState& s, float factor) {
+  s.options.font_px = std::clamp(s.options.font_px * factor, 10.0f, 96.0f);
+  s.ui.fonts_dirty = true;
+  s.ui.settings_dirty = true;
 }
 
 }  // namespace bw::app

@@ -3,9 +3,11 @@
 // runs computed at load time) — never a cached copy of engine results per frame.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
@@ -13,19 +15,41 @@
 
 namespace bw::app {
 
+inline constexpr size_t kMaxRecent = 10;
+
 struct Options {
   std::string lang = "zh";       // "zh" or "en"
-  bool projector = false;        // projector palette: white background, thick lines
-  float font_px = 22.0f;         // base font size; everything is laid out in multiples of it
+  bool projector = false;        // projector palette: white background, thick lines, larger text
+  float font_px = 22.0f;         // base font size (pixels); everything is laid out in multiples of it
   float play_speed = 4.0f;       // events per second while playing
+  int monitor = 0;               // F11 fullscreen goes to this monitor (index into glfwGetMonitors)
+  std::vector<std::string> recent;  // recently opened files, newest first
+};
+
+struct KeyPress {
+  int key = 0;    // GLFW_KEY_*
+  int mods = 0;   // GLFW_MOD_*
 };
 
 struct Transient {
+  // Key presses queued by the GLFW callback and applied at the start of the next frame: with
+  // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
+  // (clickers and xdotool send both at once).
+  std::vector<KeyPress> keys;
   int step = 0;                  // lesson step index (lesson mode)
   int event = 0;                 // trace event index in the current scenario
   bool playing = false;
   double last_advance = 0;       // glfwGetTime() of the last automatic step
   bool show_help = false;        // the '?' shortcut overlay
+  bool show_open = false;        // the Ctrl+O browser
+  std::string open_path;         // its path field
+  bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
+  bool fullscreen = false;       // F11 (applied by main, which owns the window)
+  bool settings_dirty = false;   // options changed: save them
+  double anim_start = -1;        // glfwGetTime() when the current event's transfer started animating
+  std::string status;            // last non-error message (export written, file reloaded, …)
+  std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
+  std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
 };
@@ -60,5 +84,11 @@ void SetEvent(AppState& s, int event);     // clamps
 // Opens a lesson (a document with "steps") or a scenario. On error: s.ui.error is set and the
 // model is left exactly as it was. Returns true on success.
 bool OpenFile(AppState& s, const std::string& path);
+// Reopens the current file when it or a scenario it binds changed on disk, keeping the step and
+// event where possible. A file that no longer loads keeps the old model and shows the error.
+// Returns true when something was reloaded (or failed to).
+bool ReloadIfChanged(AppState& s);
+// Font size in steps of 10 %, clamped to 10–96 px; the atlas is rebuilt before the next frame.
+void ScaleFont(AppState& s, float factor);
 
 }  // namespace bw::app

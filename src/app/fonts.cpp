@@ -56,18 +56,22 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
   cfg.OversampleH = 1;
   cfg.PixelSnapH = true;
   fonts.body_px = base_px;
-  fonts.large_px = base_px * 1.5f;
+  fonts.text_px = base_px * 1.3f;
+  fonts.large_px = base_px * 1.6f;
   if (!file.path.empty()) {
     fonts.body = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.body_px, &cfg, ranges.Data);
+    fonts.text = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.text_px, &cfg, ranges.Data);
     fonts.large = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.large_px, &cfg, ranges.Data);
   }
-  if (!fonts.body || !fonts.large) {
+  if (!fonts.body || !fonts.text || !fonts.large) {
     fonts.error = "Noto Sans CJK was not found (Debian package fonts-noto-cjk); Chinese text cannot be shown.";
     io.Fonts->Clear();
     ImFontConfig def;
     def.SizePixels = base_px;
     fonts.body = io.Fonts->AddFontDefault(&def);
-    def.SizePixels = base_px * 1.5f;
+    def.SizePixels = base_px * 1.3f;
+    fonts.text = io.Fonts->AddFontDefault(&def);
+    def.SizePixels = base_px * 1.6f;
     fonts.large = io.Fonts->AddFontDefault(&def);
   }
   io.Fonts->Build();

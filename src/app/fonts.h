@@ -20,8 +20,9 @@ FontFile FindCjkFont();
 
 struct Fonts {
   ImFont* body = nullptr;    // base size
-  ImFont* large = nullptr;   // 1.5 × base: headings and big diagram numbers
-  float body_px = 0, large_px = 0;
+  ImFont* text = nullptr;    // 1.3 × base: lesson prose in projector and presenter modes
+  ImFont* large = nullptr;   // 1.6 × base: headings and big diagram numbers
+  float body_px = 0, text_px = 0, large_px = 0;
   std::string error;         // non-empty when the CJK font could not be loaded
 };
 

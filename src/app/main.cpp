@@ -1,15 +1,20 @@
 // blockwise: the lesson player. GLFW window + Dear ImGui (1.86, Debian's libimgui.a with its GLFW and
 // OpenGL3 backends) + FreeType fonts. main() owns the one AppState; each frame reads it, builds the
 // scene from the engine's run, paints it, and applies input through AppState's actions.
+// [SECTION] Arguments  [SECTION] Frame helpers (state file, export, fullscreen)  [SECTION] Main loop
 // Headless use: --screenshot FILE.png renders the chosen step, writes the PNG (and --dump-scene
-// JSON with every rectangle's pixel box and state), and exits.
+// JSON with every rectangle's pixel box and state), and exits. --soak N steps one event per frame.
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
 #include <GLFW/glfw3.h>
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
-#include <stb_image_write.h>
+#include <imgui.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,44 +22,78 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_state.h"
+#include "app/export.h"
 #include "app/fonts.h"
+#include "app/notes_window.h"
 #include "app/panels.h"
+#include "app/settings.h"
+#include "data/atomic_write.h"
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+const auto kProcessStart = Clock::now();
+
+// [SECTION] Arguments ------------------------------------------------------------------------------
+
 struct Args {
-  std::string lesson, scenario, step, position, screenshot, dump_scene, lang = "zh", open_after;
+  std::string lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file;
   int width = 1600, height = 1000;
-  bool projector = false;
-  int soak = 0;  // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
+  bool projector = false, presenter = false, no_settings = false;
+  float font_px = 0;     // 0 = from settings
+  float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
+  int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
-std::string DefaultLesson() {
+std::string Root() {
   // Next to the source tree when run from a build folder; BLOCKWISE_ROOT overrides.
-  if (const char* root = std::getenv("BLOCKWISE_ROOT")) return std::string(root) + "/lessons/rc-t3.json";
-  return std::string(BLOCKWISE_SOURCE_ROOT) + "/lessons/rc-t3.json";
+  if (const char* root = std::getenv("BLOCKWISE_ROOT")) return root;
+  return BLOCKWISE_SOURCE_ROOT;
 }
 
-bool SaveScreenshot(const std::string& path, int w, int h) {
-  std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
-  glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
-  glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-  stbi_flip_vertically_on_write(1);  // GL's origin is bottom-left
-  return stbi_write_png(path.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+// Every shipped lesson and scenario, for the Ctrl+O browser.
+std::vector<std::string> ShippedFiles() {
+  std::vector<std::string> files;
+  for (const char* dir : {"lessons", "assets/scenarios"}) {
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(Root() + "/" + dir, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec))
+      if (it->path().extension() == ".json") files.push_back(it->path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown.
+long RssKb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
+// [SECTION] Frame helpers ------------------------------------------------------------------------------
+
+nlohmann::json StateJson(const bw::app::AppState& s) {
+  const auto* cur = s.Current();
+  return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
+          {"step_index", s.ui.step},
+          {"event", cur ? cur->EventLabel(s.ui.event) : ""},
+          {"event_index", s.ui.event},
+          {"event_count", cur ? cur->EventCount() : 0},
+          {"playing", s.ui.playing},
+          {"lang", s.options.lang},
+          {"projector", s.options.projector},
+          {"font_px", std::round(s.options.font_px * 10) / 10.0},
+          {"presenter", s.ui.presenter},
+          {"fullscreen", s.ui.fullscreen},
+          {"show_help", s.ui.show_help},
+          {"error", s.ui.error}};
 }
 
 void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::app::Painted& painted) {
-  nlohmann::json j;
-  const auto* cur = s.Current();
-  j["step"] = s.CurrentStep() ? s.CurrentStep()->id : "";
-  j["step_index"] = s.ui.step;
-  j["event"] = cur ? cur->EventLabel(s.ui.event) : "";
-  j["event_count"] = cur ? cur->EventCount() : 0;
-  j["playing"] = s.ui.playing;
-  j["event_index"] = s.ui.event;
-  j["lang"] = s.options.lang;
-  j["error"] = s.ui.error;
+  nlohmann::json j = StateJson(s);
   j["rects"] = nlohmann::json::array();
   for (const auto& r : painted.rects)
     j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"box", {r.x0, r.y0, r.x1, r.y1}},
@@ -68,16 +107,77 @@ void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::ap
   std::ofstream(path) << j.dump(2) << "\n";
 }
 
-// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown.
-long RssKb() {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
-  return 0;
+// Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
+// laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
+std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scale, const std::string& path,
+                            bw::app::Painted* painted_out) {
+  int win_w = 0, win_h = 0;
+  glfwGetWindowSize(window, &win_w, &win_h);
+  const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
+  const float saved_font = s.options.font_px;
+  s.options.font_px = saved_font * scale;
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.options.font_px, bw::app::ShownTexts(s));
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  std::string err;
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    err = path + ": not saved: the offscreen framebuffer is not available (" + std::to_string(w) + "×" +
+          std::to_string(h) + ")";
+  } else {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    ImGui::NewFrame();
+    bw::app::Painted painted = bw::app::DrawMainWindow(s, fonts, 1.0f);
+    ImGui::Render();
+    glViewport(0, 0, w, h);
+    glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    err = bw::app::WritePixelsPng(path, 0, 0, w, h);
+    if (painted_out) *painted_out = std::move(painted);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
+  s.options.font_px = saved_font;
+  s.ui.fonts_dirty = true;
+  return err;
+}
+
+void ApplyFullscreen(bw::app::AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]) {
+  if (s.ui.fullscreen == is_fullscreen) return;
+  if (s.ui.fullscreen) {
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    if (count == 0) {
+      s.ui.fullscreen = false;
+      return;
+    }
+    GLFWmonitor* m = monitors[s.options.monitor % count];
+    const GLFWvidmode* mode = glfwGetVideoMode(m);
+    glfwGetWindowPos(window, &saved[0], &saved[1]);
+    glfwGetWindowSize(window, &saved[2], &saved[3]);
+    glfwSetWindowMonitor(window, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
+  }
+  is_fullscreen = s.ui.fullscreen;
 }
 
 }  // namespace
+
+// [SECTION] Main loop -------------------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
   Args args;
@@ -86,21 +186,39 @@ int main(int argc, char** argv) {
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
   cli.add_option("--position", args.position, "Then go to this trace position (e.g. update:2, tile:2,1, event:17)");
-  cli.add_option("--lang", args.lang, "Language: zh or en")->check(CLI::IsMember({"zh", "en"}));
-  cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines)");
+  cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting, else zh)")
+      ->check(CLI::IsMember({"zh", "en"}));
+  cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines, larger text)");
+  cli.add_flag("--presenter", args.presenter, "Presenter mode: teacher notes in a second window (F5)");
+  cli.add_option("--font-px", args.font_px, "Base font size in pixels (default: the saved setting, else 22)")
+      ->check(CLI::Range(10.0f, 96.0f));
   cli.add_option("--screenshot", args.screenshot, "Render, save this PNG, and exit");
+  cli.add_option("--scale", args.scale, "With --screenshot: render at this multiple of the window size")
+      ->check(CLI::Range(1.0f, 4.0f));
   cli.add_option("--dump-scene", args.dump_scene, "With --screenshot: write the painted scene as JSON");
   cli.add_option("--open-after", args.open_after, "Then open this file as if dropped (tests: a bad file keeps the scenario)");
+  cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
+  cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--height", args.height, "Window height in pixels")->check(CLI::Range(200, 8000));
-  cli.add_option("--soak", args.soak, "Soak test: step one trace event per frame through every step for N frames, print RSS, exit")
+  cli.add_option("--soak", args.soak, "Soak test: step one trace event per frame through every step for N frames, print RSS and frame times, exit")
       ->check(CLI::Range(1, 100000000));
   CLI11_PARSE(cli, argc, argv);
 
   bw::app::AppState state;
-  state.options.lang = args.lang;
-  state.options.projector = args.projector;
-  const std::string lesson = args.lesson.empty() ? DefaultLesson() : args.lesson;
+  const bool headless = !args.screenshot.empty();
+  const bool use_settings = !args.no_settings && !headless && args.soak == 0;
+  const auto settings_path = bw::app::SettingsPath();
+  if (use_settings) {
+    const std::string warn = bw::app::LoadSettings(state, settings_path);
+    if (!warn.empty()) std::cerr << "warning: " << warn << "\n";
+  }
+  if (!args.lang.empty()) state.options.lang = args.lang;
+  if (args.projector) state.options.projector = true;
+  if (args.font_px > 0) state.options.font_px = args.font_px;
+  state.ui.presenter = args.presenter;
+
+  const std::string lesson = args.lesson.empty() ? Root() + "/lessons/rc-t3.json" : args.lesson;
   if (!args.scenario.empty()) {
     if (!bw::app::OpenFile(state, args.scenario)) std::cerr << "error: " << state.ui.error << "\n";
   } else if (!bw::app::OpenFile(state, lesson)) {
@@ -130,6 +248,7 @@ int main(int argc, char** argv) {
   if (!glfwInit()) return 1;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the content scale
   GLFWwindow* window = glfwCreateWindow(args.width, args.height, "Blockwise", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "error: could not open a window (is there a display? try xvfb-run)\n");
@@ -137,100 +256,152 @@ int main(int argc, char** argv) {
     return 1;
   }
   glfwMakeContextCurrent(window);
-  glfwSwapInterval(1);
+  glfwSwapInterval(args.soak > 0 ? 0 : 1);
   glfwSetWindowUserPointer(window, &state);
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
     auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
     if (count > 0) bw::app::OpenFile(*s, paths[0]);
   });
+  // HiDPI: on a screen with content scale 2 the text is laid out twice as large.
+  float xscale = 1, yscale = 1;
+  glfwGetWindowContentScale(window, &xscale, &yscale);
+  if (xscale > 1.01f && args.font_px <= 0) state.options.font_px *= xscale;
 
   IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
+  ImGuiContext* main_ctx = ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;
   ImGui::StyleColorsLight();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 130");
+  // Keys go to ImGui (text fields) and into AppState's queue (stepping), so no press is lost.
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+    if (action == GLFW_PRESS || action == GLFW_REPEAT)
+      static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w))->ui.keys.push_back({key, mods});
+  });
 
+  const std::vector<std::string> shipped = ShippedFiles();
   bw::app::Fonts fonts;
+  bw::app::NotesWindow notes;
+  bool is_fullscreen = false;
+  int saved_geometry[4] = {0, 0, args.width, args.height};
   int frame = 0;
   int redraw_frames = 2;
-  const bool headless = !args.screenshot.empty();
+  std::string last_state;
+  int last_event = -1, last_step = -1;
   int soak_frame = 0;                          // [soak]
   long soak_rss_first = 0, soak_rss_warm = 0;  // [soak] after frame 1 and after the warm-up
+  std::vector<double> frame_ms;                // [soak] CPU time per frame, for the benchmark
+  double first_frame_ms = -1;
   int exit_code = 0;
+  constexpr double kAnimSeconds = 0.3;  // transfer arrows grow over this long, eased, then stay still
+
   while (!glfwWindowShouldClose(window)) {
-    // Event-driven: sleep until input arrives, or until the next playback step is due; the
-    // screenshot path never waits.
-    if (headless || args.soak > 0) {  // [soak] never waits for input
+    // Event-driven: sleep until input arrives, a playback step or animation frame is due, or the
+    // watched files need a look (once a second). The screenshot and soak paths never wait.
+    const double now = glfwGetTime();
+    const bool animating = state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds;
+    if (headless || args.soak > 0) {
       glfwPollEvents();
     } else if (state.ui.playing) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
-      glfwWaitEventsTimeout(std::max(0.0, due - glfwGetTime()));
+      glfwWaitEventsTimeout(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
       if (glfwGetTime() >= due) {
         const auto* cur = state.Current();
         if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
         else state.ui.playing = false;
         state.ui.last_advance = glfwGetTime();
       }
-    } else if (redraw_frames > 0) {
-      glfwPollEvents();  // a few frames after input let ImGui settle hover and layout
-      --redraw_frames;
+    } else if (animating || redraw_frames > 0) {
+      glfwWaitEventsTimeout(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
+      if (!animating) --redraw_frames;
     } else {
-      glfwWaitEvents();
+      glfwWaitEventsTimeout(1.0);
       redraw_frames = 2;
       state.ui.last_advance = glfwGetTime();
+      if (bw::app::ReloadIfChanged(state)) redraw_frames = 3;
     }
+    if (state.ui.presenter != notes.IsOpen()) {
+      if (state.ui.presenter) {
+        if (!notes.Open(window, &state)) state.ui.presenter = false;
+      } else {
+        notes.Close();
+      }
+    }
+    if (notes.CloseRequested()) {
+      state.ui.presenter = false;
+      notes.Close();
+    }
+    ApplyFullscreen(state, window, is_fullscreen, saved_geometry);
+
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
-    if (fb_w == 0 || fb_h == 0) continue;  // minimised: nothing to draw
-
+    if (fb_w == 0 || fb_h == 0) {  // minimised: nothing to draw, and nothing to spin on
+      if (!headless && args.soak == 0) glfwWaitEventsTimeout(0.5);
+      continue;
+    }
+    const auto frame_start = Clock::now();
     if (state.ui.fonts_dirty) {
-      fonts = bw::app::LoadFonts(state.options.font_px, bw::app::ShownTexts(state));
+      const auto texts = bw::app::ShownTexts(state);
+      fonts = bw::app::LoadFonts(state.options.font_px, texts);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;
+      notes.MarkFontsDirty();
       if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
+    }
+    // A new event starts its transfer animation.
+    if (state.ui.event != last_event || state.ui.step != last_step) {
+      state.ui.anim_start = (last_event < 0 || headless || args.soak > 0) ? -1 : glfwGetTime();
+      last_event = state.ui.event;
+      last_step = state.ui.step;
+    }
+    float progress = 1.0f;
+    if (state.ui.anim_start >= 0) {
+      const double t = std::min(1.0, (glfwGetTime() - state.ui.anim_start) / kAnimSeconds);
+      progress = static_cast<float>(1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t));  // ease-out cubic
     }
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     bw::app::HandleKeys(state);
-
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(io.DisplaySize);
-    ImGui::Begin("Blockwise", nullptr,
-                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
-    bw::app::DrawTopBar(state, fonts);
-    bw::app::DrawErrorBanner(state);
-    const float side = std::max(ImGui::GetFontSize() * 20.0f, io.DisplaySize.x * 0.3f);
-    const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 1.8f;
-    const float body_h = ImGui::GetContentRegionAvail().y - timeline_h;
-    ImGui::BeginChild("left", ImVec2(ImGui::GetContentRegionAvail().x - side, body_h), false);
-    const float left_w = ImGui::GetContentRegionAvail().x;
-    auto painted = bw::app::DrawDiagram(state, fonts, left_w, body_h * 0.62f);
-    ImGui::Spacing();
-    bw::app::DrawStepText(state, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("right", ImVec2(0, body_h), true);
-    bw::app::DrawPanels(state, fonts);
-    bw::app::DrawTeacherNotes(state, fonts);
-    ImGui::EndChild();
-    bw::app::DrawTimeline(state);
-    ImGui::End();
-    bw::app::DrawHelp(state);
-
+    bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress);
+    bw::app::DrawOpenBrowser(state, shipped);
+    // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON.
+    bool export_png = false;
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E)) {
+      if (io.KeyShift) {
+        const std::string stem = bw::app::ExportStem(state);
+        std::string err = bw::app::ExportPanelsCsv(state, stem + "-counters.csv");
+        if (err.empty()) err = bw::app::ExportTraceJson(state, stem + "-trace.json");
+        if (err.empty()) state.ui.status = "wrote " + stem + "-counters.csv, " + stem + "-trace.json";
+        else state.ui.error = err;
+      } else {
+        export_png = true;
+      }
+    }
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
+    const auto bg = state.Palette().background;
+    glClearColor(bg.r / 255.0f, bg.g / 255.0f, bg.b / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (first_frame_ms < 0)
+      first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - kProcessStart).count();
+
+    if (export_png) {
+      const std::string path = bw::app::ExportStem(state) + "@2x.png";
+      const std::string err = ExportScaledPng(state, window, 2.0f, path, nullptr);
+      if (err.empty()) state.ui.status = "wrote " + path;
+      else state.ui.error = err;
+    }
 
     // [soak] One trace event per frame, on to the next step (wrapping) at the end of each trace.
     if (args.soak > 0) {
       ++soak_frame;
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - frame_start).count());
       const auto* cur = state.Current();
       if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
       else if (state.InLesson()) bw::app::GoToStep(state, (state.ui.step + 1) % static_cast<int>(state.model.lesson->lesson.steps.size()));
@@ -242,21 +413,51 @@ int main(int argc, char** argv) {
         const long end = RssKb();
         std::printf("soak: %d frames, rss_kb after frame 1 = %ld, after frame %d = %ld, at the end = %ld, "
                     "growth after warm-up = %ld kB\n", soak_frame, soak_rss_first, warm, soak_rss_warm, end, end - soak_rss_warm);
+        std::sort(frame_ms.begin(), frame_ms.end());
+        std::printf("frames: start to first frame = %.1f ms, frame time median = %.2f ms, p99 = %.2f ms (%dx%d)\n",
+                    first_frame_ms, frame_ms[frame_ms.size() / 2], frame_ms[frame_ms.size() * 99 / 100], fb_w, fb_h);
         glfwSetWindowShouldClose(window, 1);
       }
     }
     // A few frames let ImGui settle its layout (window sizes, table widths) before the capture.
     if (headless && ++frame == 4) {
-      if (!SaveScreenshot(args.screenshot, fb_w, fb_h)) {
-        std::cerr << "error: could not write " << args.screenshot << "\n";
+      bw::app::Painted scaled;
+      std::string err;
+      if (args.scale > 1.0f) {
+        err = ExportScaledPng(state, window, args.scale, args.screenshot, &scaled);
+        painted = std::move(scaled);
+      } else {
+        err = bw::app::WritePixelsPng(args.screenshot, 0, 0, fb_w, fb_h);
+      }
+      if (!err.empty()) {
+        std::cerr << "error: " << err << "\n";
         exit_code = 1;
       }
       if (!args.dump_scene.empty()) DumpScene(args.dump_scene, state, painted);
       glfwSetWindowShouldClose(window, 1);
     }
     glfwSwapBuffers(window);
+    if (notes.IsOpen()) notes.Frame(window, main_ctx, bw::app::ShownTexts(state));
+
+    if (!args.state_file.empty()) {
+      const std::string js = StateJson(state).dump(2) + "\n";
+      if (js != last_state) {
+        try {
+          bw::data::WriteFileAtomically(args.state_file, js);
+        } catch (const std::exception& e) {
+          std::cerr << "warning: " << e.what() << "\n";
+        }
+        last_state = js;
+      }
+    }
+    if (use_settings && state.ui.settings_dirty) {
+      const std::string err = bw::app::SaveSettings(state, settings_path);
+      if (!err.empty()) std::cerr << "warning: " << err << "\n";
+      state.ui.settings_dirty = false;
+    }
   }
 
+  notes.Close();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

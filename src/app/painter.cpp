@@ -19,7 +19,12 @@ std::vector<std::string> Lines(const std::string& s) {
   return out;
 }
 
-ImFont* FontFor(const Fonts& f, float px) { return px > f.body_px * 1.2f ? f.large : f.body; }
+// The atlas font nearest in size, so scaled text stays sharp.
+ImFont* FontFor(const Fonts& f, float px) {
+  if (px <= f.body_px * 1.15f) return f.body;
+  if (px <= f.text_px * 1.12f) return f.text;
+  return f.large;
+}
 
 void Text(ImDrawList* dl, const Fonts& f, float px, ImVec2 pos, ImU32 col, const std::string& s) {
   dl->AddText(FontFor(f, px), px, pos, col, s.c_str());
@@ -42,7 +47,7 @@ void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, floa
 }  // namespace
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
-                   const view::Palette& pal) {
+                   const view::Palette& pal, float arrow_progress) {
   Painted painted;
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
   dl->AddRectFilled(P(0, 0), P(scene.width, scene.height), ToImColor(scene.background));
@@ -97,9 +102,29 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     std::vector<ImVec2> pts;
     for (const auto& p : ar.points) pts.push_back(P(p.x, p.y));
     painted.arrows.push_back({ar.id, pts, ar.color});
+    // While animating, the arrow grows along its path from the source (eased by the caller).
+    if (arrow_progress < 1.0f) {
+      float total = 0;
+      for (size_t i = 1; i < pts.size(); ++i) total += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+      float left = std::max(total * arrow_progress, 1.0f);
+      std::vector<ImVec2> cut = {pts[0]};
+      for (size_t i = 1; i < pts.size() && left > 0; ++i) {
+        const float seg = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+        if (seg <= left) {
+          cut.push_back(pts[i]);
+          left -= seg;
+        } else {
+          const float t = left / seg;
+          cut.push_back({pts[i - 1].x + (pts[i].x - pts[i - 1].x) * t, pts[i - 1].y + (pts[i].y - pts[i - 1].y) * t});
+          left = 0;
+        }
+      }
+      pts = cut;
+      if (pts.size() < 2) continue;
+    }
     // Stop the shaft short of the tip so the head stays sharp.
     const ImVec2 tip = pts.back(), prev = pts[pts.size() - 2];
-    const float len = std::hypot(tip.x - prev.x, tip.y - prev.y);
+    const float len = std::max(1e-3f, std::hypot(tip.x - prev.x, tip.y - prev.y));
     const ImVec2 dir{(tip.x - prev.x) / len, (tip.y - prev.y) / len};
     const float head = 0.75f * em;
     pts.back() = {tip.x - dir.x * head * 0.8f, tip.y - dir.y * head * 0.8f};

@@ -30,9 +30,10 @@ struct Painted {
   std::vector<PaintedArrow> arrows;
 };
 
-// Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels.
-Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px,
-                                    const Fonts& fonts, const view::Palette& palette);
+// Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels. Arrows are drawn
+// up to `arrow_progress` (0–1) of their length: the transfer animation.
+Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
+                   const view::Palette& palette, float arrow_progress = 1.0f);
 
 ImU32 ToImColor(view::Color c);
 

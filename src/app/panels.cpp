@@ -1,7 +1,9 @@
 // The ImGui panels; see panels.h. Numbers shown here all come from view::QuantitiesAt (the engine).
 #include "app/panels.h"
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_stdlib.h>
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <algorithm>
@@ -95,18 +97,29 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
-  ImGui::SameLine(ImGui::GetWindowWidth() - 20.0f * ImGui::GetFontSize());
+  // The buttons sit at the right edge, or on their own line when the title leaves no room.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
+  const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("?") + style.ItemSpacing.x * 6 +
+                        style.ItemInnerSpacing.x;
+  ImGui::SameLine();
+  const float right = ImGui::GetWindowContentRegionMax().x - buttons;
+  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  else ImGui::SetCursorPosX(right);
   if (ImGui::Button("\u25c0")) StepLesson(s, -1);
   ImGui::SameLine();
   if (ImGui::Button("\u25b6")) StepLesson(s, +1);
   ImGui::SameLine();
   if (ImGui::Button(T(s, "lang_switch").c_str())) {
     s.options.lang = s.options.lang == "zh" ? "en" : "zh";
+    s.ui.settings_dirty = true;
   }
   ImGui::SameLine();
-  ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector);
+  if (ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector)) s.ui.settings_dirty = true;
   ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
+  DrawStatus(s);
 }
 
 void DrawErrorBanner(AppState& s) {
@@ -122,7 +135,7 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PopStyleColor();
 }
 
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height) {
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress) {
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
@@ -130,7 +143,7 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   // 1 em is the font size, shrunk only when the window is too small for the whole diagram.
   const float em = std::min({s.options.font_px * 1.15f, width / scene.width, height / scene.height});
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal);
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;
 }
@@ -148,7 +161,10 @@ void DrawStepText(const AppState& s, const Fonts& fonts) {
   }
   Heading(fonts, Fill(s, st->title.In(lang)));
   ImGui::Spacing();
+  const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
+  if (big) ImGui::PushFont(fonts.text);
   Wrapped(Fill(s, st->body.In(lang)));
+  if (big) ImGui::PopFont();
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
   Wrapped(T(s, "further") + " \u2014 " + Fill(s, st->further.In(lang)));
@@ -236,6 +252,111 @@ void DrawTimeline(AppState& s) {
   ImGui::Dummy(ImVec2(0, 10));
 }
 
+void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
+  const auto* st = s.CurrentStep();
+  const int minutes = static_cast<int>(elapsed_s) / 60, seconds = static_cast<int>(elapsed_s) % 60;
+  ImGui::Text("%02d:%02d", minutes, seconds);
+  ImGui::SameLine();
+  if (!st) {
+    Wrapped(T(s, "no_lesson_notes"));
+    return;
+  }
+  const auto& L = s.model.lesson->lesson;
+  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s", T(s, "step").c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str());
+  Heading(fonts, Fill(s, st->title.In(s.options.lang)));
+  ImGui::Separator();
+  ImGui::PushFont(fonts.text);
+  Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
+  ImGui::PopFont();
+  ImGui::Separator();
+  if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
+    const auto& next = L.steps[s.ui.step + 1];
+    ImGui::TextDisabled("%s", T(s, "next_step").c_str());
+    Wrapped(next.id + "  " + next.title.In(s.options.lang));
+  }
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+  Wrapped(T(s, "source") + ": " + Fill(s, st->source.In(s.options.lang)));
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", T(s, "steps").c_str());
+  for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
+    const std::string label = L.steps[i].id + "  " + L.steps[i].title.In(s.options.lang);
+    if (ImGui::Selectable(label.c_str(), i == s.ui.step)) GoToStep(s, i);
+  }
+}
+
+void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
+  if (!s.ui.show_open) return;
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowSize(ImVec2(size.x * 0.6f, size.y * 0.7f), ImGuiCond_Always);
+  ImGui::Begin(T(s, "open_title").c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextUnformatted(T(s, "open_path").c_str());
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  const bool enter = ImGui::InputText("##path", &s.ui.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if ((ImGui::Button(T(s, "open").c_str()) || enter) && !s.ui.open_path.empty()) {
+    if (OpenFile(s, s.ui.open_path)) s.ui.show_open = false;
+  }
+  if (!s.ui.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+    Wrapped(s.ui.error);
+    ImGui::PopStyleColor();
+  }
+  ImGui::Separator();
+  ImGui::BeginChild("files");
+  const auto list = [&](const char* title, const std::vector<std::string>& items) {
+    if (items.empty()) return;
+    ImGui::TextDisabled("%s", title);
+    for (const auto& f : items)
+      if (ImGui::Selectable(f.c_str())) {
+        s.ui.open_path = f;
+        if (OpenFile(s, f)) s.ui.show_open = false;
+      }
+    ImGui::Spacing();
+  };
+  list(T(s, "recent").c_str(), s.options.recent);
+  list(T(s, "shipped").c_str(), files);
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+void DrawStatus(AppState& s) {
+  if (s.ui.status.empty()) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", s.ui.status.c_str());
+}
+
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::Begin("Blockwise", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  DrawTopBar(s, fonts);
+  DrawErrorBanner(s);
+  // Side panel: about a third of the width, never narrower than 20 em.
+  const float side = std::max(ImGui::GetFontSize() * 20.0f, io.DisplaySize.x * (s.ui.presenter ? 0.27f : 0.3f));
+  const float timeline_h = ImGui::GetFrameHeightWithSpacing() * 1.8f;
+  const float body_h = std::max(ImGui::GetFontSize() * 4, ImGui::GetContentRegionAvail().y - timeline_h);
+  ImGui::BeginChild("left", ImVec2(ImGui::GetContentRegionAvail().x - side, body_h), false);
+  const float left_w = ImGui::GetContentRegionAvail().x;
+  Painted painted = DrawDiagram(s, fonts, left_w, body_h * 0.62f, arrow_progress);
+  ImGui::Spacing();
+  DrawStepText(s, fonts);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("right", ImVec2(0, body_h), true);
+  DrawPanels(s, fonts);
+  if (!s.ui.presenter) DrawTeacherNotes(s, fonts);  // in presenter mode they go to the notes window
+  ImGui::EndChild();
+  DrawTimeline(s);
+  ImGui::End();
+  DrawHelp(s);
+  return painted;
+}
+
 void DrawHelp(AppState& s) {
   if (!s.ui.show_help) return;
   ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
@@ -244,7 +365,8 @@ void DrawHelp(AppState& s) {
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
     for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
-                          "key_help", "key_drop"}) {
+                          "key_f5", "key_f11", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
+                          "key_drop"}) {
       const std::string& line = T(s, k);
       const auto tab = line.find('\t');
       ImGui::TableNextRow();
@@ -260,21 +382,41 @@ void DrawHelp(AppState& s) {
 
 void HandleKeys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
-  const auto pressed = [](ImGuiKey k) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(k)); };
-  const bool shift = io.KeyShift;
-  if (pressed(ImGuiKey_RightArrow)) shift ? StepBlock(s, +1) : StepEvent(s, +1);
-  if (pressed(ImGuiKey_LeftArrow)) shift ? StepBlock(s, -1) : StepEvent(s, -1);
-  if (pressed(ImGuiKey_PageDown)) StepLesson(s, +1);
-  if (pressed(ImGuiKey_PageUp)) StepLesson(s, -1);
-  if (pressed(ImGuiKey_Home)) s.InLesson() ? GoToStep(s, 0) : SetEvent(s, 0);
-  if (pressed(ImGuiKey_End)) s.InLesson() ? GoToStep(s, 1 << 20) : SetEvent(s, 1 << 20);
-  if (pressed(ImGuiKey_Space)) s.ui.playing = !s.ui.playing;
-  if (pressed(ImGuiKey_Escape)) s.ui.show_help = false;
+  std::vector<KeyPress> keys;
+  keys.swap(s.ui.keys);
+  if (io.WantTextInput) return;  // typing in a text field: the keys are the field's
+  for (const KeyPress& k : keys) {
+    const bool shift = k.mods & GLFW_MOD_SHIFT, ctrl = k.mods & GLFW_MOD_CONTROL;
+    switch (k.key) {
+      case GLFW_KEY_RIGHT: shift ? StepBlock(s, +1) : StepEvent(s, +1); break;
+      case GLFW_KEY_LEFT: shift ? StepBlock(s, -1) : StepEvent(s, -1); break;
+      case GLFW_KEY_PAGE_DOWN: StepLesson(s, +1); break;
+      case GLFW_KEY_PAGE_UP: StepLesson(s, -1); break;
+      case GLFW_KEY_HOME: s.InLesson() ? GoToStep(s, 0) : SetEvent(s, 0); break;
+      case GLFW_KEY_END: s.InLesson() ? GoToStep(s, 1 << 20) : SetEvent(s, 1 << 20); break;
+      case GLFW_KEY_SPACE: s.ui.playing = !s.ui.playing; break;
+      case GLFW_KEY_ESCAPE: s.ui.show_help = s.ui.show_open = false; break;
+      case GLFW_KEY_F5: s.ui.presenter = !s.ui.presenter; break;
+      case GLFW_KEY_F11: s.ui.fullscreen = !s.ui.fullscreen; break;
+      case GLFW_KEY_O: if (ctrl) s.ui.show_open = true; break;
+      case GLFW_KEY_EQUAL:
+      case GLFW_KEY_KP_ADD: if (ctrl || k.key == GLFW_KEY_KP_ADD) ScaleFont(s, 1.1f); break;
+      case GLFW_KEY_MINUS:
+      case GLFW_KEY_KP_SUBTRACT: if (ctrl || k.key == GLFW_KEY_KP_SUBTRACT) ScaleFont(s, 1 / 1.1f); break;
+      case GLFW_KEY_0: if (ctrl) ScaleFont(s, 22.0f / s.options.font_px); break;
+      case GLFW_KEY_P:
+        if (!ctrl) s.options.projector = !s.options.projector, s.ui.settings_dirty = true;
+        break;
+      case GLFW_KEY_L:
+        if (!ctrl) s.options.lang = s.options.lang == "zh" ? "en" : "zh", s.ui.settings_dirty = true;
+        break;
+      default: break;
+    }
+  }
   for (ImWchar c : io.InputQueueCharacters) {
     if (c == '?') s.ui.show_help = !s.ui.show_help;
-    if (c == ']') s.options.play_speed = std::min(64.0f, s.options.play_speed * 2);
-    if (c == '[') s.options.play_speed = std::max(0.5f, s.options.play_speed / 2);
+    if (c == ']') s.options.play_speed = std::min(64.0f, s.options.play_speed * 2), s.ui.settings_dirty = true;
+    if (c == '[') s.options.play_speed = std::max(0.5f, s.options.play_speed / 2), s.ui.settings_dirty = true;
   }
 }
 

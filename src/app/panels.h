@@ -13,13 +13,20 @@ namespace bw::app {
 void DrawTopBar(AppState& s, const Fonts& fonts);
 void DrawErrorBanner(AppState& s);
 // The diagram in the space left of the side panel; returns the painted rectangles.
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height);
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress = 1.0f);
 void DrawStepText(const AppState& s, const Fonts& fonts);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);
 void DrawHelp(AppState& s);       // the '?' overlay of every shortcut
 void HandleKeys(AppState& s);
+// The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress);
+// The presenter's notes window content (F5).
+void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
+// Ctrl+O: recent files, the shipped lessons and scenarios, and a path field.
+void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files);
+void DrawStatus(AppState& s);
 
 // Every string the current model can show (for the font glyph ranges).
 std::vector<std::string> ShownTexts(const AppState& s);

@@ -1,0 +1,93 @@
+// Exports; see export.h.
+#define GL_GLEXT_PROTOTYPES
+#include "app/export.h"
+
+#include <GL/gl.h>
+#include <stb_image_write.h>
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "data/atomic_write.h"
+
+namespace bw::app {
+
+std::string WritePixelsPng(const std::string& path, int x, int y, int w, int h) {
+  std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+  stbi_flip_vertically_on_write(1);  // GL's origin is bottom-left
+  std::string bytes;  // encoded in memory, then written atomically
+  const auto append = [](void* ctx, void* data, int size) {
+    static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &bytes, w, h, 4, pixels.data(), w * 4)) return path + ": not saved: PNG encoding failed";
+  try {
+    data::WriteFileAtomically(path, bytes);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+namespace {
+
+std::string CsvField(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string Save(const std::string& path, const std::string& bytes) {
+  try {
+    data::WriteFileAtomically(path, bytes);
+    return "";
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+std::string ExportPanelsCsv(const AppState& s, const std::string& path) {
+  const auto* cur = s.Current();
+  if (!cur) return path + ": not saved: nothing is open";
+  std::string csv = "section,name,value\n";
+  for (const auto& sec : cur->Panels(s.ui.event, "en")) {
+    std::string cols;
+    for (size_t i = 1; i < sec.columns.size(); ++i) cols += (i > 1 ? "|" : "") + sec.columns[i];
+    for (const auto& r : sec.rows) {
+      std::string v = r.value;
+      for (auto& c : v)
+        if (c == '\t') c = '|';
+      csv += CsvField(sec.title) + "," + CsvField(r.name) + "," + CsvField(cols.empty() ? v : cols + ": " + v) + "\n";
+    }
+  }
+  return Save(path, csv);
+}
+
+std::string ExportTraceJson(const AppState& s, const std::string& path) {
+  const auto* cur = s.Current();
+  if (!cur) return path + ": not saved: nothing is open";
+  nlohmann::json j;
+  j["file"] = cur->File();
+  j["kind"] = cur->Kind();
+  j["current_event"] = s.ui.event;
+  j["events"] = nlohmann::json::array();
+  for (int e = 0; e < cur->EventCount(); ++e) j["events"].push_back(cur->EventLabel(e));
+  j["quantities_at_current_event"] = cur->QuantitiesAt(s.ui.event);
+  return Save(path, j.dump(2) + "\n");
+}
+
+std::string ExportStem(const AppState& s) {
+  std::string stem = "blockwise";
+  if (const auto* st = s.CurrentStep()) stem += "-" + st->id;
+  else if (const auto* cur = s.Current()) stem += "-" + std::filesystem::path(cur->File()).stem().string() + "-e" +
+                                                 std::to_string(s.ui.event + 1);
+  for (auto& c : stem)
+    if (c == '/' || c == ' ' || c == ':') c = '_';
+  return stem;
+}
+
+}  // namespace bw::app

@@ -1,0 +1,107 @@
+// Presenter notes window; see notes_window.h.
+#include "app/notes_window.h"
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/panels.h"
+#include "view/scene.h"
+
+namespace bw::app {
+
+namespace {
+
+// The notes window steps the lesson with the same keys as the main window: they join its queue.
+void KeyCallback(GLFWwindow* w, int key, int, int action, int mods) {
+  if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
+  static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.keys.push_back({key, mods});
+  glfwPostEmptyEvent();
+}
+
+}  // namespace
+
+bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
+  if (window_) return true;
+  state_ = state;
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  window_ = glfwCreateWindow(1100, 800, "Blockwise \u2014 presenter notes", nullptr, nullptr);
+  if (!window_) return false;
+  // Put it on a monitor other than the projected one when there are two.
+  if (count > 1) {
+    int mx = 0, my = 0;
+    glfwGetMonitorPos(monitors[(state->options.monitor + 1) % count], &mx, &my);
+    glfwSetWindowPos(window_, mx + 40, my + 40);
+  }
+  glfwSetWindowUserPointer(window_, state);
+  glfwSetKeyCallback(window_, KeyCallback);
+  glfwMakeContextCurrent(window_);
+  ImGuiContext* main_ctx = ImGui::GetCurrentContext();
+  ctx_ = ImGui::CreateContext();
+  ImGui::SetCurrentContext(ctx_);
+  ImGui::GetIO().IniFilename = nullptr;
+  ImGui::StyleColorsLight();
+  ImGui_ImplGlfw_InitForOpenGL(window_, /*install_callbacks=*/false);
+  ImGui_ImplOpenGL3_Init("#version 130");
+  ImGui::SetCurrentContext(main_ctx);
+  glfwMakeContextCurrent(main);
+  fonts_dirty_ = true;
+  opened_at_ = glfwGetTime();
+  return true;
+}
+
+void NotesWindow::Close() {
+  if (!window_) return;
+  GLFWwindow* prev = glfwGetCurrentContext();        // the main window's (Close runs from main)
+  ImGuiContext* prev_ctx = ImGui::GetCurrentContext();
+  glfwMakeContextCurrent(window_);
+  ImGui::SetCurrentContext(ctx_);
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext(ctx_);
+  ImGui::SetCurrentContext(prev_ctx != ctx_ ? prev_ctx : nullptr);
+  ctx_ = nullptr;
+  GLFWwindow* closing = window_;
+  window_ = nullptr;
+  glfwDestroyWindow(closing);
+  if (prev && prev != closing) glfwMakeContextCurrent(prev);
+}
+
+bool NotesWindow::CloseRequested() const { return window_ && glfwWindowShouldClose(window_); }
+
+void NotesWindow::Frame(GLFWwindow* main, ImGuiContext* main_ctx, const std::vector<std::string>& texts) {
+  if (!window_) return;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  if (w == 0 || h == 0) return;  // minimised
+  glfwMakeContextCurrent(window_);
+  ImGui::SetCurrentContext(ctx_);
+  if (fonts_dirty_) {
+    fonts_ = LoadFonts(state_->options.font_px * 1.1f, texts);
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    fonts_dirty_ = false;
+  }
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  ImGui::Begin("notes", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove);
+  DrawPresenterNotes(*state_, fonts_, glfwGetTime() - opened_at_);
+  ImGui::End();
+  ImGui::Render();
+  glViewport(0, 0, w, h);
+  glClearColor(1, 1, 1, 1);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  glfwSwapBuffers(window_);
+  ImGui::SetCurrentContext(main_ctx);
+  glfwMakeContextCurrent(main);
+}
+
+}  // namespace bw::app

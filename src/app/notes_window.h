@@ -1,0 +1,39 @@
+// The presenter's second window (F5): teacher notes, the simulated Q&A, the next step and a clock,
+// for the laptop screen while the main window is projected. It has its own ImGui context; Dear
+// ImGui 1.86's GLFW backend routes input to the current context, so this window installs no ImGui
+// callbacks and handles its keys itself (the same stepping keys as the main window).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+#include "app/fonts.h"
+
+struct GLFWwindow;
+struct ImGuiContext;
+
+namespace bw::app {
+
+class NotesWindow {
+ public:
+  ~NotesWindow() { Close(); }
+  bool IsOpen() const { return window_ != nullptr; }
+  // Opens beside `main` (on another monitor when there is one). Returns false if GLFW refuses.
+  bool Open(GLFWwindow* main, AppState* state);
+  void Close();
+  bool CloseRequested() const;
+  // Draws one frame; restores `main`'s GL and ImGui contexts before returning.
+  void Frame(GLFWwindow* main, ImGuiContext* main_ctx, const std::vector<std::string>& texts);
+  void MarkFontsDirty() { fonts_dirty_ = true; }
+
+ private:
+  GLFWwindow* window_ = nullptr;
+  ImGuiContext* ctx_ = nullptr;
+  AppState* state_ = nullptr;
+  Fonts fonts_;
+  bool fonts_dirty_ = true;
+  double opened_at_ = 0;
+};
+
+}  // namespace bw::app

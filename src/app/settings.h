@@ -1,0 +1,20 @@
+// Settings that persist between runs — language, palette, font size, playback speed, monitor and
+// recent files — in $XDG_CONFIG_HOME/blockwise/settings.json (~/.config/blockwise when unset).
+// Reading never fails the app: a missing or bad file gives the defaults and a one-line warning.
+// Writing is atomic (data::WriteFileAtomically), so a crash never leaves half a settings file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "app/app_state.h"
+
+namespace bw::app {
+
+std::filesystem::path SettingsPath();
+// Fills s.options and s.recent from the file; returns a warning ("" when fine or absent).
+std::string LoadSettings(AppState& s, const std::filesystem::path& path);
+// Returns an error line ("" on success).
+std::string SaveSettings(const AppState& s, const std::filesystem::path& path);
+
+}  // namespace bw::app

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Drives the real app with the keyboard (xdotool, XTEST) inside its own Xvfb server and checks the
+# state the app writes (--state-file): → moves one event, PageDown one lesson step, Space plays and
+# pauses, Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
+# survives minimise/restore and resize loops and still answers keys afterwards.
+# Usage: keyboard_test.sh APP ROOT OUTDIR   (run it under xvfb-run)
+set -euo pipefail
+app=$1 root=$2 out=$3
+mkdir -p "$out"
+state="$out/state.json"
+rm -f "$state"
+"$app" --no-settings --lesson "$root/lessons/rc-t3.json" --lang en --state-file "$state" --width 1200 --height 800 \
+  >"$out/app.log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true' EXIT
+
+field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$state" "$1"; }
+# Waits until the state file's FIELD equals VALUE (5 s at most).
+expect() {
+  local f=$1 want=$2 got=""
+  for _ in $(seq 50); do
+    got=$(field "$f" 2>/dev/null || true)
+    [ "$got" = "$want" ] && { echo "ok: $f = $want"; return 0; }
+    sleep 0.1
+  done
+  echo "FAIL: $f is '$got', expected '$want'"; cat "$out/app.log"; exit 1
+}
+alive() { kill -0 $pid 2>/dev/null || { echo "FAIL: the app exited"; cat "$out/app.log"; exit 1; }; }
+
+wid=$(xdotool search --sync --onlyvisible --name '^Blockwise$' | head -1)
+xdotool windowfocus --sync "$wid" || true
+expect step RC-T3/b0
+expect event_index 0
+xdotool key Right;      expect event_index 1
+xdotool key Next;       expect step RC-T3/b1; expect event update:1
+xdotool key Prior;      expect step RC-T3/b0
+xdotool key Next Next;  expect step RC-T3/b2
+xdotool key shift+Left; expect event load:2
+xdotool key space;      expect playing True
+xdotool key space;      expect playing False
+xdotool key question;   expect show_help True
+xdotool key Escape;     expect show_help False
+xdotool key ctrl+equal; expect font_px 24.2
+xdotool key End;        expect step RC-T3/b3
+
+for i in 1 2 3; do
+  xdotool windowminimize --sync "$wid" || xdotool windowunmap --sync "$wid"
+  sleep 0.3; alive
+  xdotool windowmap --sync "$wid"; xdotool windowfocus --sync "$wid" || true
+  sleep 0.2; alive
+done
+for size in "800 600" "300 200" "1600 1000" "640 480" "1200 800"; do
+  xdotool windowsize --sync "$wid" $size || true
+  sleep 0.2; alive
+done
+xdotool windowfocus --sync "$wid" || true
+xdotool key Home;       expect step RC-T3/b0
+alive
+echo "keyboard test passed"
