@@ -110,7 +110,7 @@ void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::ap
 // Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
 // laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
 std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scale, const std::string& path,
-                            bw::app::Painted* painted_out) {
+                            bw::app::HeatmapRenderer* heatmap, bw::app::Painted* painted_out) {
   int win_w = 0, win_h = 0;
   glfwGetWindowSize(window, &win_w, &win_h);
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
@@ -138,7 +138,7 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DisplayFramebufferScale = ImVec2(1, 1);
     ImGui::NewFrame();
-    bw::app::Painted painted = bw::app::DrawMainWindow(s, fonts, 1.0f);
+    bw::app::Painted painted = bw::app::DrawMainWindow(s, fonts, 1.0f, heatmap);
     ImGui::Render();
     glViewport(0, 0, w, h);
     glClearColor(0.97f, 0.97f, 0.96f, 1.0f);
@@ -282,6 +282,8 @@ int main(int argc, char** argv) {
   });
 
   const std::vector<std::string> shipped = ShippedFiles();
+  bw::app::HeatmapRenderer heatmap;
+  if (const std::string err = heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
   bw::app::Fonts fonts;
   bw::app::NotesWindow notes;
   bool is_fullscreen = false;
@@ -367,7 +369,7 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     bw::app::HandleKeys(state);
-    bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress);
+    bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
     bw::app::DrawOpenBrowser(state, shipped);
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON.
     bool export_png = false;
@@ -393,7 +395,7 @@ int main(int argc, char** argv) {
 
     if (export_png) {
       const std::string path = bw::app::ExportStem(state) + "@2x.png";
-      const std::string err = ExportScaledPng(state, window, 2.0f, path, nullptr);
+      const std::string err = ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
       if (err.empty()) state.ui.status = "wrote " + path;
       else state.ui.error = err;
     }
@@ -424,7 +426,7 @@ int main(int argc, char** argv) {
       bw::app::Painted scaled;
       std::string err;
       if (args.scale > 1.0f) {
-        err = ExportScaledPng(state, window, args.scale, args.screenshot, &scaled);
+        err = ExportScaledPng(state, window, args.scale, args.screenshot, &heatmap, &scaled);
         painted = std::move(scaled);
       } else {
         err = bw::app::WritePixelsPng(args.screenshot, 0, 0, fb_w, fb_h);

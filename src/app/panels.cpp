@@ -328,7 +328,40 @@ void DrawStatus(AppState& s) {
   ImGui::TextDisabled("%s", s.ui.status.c_str());
 }
 
-Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress) {
+void DrawHeatmap(const AppState& s, HeatmapRenderer* renderer) {
+  const auto* cur = s.Current();
+  if (!cur || !renderer) return;
+  const auto h = cur->HeatmapAt(s.ui.event);
+  if (!h) return;
+  ImGui::TextUnformatted((T(s, "heatmap") + "  " + h->title).c_str());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+  // Cells keep their aspect: a single row is a strip, a square matrix a square.
+  const float aspect = static_cast<float>(h->rows) / static_cast<float>(h->cols);
+  float width = avail.x;
+  float height = std::clamp(width * aspect, ImGui::GetFontSize() * 1.5f, width);
+  if (height > avail.y - legend_h && avail.y - legend_h > ImGui::GetFontSize() * 3) {
+    height = avail.y - legend_h;
+    width = std::min(avail.x, height / std::max(aspect, 1e-6f));
+  }
+  const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1{p0.x + width, p0.y + height};
+  auto* dl = ImGui::GetWindowDrawList();
+  if (!renderer->Draw(dl, *h, p0, p1, 6.0f)) {
+    Wrapped(T(s, "heatmap_too_big"));
+    return;
+  }
+  if (h->r1 > h->r0) {  // the current tile, outlined
+    const float cw = width / static_cast<float>(h->cols), ch = height / static_cast<float>(h->rows);
+    dl->AddRect({p0.x + cw * static_cast<float>(h->c0), p0.y + ch * static_cast<float>(h->r0)},
+                {p0.x + cw * static_cast<float>(h->c1), p0.y + ch * static_cast<float>(h->r1)},
+                IM_COL32(255, 64, 32, 255), 0, 0, std::max(2.0f, ImGui::GetFontSize() * 0.12f));
+  }
+  dl->AddRect(p0, p1, IM_COL32(60, 60, 60, 255));
+  ImGui::Dummy(ImVec2(width, height));
+  Wrapped(T(s, "heatmap_legend") + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols));
+}
+
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap) {
   const ImGuiIO& io = ImGui::GetIO();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
@@ -344,7 +377,19 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress) {
   const float left_w = ImGui::GetContentRegionAvail().x;
   Painted painted = DrawDiagram(s, fonts, left_w, body_h * 0.62f, arrow_progress);
   ImGui::Spacing();
+  // Under the diagram: the step text, and beside it the P heatmap when the scenario has one.
+  const auto* cur = s.Current();
+  const bool has_heatmap = cur && cur->HeatmapAt(s.ui.event).has_value();
+  const float heat_w = has_heatmap ? std::min(left_w * 0.34f, ImGui::GetContentRegionAvail().y * 1.1f) : 0.0f;
+  ImGui::BeginChild("text", ImVec2(left_w - heat_w - (has_heatmap ? ImGui::GetStyle().ItemSpacing.x : 0), 0), false);
   DrawStepText(s, fonts);
+  ImGui::EndChild();
+  if (has_heatmap) {
+    ImGui::SameLine();
+    ImGui::BeginChild("heatmap", ImVec2(0, 0), false);
+    DrawHeatmap(s, heatmap);
+    ImGui::EndChild();
+  }
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("right", ImVec2(0, body_h), true);

@@ -6,6 +6,7 @@
 
 #include "app/app_state.h"
 #include "app/fonts.h"
+#include "app/heatmap.h"
 #include "app/painter.h"
 
 namespace bw::app {
@@ -21,7 +22,9 @@ void DrawTimeline(AppState& s);
 void DrawHelp(AppState& s);       // the '?' overlay of every shortcut
 void HandleKeys(AppState& s);
 // The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
-Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress);
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
+// P as a heatmap (our shader), the current tile outlined.
+void DrawHeatmap(const AppState& s, HeatmapRenderer* renderer);
 // The presenter's notes window content (F5).
 void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
 // Ctrl+O: recent files, the shipped lessons and scenarios, and a path field.

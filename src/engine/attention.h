@@ -147,6 +147,7 @@ struct RunOptions {
   bool record_trace = false;
   int counter_snapshot_every = 256;              // trace: cumulative counters kept every this many events
   int state_snapshots_per_block = 8;             // trace: (m, l, u) kept this many times per Q block
+  bool keep_probabilities = false;               // RunReference only: return P (for the heatmap)
 };
 
 // [SECTION] Results ------------------------------------------------------------------------------
@@ -159,6 +160,9 @@ struct AttentionResult {
   AttentionMatrix O;                         // (N_q, d_v)
   AttentionVector L;                         // (N_q) logsumexp_c (scale·S_rc), −∞ on fully masked rows
   std::vector<std::uint8_t> row_fully_masked;  // (N_q) 1 = no key allowed: O row is 0
+  // (N_q, N_k) P = softmax(S) as the reference computed it, in float (4 bytes an element), when
+  // RunOptions::keep_probabilities was set; empty otherwise.
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> P;
   Counters counters;
   AttentionTrace trace;                      // empty unless RunOptions::record_trace
 };

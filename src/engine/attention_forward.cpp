@@ -89,6 +89,7 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
 
   res.counters.hbm_scratch_bytes = 2 * n_q * n_k * b;  // S and P, both held in HBM
   WidenOutputs(res, O, L);
+  if (opt.keep_probabilities) res.P = P.template cast<float>();
   if (rec.tracing()) res.trace.Finish(res.counters);
   return res;
 }

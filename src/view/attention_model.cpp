@@ -66,7 +66,9 @@ AttentionModel::AttentionModel(data::AttentionScenario sc) : scenario_(std::move
   engine::RunOptions plain = scenario_.options;
   plain.record_trace = false;
   plain.merge = engine::MergeVariant::kCorrect;
-  reference_ = engine::RunReference(scenario_.problem, plain);
+  engine::RunOptions ref_opt = plain;
+  ref_opt.keep_probabilities = scenario_.problem.n_q() * scenario_.problem.n_k() <= kMaxHeatmapElements;
+  reference_ = engine::RunReference(scenario_.problem, ref_opt);
   if (plain.tiles.B_r > 0 && plain.tiles.B_c > 0) {
     flash2_ = engine::RunFlash2(scenario_.problem, plain);
     flash1_ = engine::RunFlash1(scenario_.problem, plain);
@@ -268,7 +270,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     }
     r.border = pal.border;
     r.border_em = h < 0.8f ? 0.03f : pal.line_em * 0.6f;
-    r.hatched = s == TileState::kMasked;
+    r.hatched = s == TileState::kMasked && h >= 0.9f;  // tiny cells: the flat masked colour reads better
     r.dashed = s == TileState::kNotWritten && h >= 0.8f;
     if (h >= 1.1f && w >= 1.6f) r.label = std::move(label);
     return r;
@@ -594,11 +596,33 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (flash1_) totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements")});
   if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
   totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes")});
-  totals.rows.push_back({"FLOPs", q.at("flops")});
-  totals.rows.push_back({"exp", q.at("exps")});
-  totals.rows.push_back({T("tiles"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});
+  totals.rows.push_back({"FLOPs " + T("so_far"), q.at("flops")});
+  totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});
+  totals.rows.push_back({T("tiles") + " " + T("so_far"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});
   out.push_back(totals);
   return out;
+}
+
+std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
+  if (reference_.P.size() == 0) return std::nullopt;
+  Heatmap h;
+  h.rows = static_cast<int>(reference_.P.rows());
+  h.cols = static_cast<int>(reference_.P.cols());
+  h.values = reference_.P.data();
+  h.title = "P = softmax(S)";
+  if (!run_.trace.empty() && Tiled()) {
+    const auto& ev = run_.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))];
+    if (ev.i >= 0) {
+      h.r0 = static_cast<int>(ev.i * run_.tiles.B_r);
+      h.r1 = static_cast<int>(std::min<std::int64_t>(h.rows, (ev.i + 1) * run_.tiles.B_r));
+      h.c0 = 0, h.c1 = h.cols;
+      if (ev.j >= 0) {
+        h.c0 = static_cast<int>(ev.j * run_.tiles.B_c);
+        h.c1 = static_cast<int>(std::min<std::int64_t>(h.cols, (ev.j + 1) * run_.tiles.B_c));
+      }
+    }
+  }
+  return h;
 }
 
 std::vector<TimelineMark> AttentionModel::BlockMarks() const {

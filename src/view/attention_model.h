@@ -8,6 +8,9 @@
 
 #include <optional>
 
+// P is kept for the heatmap up to this many elements (4096² floats = 64 MiB).
+inline constexpr long long kMaxHeatmapElements = 4096LL * 4096;
+
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
@@ -30,6 +33,7 @@ class AttentionModel final : public ScenarioModel {
   Quantities QuantitiesAt(int e) const override;
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
+  std::optional<Heatmap> HeatmapAt(int e) const override;
 
   const engine::AttentionResult& run() const { return run_; }
   const engine::AttentionResult& reference() const { return reference_; }

@@ -275,10 +275,10 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
 
   // Accounting line along the bottom.
   const auto& c = scenario_.config;
-  sc.texts.push_back({"accounting.total", kRightX, kH - 2.9f, 1.0f, pal.text,
+  sc.texts.push_back({"accounting.total", kRightX, kH - 2.6f, 1.0f, pal.text,
                       Word("total", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.experts) +
                           " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.total)});
-  sc.texts.push_back({"accounting.active", kRightX, kH - 1.5f, 1.0f, pal.text,
+  sc.texts.push_back({"accounting.active", kRightX, kH - 1.3f, 1.0f, pal.text,
                       Word("active", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.top_k) +
                           " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.active_per_token)});
 
@@ -301,7 +301,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
       sc.arrows.push_back(a);
     }
   }
-  sc.texts.push_back({"event", kRightX, kExpBottom + 1.3f, 0.85f, pal.text_muted,
+  // The event, at the foot of the router panel (the accounting lines own the right-hand foot).
+  sc.texts.push_back({"event", 0.5f, kH - 1.4f, 0.8f, pal.text_muted,
                       Word("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
                           (e == 0 ? Word("before", lang) : e > routing_.tokens ? Word("summary", lang) : EventLabel(e))});
   return sc;

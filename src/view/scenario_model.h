@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -34,6 +35,15 @@ struct TimelineMark {
   std::string label;
 };
 
+// The attention probabilities P = softmax(S) as a matrix to draw as a heatmap, with the block the
+// current event touches. `values` is owned by the model and lives as long as it does.
+struct Heatmap {
+  int rows = 0, cols = 0;
+  const float* values = nullptr;   // row-major (rows × cols), each in [0, 1]; 0 = masked or no weight
+  std::string title;
+  int r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // highlighted cells [r0, r1) × [c0, c1); empty when r0 == r1
+};
+
 class ScenarioModel {
  public:
   virtual ~ScenarioModel() = default;
@@ -53,6 +63,8 @@ class ScenarioModel {
   virtual std::vector<TimelineMark> BlockMarks() const = 0;
   // Every string this model can put on screen (for the font's glyph ranges).
   virtual std::vector<std::string> Texts() const = 0;
+  // P as a heatmap at event e, when the model has one.
+  virtual std::optional<Heatmap> HeatmapAt(int) const { return std::nullopt; }
 };
 
 // Reads `path` and builds the model for its "kind". Throws data::LoadError (file, JSON path, reason).

@@ -3,10 +3,25 @@
 
 #include "view/format.h"
 
+#include <cmath>
+
 namespace bw::view {
 
 SingleQueryModel::SingleQueryModel(data::SingleQueryScenario sc)
-    : scenario_(std::move(sc)), run_(engine::RunSingleQuery(scenario_.problem)) {}
+    : scenario_(std::move(sc)), run_(engine::RunSingleQuery(scenario_.problem)) {
+  // P for the one row: each weight e^{s−m} in the final state's scale, divided by that state's l.
+  const auto& p = scenario_.problem;
+  const double m = run_.final_state.m;
+  const double l = run_.final_state.l;
+  for (size_t i = 0; i < p.scores.size(); ++i) {
+    double w = 0;
+    if (l > 0) {
+      if (p.score_kind == engine::ScoreKind::kWeights) w = p.scores[i] / (p.mode == engine::SoftmaxMode::kRaw ? 1.0 : std::exp(m));
+      else w = std::exp(p.scores[i] - m);
+    }
+    probabilities_.push_back(static_cast<float>(l > 0 ? w / l : 0.0));
+  }
+}
 
 int SingleQueryModel::EventCount() const { return static_cast<int>(run_.events.size()); }
 std::string SingleQueryModel::EventLabel(int e) const { return run_.events[e].label; }
@@ -65,6 +80,21 @@ std::vector<TimelineMark> SingleQueryModel::BlockMarks() const {
       marks.push_back({e, run_.events[e].label});
   }
   return marks;
+}
+
+std::optional<Heatmap> SingleQueryModel::HeatmapAt(int e) const {
+  Heatmap h;
+  h.rows = 1;
+  h.cols = static_cast<int>(probabilities_.size());
+  h.values = probabilities_.data();
+  h.title = "P = w / \u03a3w";
+  const int b = run_.BlockInSramAt(e);
+  if (b > 0) {
+    h.r0 = 0, h.r1 = 1;
+    h.c0 = run_.blocks[b - 1].begin;
+    h.c1 = run_.blocks[b - 1].end;
+  }
+  return h;
 }
 
 std::vector<std::string> SingleQueryModel::Texts() const {

@@ -22,12 +22,14 @@ class SingleQueryModel final : public ScenarioModel {
   Quantities QuantitiesAt(int e) const override;
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
+  std::optional<Heatmap> HeatmapAt(int e) const override;
 
   const engine::SingleQueryRun& run() const { return run_; }
 
  private:
   data::SingleQueryScenario scenario_;
   engine::SingleQueryRun run_;
+  std::vector<float> probabilities_;  // the one row of P: w_i / Σ w
 };
 
 }  // namespace bw::view

@@ -1,0 +1,133 @@
+// The P heatmap renderer; see heatmap.h.
+#define GL_GLEXT_PROTOTYPES
+#include "app/heatmap.h"
+
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <vector>
+
+#include "app/shaders.h"
+
+namespace bw::app {
+
+namespace {
+
+GLuint Compile(GLenum kind, const char* src, std::string* log) {
+  const GLuint s = glCreateShader(kind);
+  glShaderSource(s, 1, &src, nullptr);
+  glCompileShader(s);
+  GLint ok = 0;
+  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char buf[2048];
+    glGetShaderInfoLog(s, sizeof buf, nullptr, buf);
+    *log += std::string(kind == GL_VERTEX_SHADER ? "heatmap.vert: " : "heatmap.frag: ") + buf;
+    glDeleteShader(s);
+    return 0;
+  }
+  return s;
+}
+
+}  // namespace
+
+HeatmapRenderer::~HeatmapRenderer() {
+  if (texture_) glDeleteTextures(1, &texture_);
+  if (vbo_) glDeleteBuffers(1, &vbo_);
+  if (vao_) glDeleteVertexArrays(1, &vao_);
+  if (program_) glDeleteProgram(program_);
+}
+
+std::string HeatmapRenderer::Init() {
+  std::string log;
+  const GLuint vs = Compile(GL_VERTEX_SHADER, shaders::kHeatmapVert, &log);
+  const GLuint fs = Compile(GL_FRAGMENT_SHADER, shaders::kHeatmapFrag, &log);
+  if (!vs || !fs) return log;
+  program_ = glCreateProgram();
+  glAttachShader(program_, vs);
+  glAttachShader(program_, fs);
+  glBindAttribLocation(program_, 0, "a_pos");
+  glBindAttribLocation(program_, 1, "a_uv");
+  glLinkProgram(program_);
+  glDeleteShader(vs);
+  glDeleteShader(fs);
+  GLint ok = 0;
+  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
+  if (!ok) {
+    char buf[2048];
+    glGetProgramInfoLog(program_, sizeof buf, nullptr, buf);
+    glDeleteProgram(program_);
+    program_ = 0;
+    return std::string("heatmap program: ") + buf;
+  }
+  loc_values_ = glGetUniformLocation(program_, "u_values");
+  loc_decades_ = glGetUniformLocation(program_, "u_decades");
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vbo_);
+  glGenTextures(1, &texture_);
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_);
+  return "";
+}
+
+void HeatmapRenderer::Upload(const view::Heatmap& h) {
+  if (uploaded_ == h.values && up_rows_ == h.rows && up_cols_ == h.cols) return;
+  GLint prev = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev);
+  glBindTexture(GL_TEXTURE_2D, texture_);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, h.cols, h.rows, 0, GL_RED, GL_FLOAT, h.values);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);  // small matrices: crisp cells
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(prev));
+  uploaded_ = h.values;
+  up_rows_ = h.rows;
+  up_cols_ = h.cols;
+}
+
+bool HeatmapRenderer::Draw(ImDrawList* dl, const view::Heatmap& h, ImVec2 p0, ImVec2 p1, float decades) {
+  if (!ready() || h.rows <= 0 || h.cols <= 0 || !h.values) return false;
+  if (h.rows > max_texture_ || h.cols > max_texture_) return false;
+  Upload(h);
+  // Pixel rectangle → normalised device coordinates of the frame being drawn.
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  const auto nx = [&](float x) { return 2.0f * x / size.x - 1.0f; };
+  const auto ny = [&](float y) { return 1.0f - 2.0f * y / size.y; };
+  const float q[16] = {nx(p0.x), ny(p0.y), 0, 0, nx(p1.x), ny(p0.y), 1, 0,
+                       nx(p0.x), ny(p1.y), 0, 1, nx(p1.x), ny(p1.y), 1, 1};
+  std::copy(q, q + 16, quad_);
+  decades_ = decades;
+  const ImVec2 fbs = ImGui::GetIO().DisplayFramebufferScale;
+  fb_scale_x_ = fbs.x, fb_scale_y_ = fbs.y;
+  fb_height_ = size.y * fbs.y;
+  dl->AddCallback(&HeatmapRenderer::Callback, this);
+  dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+  return true;
+}
+
+void HeatmapRenderer::Callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  auto* self = static_cast<HeatmapRenderer*>(cmd->UserCallbackData);
+  // Clip like ImGui does: the heatmap scrolls with its panel and never spills over its edges.
+  const ImVec4 c = cmd->ClipRect;
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(static_cast<GLint>(c.x * self->fb_scale_x_), static_cast<GLint>(self->fb_height_ - c.w * self->fb_scale_y_),
+            static_cast<GLsizei>((c.z - c.x) * self->fb_scale_x_), static_cast<GLsizei>((c.w - c.y) * self->fb_scale_y_));
+  glUseProgram(self->program_);
+  glBindVertexArray(self->vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, self->vbo_);
+  glBufferData(GL_ARRAY_BUFFER, sizeof self->quad_, self->quad_, GL_STREAM_DRAW);
+  glEnableVertexAttribArray(0);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), nullptr);
+  glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, 4 * sizeof(float), reinterpret_cast<void*>(2 * sizeof(float)));
+  glActiveTexture(GL_TEXTURE0);
+  glBindTexture(GL_TEXTURE_2D, self->texture_);
+  glUniform1i(self->loc_values_, 0);
+  glUniform1f(self->loc_decades_, self->decades_);
+  glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+}  // namespace bw::app
