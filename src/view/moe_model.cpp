@@ -44,6 +44,7 @@ const std::string& Word(const std::string& key, const std::string& lang) {
       {"assignments", {"分配总数", "assignments"}},
       {"before", {"尚未路由任何 token", "no token routed yet"}},
       {"summary", {"全部 token 已路由", "all tokens routed"}},
+      {"panel_summary", {"全程汇总（全部 token）", "Whole run (all tokens)"}},
       {"event", {"事件", "event"}},
       {"per_expert", {"每个专家", "per expert"}},
       {"tokens", {"token 数", "tokens"}},
@@ -57,7 +58,7 @@ std::vector<std::string> AllWords() {
   std::vector<std::string> out;
   for (const auto* k : {"router", "shared", "experts_title", "expert", "served", "demand", "dropped", "capacity", "no_capacity",
                         "selected", "idle", "over", "total", "active", "idle_params", "panel_params", "panel_router",
-                        "panel_token", "token", "gates", "imbalance", "assignments", "before", "summary", "event",
+                        "panel_token", "token", "gates", "imbalance", "assignments", "before", "summary", "panel_summary", "event",
                         "per_expert", "tokens"})
     for (const auto* l : {"zh", "en"}) out.push_back(Word(k, l));
   return out;
@@ -205,7 +206,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
                           (routing_.capacity ? Word("capacity", lang) + " C = " + std::to_string(*routing_.capacity)
                                              : Word("no_capacity", lang))});
   const std::int64_t shown = std::min<std::int64_t>(routing_.tokens, 12);
-  const float row_h = std::min(1.6f, (kH - 4.0f) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
+  const float row_h = std::min(2.0f, (kH - 4.0f) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
   std::vector<float> token_y;
   for (std::int64_t t = 0; t < shown; ++t) {
     const TileState s = t == cur ? TileState::kInSram : (t <= last ? TileState::kProcessed : TileState::kPending);
@@ -404,7 +405,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   out.push_back(r);
 
   PanelSection s;
-  s.title = Word("summary", lang);
+  s.title = Word("panel_summary", lang);
   s.rows.push_back({Word("tokens", lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
   s.rows.push_back({Word("capacity", lang), q.at("capacity")});
   s.rows.push_back({Word("dropped", lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
