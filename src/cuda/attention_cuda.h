@@ -27,7 +27,7 @@ struct Tiling { int b_r = 64, b_c = 64; };  // B_r query rows, B_c key rows per 
 
 struct Options {
   bool record_tiles = true;      // per-tile records (SM id, times, bytes)
-  std::uint64_t pace_ns = 0;     // slow motion: each tile lasts at least this long (tiled kernels)
+  std::uint64_t pace_ns = 0;     // slow motion: each computed tile lasts at least this long (tiled kernels)
 };
 
 struct Output {

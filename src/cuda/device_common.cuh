@@ -77,4 +77,81 @@ __device__ __forceinline__ void Pace(unsigned long long t0, unsigned long long n
   while (GlobalTimer() < t0 + ns) { __nanosleep(1000); }
 }
 
+// Thread 0's bookkeeping at the end of one (Q tile i, K/V tile j) step, shared by every tiled kernel:
+// the pace, then the record (bytes as the kernel moved them), published at once when the records sit in
+// device memory, or every `publish_every` records (and at the last tile) behind a fence when live.
+struct TileStep {
+  unsigned long long t0;
+  unsigned i_tile, j, head, smid;
+  int cls;                 // 0 skipped, 1 full, 2 partial or tail
+  unsigned bytes_loaded, bytes_written;
+  bool last;               // j == T_c - 1
+};
+// Called for computed tiles, and for skipped ones only when live (see WriteSkippedRecords).
+template <bool LIVE>
+__device__ __forceinline__ void FinishTileStep(const TileStep& st, TileRecord* records, int t_r, int t_c,
+                                               unsigned long long pace_ns, int publish_every, int& unpublished) {
+  if (st.cls != 0) Pace(st.t0, pace_ns);  // slow motion applies to computed tiles; skipping is instant
+  if (!records) return;
+  TileRecord rec;
+  rec.t_start_ns = st.t0;
+  rec.t_end_ns = GlobalTimer();
+  rec.q_tile = st.i_tile;
+  rec.kv_tile = st.j;
+  rec.bytes_loaded = st.bytes_loaded;
+  rec.bytes_written = st.bytes_written;
+  rec.smid = st.smid;
+  rec.flags = (st.cls == 0 ? kTileSkipped : 0u) | (st.cls == 2 ? kTilePartial : 0u);
+  rec.head = st.head;
+  TileRecord* slot = records + ((long long)st.head * t_r + st.i_tile) * t_c + st.j;
+  WriteRecordFields(slot, rec);
+  if (!LIVE) {
+    reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
+  } else if (++unpublished >= publish_every || st.last) {
+    PublishRecords(slot, unpublished);
+    unpublished = 0;
+  }
+}
+
+// Records in device memory (not live): the records of skipped tiles are written at the block's end by
+// all its threads, one writer per slot, instead of one after another by thread 0 — under a causal mask
+// a Q tile's skipped tiles all come after its last computed one, and writing up to T_c of them serially
+// while the other warps wait cost the tensor-core kernel 5-8 %. Their start and end time is the
+// block's end. q_bytes / ol_bytes: what the j = 0 and j = T_c - 1 records carry if those are skipped.
+__device__ __forceinline__ void WriteSkippedRecords(const std::uint8_t* cls_row, TileRecord* records, int t_r, int t_c,
+                                                    unsigned i_tile, unsigned head, unsigned smid, unsigned q_bytes,
+                                                    unsigned ol_bytes) {
+  const unsigned long long now = GlobalTimer();
+  TileRecord* row = records + ((long long)head * t_r + i_tile) * t_c;
+  for (int j = threadIdx.x; j < t_c; j += blockDim.x) {
+    if (cls_row[j] != 0) continue;
+    TileRecord rec;
+    rec.t_start_ns = rec.t_end_ns = now;
+    rec.q_tile = i_tile;
+    rec.kv_tile = j;
+    rec.bytes_loaded = j == 0 ? q_bytes : 0u;
+    rec.bytes_written = j == t_c - 1 ? ol_bytes : 0u;
+    rec.smid = smid;
+    rec.flags = kTileSkipped;
+    rec.head = head;
+    WriteRecordFields(row + j, rec);
+    reinterpret_cast<volatile TileRecord*>(row + j)->ready = 1u;
+  }
+}
+
+// One block's traffic, in elements, added to the run's totals (thread 0, once, at the block's end).
+__device__ __forceinline__ void AddBlockCounters(unsigned long long* c, unsigned long long q, unsigned long long k,
+                                                 unsigned long long v, unsigned long long o, unsigned long long l,
+                                                 unsigned long long tiles, unsigned long long skipped,
+                                                 unsigned long long rows_masked) {
+  atomicAdd(c + kQRead, q);
+  atomicAdd(c + kKRead, k);
+  atomicAdd(c + kVRead, v);
+  atomicAdd(c + kOWrite, o);
+  atomicAdd(c + kLWrite, l);
+  atomicAdd(c + kTiles, tiles);
+  atomicAdd(c + kSkipped, skipped);
+  atomicAdd(c + kRowsMasked, rows_masked);
+}
+
 }  // namespace bw::cuda::dev

@@ -16,7 +16,7 @@ namespace bw::cuda {
 struct GpuRunOptions {
   Algorithm algorithm = Algorithm::TiledFp32;  // TiledFp32, TensorCoreBf16 or TensorCoreFp16
   Tiling tiling;                               // tiled fp32 only; tensor core uses 64 x 64
-  std::uint64_t pace_ns = 0;                   // slow motion: minimum time per tile, 0 = full speed
+  std::uint64_t pace_ns = 0;                   // slow motion: minimum time per computed tile, 0 = full speed
 };
 
 class GpuRun {

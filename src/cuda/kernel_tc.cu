@@ -246,46 +246,26 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
       }
       __syncthreads();
     }
-    if (lead) {
-      dev::Pace(t0, a.pace_ns);
-      if (a.records) {
-        TileRecord rec;
-        rec.t_start_ns = t0;
-        rec.t_end_ns = dev::GlobalTimer();
-        rec.q_tile = i_tile;
-        rec.kv_tile = j;
-        rec.bytes_loaded = 2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + (cls != 0 ? 2u * (unsigned)c_j * D : 0u));
-        rec.bytes_written = last ? (unsigned)rows_i * (2u * D + 4u) : 0u;
-        rec.smid = smid;
-        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
-        rec.head = head;
-        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
-        dev::WriteRecordFields(slot, rec);
-        if (!LIVE) {
-          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
-        } else if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished);
-          unpublished = 0;
-        }
-      }
+    if (lead && (cls != 0 || LIVE)) {
+      const dev::TileStep step{t0, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, cls,
+                               2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + (cls != 0 ? 2u * (unsigned)c_j * D : 0u)),
+                               last ? (unsigned)rows_i * (2u * D + 4u) : 0u, last};
+      dev::FinishTileStep<LIVE>(step, a.records, a.t_r, a.t_c, a.pace_ns, a.publish_every, unpublished);
     }
   }
   CpAsyncWait<0>();
+  if (!LIVE && a.records)
+    dev::WriteSkippedRecords(cls_row, a.records, a.t_r, a.t_c, i_tile, head, smid, 2u * (unsigned)rows_i * D,
+                             (unsigned)rows_i * (2u * D + 4u));
   if (a.counters) {
     int masked_here = 0;
     if ((lane % 4) == 0)
       for (int h = 0; h < 2; ++h) masked_here += (row0 + warp * 16 + lane / 4 + 8 * h < p.n_q && !(l[h] > 0.f)) ? 1 : 0;
     const int n_masked = __syncthreads_count(masked_here >= 1) + __syncthreads_count(masked_here >= 2);
-    if (lead) {
-      atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * D);
-      atomicAdd(a.counters + dev::kKRead, kv_elems);
-      atomicAdd(a.counters + dev::kVRead, kv_elems);
-      atomicAdd(a.counters + dev::kOWrite, (unsigned long long)rows_i * D);
-      atomicAdd(a.counters + dev::kLWrite, (unsigned long long)rows_i);
-      atomicAdd(a.counters + dev::kTiles, (unsigned long long)a.t_c);
-      atomicAdd(a.counters + dev::kSkipped, n_skipped);
-      atomicAdd(a.counters + dev::kRowsMasked, (unsigned long long)n_masked);
-    }
+    if (lead)
+      dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, kv_elems, kv_elems,
+                            (unsigned long long)rows_i * D, (unsigned long long)rows_i, (unsigned long long)a.t_c, n_skipped,
+                            (unsigned long long)n_masked);
   }
 }
 

@@ -285,42 +285,23 @@ __global__ void __launch_bounds__(kMaxBr * kG) TiledFp32Kernel(TiledArgs a) {
       }
       __syncthreads();
     }
-    if (lead) {
-      dev::Pace(t0, a.pace_ns);
-      if (a.records) {
-        TileRecord rec;
-        rec.t_start_ns = t0;
-        rec.t_end_ns = dev::GlobalTimer();
-        rec.q_tile = i_tile;
-        rec.kv_tile = j;
-        rec.bytes_loaded = 4u * ((j == 0 ? (unsigned)rows_i * p.d : 0u) + (cls != 0 ? (unsigned)c_j * (p.d + p.d_v) : 0u));
-        rec.bytes_written = last ? 4u * (unsigned)rows_i * (p.d_v + 1) : 0u;
-        rec.smid = smid;
-        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
-        rec.head = head;
-        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
-        dev::WriteRecordFields(slot, rec);
-        if (!a.live) {
-          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
-        } else if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished);
-          unpublished = 0;
-        }
-      }
+    if (lead && (cls != 0 || a.live)) {
+      const dev::TileStep step{t0, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, cls,
+                               4u * ((j == 0 ? (unsigned)rows_i * p.d : 0u) + (cls != 0 ? (unsigned)c_j * (p.d + p.d_v) : 0u)),
+                               last ? 4u * (unsigned)rows_i * (p.d_v + 1) : 0u, last};
+      if (a.live) dev::FinishTileStep<true>(step, a.records, a.t_r, a.t_c, a.pace_ns, a.publish_every, unpublished);
+      else dev::FinishTileStep<false>(step, a.records, a.t_r, a.t_c, a.pace_ns, a.publish_every, unpublished);
     }
   }
+  if (!a.live && a.records)
+    dev::WriteSkippedRecords(cls_row, a.records, a.t_r, a.t_c, i_tile, head, smid, 4u * (unsigned)rows_i * p.d,
+                             4u * (unsigned)rows_i * (p.d_v + 1));
   if (a.counters) {
     const int n_masked = __syncthreads_count(row_valid && g == 0 && !(l_i > 0.f));
-    if (lead) {
-      atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * p.d);
-      atomicAdd(a.counters + dev::kKRead, kv_elems_k);
-      atomicAdd(a.counters + dev::kVRead, kv_elems_v);
-      atomicAdd(a.counters + dev::kOWrite, (unsigned long long)rows_i * p.d_v);
-      atomicAdd(a.counters + dev::kLWrite, (unsigned long long)rows_i);
-      atomicAdd(a.counters + dev::kTiles, (unsigned long long)a.t_c);
-      atomicAdd(a.counters + dev::kSkipped, n_skipped);
-      atomicAdd(a.counters + dev::kRowsMasked, (unsigned long long)n_masked);
-    }
+    if (lead)
+      dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * p.d, kv_elems_k, kv_elems_v,
+                            (unsigned long long)rows_i * p.d_v, (unsigned long long)rows_i, (unsigned long long)a.t_c, n_skipped,
+                            (unsigned long long)n_masked);
   }
 }
 
@@ -568,47 +549,28 @@ __global__ void __launch_bounds__(kFastThreads, 2) TiledFp32FastKernel(TiledArgs
       }
       __syncthreads();
     }
-    if (lead) {
-      dev::Pace(t0, a.pace_ns);
-      if (a.records) {
-        TileRecord rec;
-        rec.t_start_ns = t0;
-        rec.t_end_ns = dev::GlobalTimer();
-        rec.q_tile = i_tile;
-        rec.kv_tile = j;
-        rec.bytes_loaded = 4u * ((j == 0 ? (unsigned)rows_i * p.d : 0u) + (cls != 0 ? (unsigned)c_j * (p.d + p.d_v) : 0u));
-        rec.bytes_written = last ? 4u * (unsigned)rows_i * (p.d_v + 1) : 0u;
-        rec.smid = smid;
-        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
-        rec.head = head;
-        TileRecord* slot = a.records + ((long long)head * a.t_r + i_tile) * a.t_c + j;
-        dev::WriteRecordFields(slot, rec);
-        if (!a.live) {
-          reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
-        } else if (++unpublished >= a.publish_every || last) {
-          dev::PublishRecords(slot, unpublished);
-          unpublished = 0;
-        }
-      }
+    if (lead && (cls != 0 || a.live)) {
+      const dev::TileStep step{t0, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, cls,
+                               4u * ((j == 0 ? (unsigned)rows_i * p.d : 0u) + (cls != 0 ? (unsigned)c_j * (p.d + p.d_v) : 0u)),
+                               last ? 4u * (unsigned)rows_i * (p.d_v + 1) : 0u, last};
+      if (a.live) dev::FinishTileStep<true>(step, a.records, a.t_r, a.t_c, a.pace_ns, a.publish_every, unpublished);
+      else dev::FinishTileStep<false>(step, a.records, a.t_r, a.t_c, a.pace_ns, a.publish_every, unpublished);
     }
   }
   CpAsyncWait<0>();
+  if (!a.live && a.records)
+    dev::WriteSkippedRecords(cls_row, a.records, a.t_r, a.t_c, i_tile, head, smid, 4u * (unsigned)rows_i * p.d,
+                             4u * (unsigned)rows_i * (p.d_v + 1));
   if (a.counters) {
     int masked_here = 0;
     if (tx == 0)
       for (int rr = 0; rr < 4; ++rr) masked_here += (row0 + ty * 4 + rr < p.n_q && !(l_i[rr] > 0.f)) ? 1 : 0;
     int n_masked = 0;
     for (int t = 1; t <= 4; ++t) n_masked += __syncthreads_count(masked_here >= t);
-    if (lead) {
-      atomicAdd(a.counters + dev::kQRead, (unsigned long long)rows_i * p.d);
-      atomicAdd(a.counters + dev::kKRead, kv_elems_k);
-      atomicAdd(a.counters + dev::kVRead, kv_elems_v);
-      atomicAdd(a.counters + dev::kOWrite, (unsigned long long)rows_i * p.d_v);
-      atomicAdd(a.counters + dev::kLWrite, (unsigned long long)rows_i);
-      atomicAdd(a.counters + dev::kTiles, (unsigned long long)a.t_c);
-      atomicAdd(a.counters + dev::kSkipped, n_skipped);
-      atomicAdd(a.counters + dev::kRowsMasked, (unsigned long long)n_masked);
-    }
+    if (lead)
+      dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * p.d, kv_elems_k, kv_elems_v,
+                            (unsigned long long)rows_i * p.d_v, (unsigned long long)rows_i, (unsigned long long)a.t_c, n_skipped,
+                            (unsigned long long)n_masked);
   }
 }
 
