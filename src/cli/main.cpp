@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/attention_command.h"
+#include "cli/check_command.h"
 #include "cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -9,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   bw::cli::AddRunCommand(app);
   bw::cli::AddAttentionCommand(app);
+  bw::cli::AddCheckCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -41,6 +41,12 @@ class PathTrackingSax : public nlohmann::json_sax<nlohmann::json> {
     const auto pos = msg.find("] ");
     if (pos != std::string::npos) msg = msg.substr(pos + 2);
     if (msg.rfind("number overflow", 0) == 0) msg = "number is out of the double range (" + msg + ")";
+    // nlohmann checks UTF-8 inside strings; say so in the user's words (the bytes themselves are
+    // escaped by LoadError, so the line stays printable).
+    if (msg.find("ill-formed UTF-8") != std::string::npos)
+      msg = "text is not valid UTF-8 (save the file as UTF-8): " + msg;
+    else if (msg.find("invalid string: control character") != std::string::npos)
+      msg = "a string holds a raw control character (write a newline as \\n, a tab as \\t): " + msg;
     error_position_ = position;
     return Fail(msg);
   }
@@ -105,6 +111,12 @@ nlohmann::json ParseJsonText(std::string text, const std::string& file) {
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
       static_cast<unsigned char>(text[1]) == 0xBB && static_cast<unsigned char>(text[2]) == 0xBF)
     text.erase(0, 3);  // UTF-8 byte-order mark
+  // UTF-16 (Windows Notepad's "Unicode") starts with a byte-order mark FF FE / FE FF or has NUL bytes
+  // between ASCII letters; nlohmann would only say "invalid literal".
+  const bool utf16_bom = text.size() >= 2 && ((static_cast<unsigned char>(text[0]) == 0xFF && static_cast<unsigned char>(text[1]) == 0xFE) ||
+                                              (static_cast<unsigned char>(text[0]) == 0xFE && static_cast<unsigned char>(text[1]) == 0xFF));
+  if (utf16_bom || text.find('\0') != std::string::npos)
+    throw LoadError(file, "", utf16_bom ? "the file is UTF-16; save it as UTF-8" : "the file holds NUL bytes (UTF-16 or binary?); save it as UTF-8 text");
   PathTrackingSax sax;
   const bool ok = nlohmann::json::sax_parse(text, &sax, nlohmann::json::input_format_t::json, /*strict=*/true);
   if (!ok || !sax.error.empty()) {
@@ -121,6 +133,9 @@ nlohmann::json ReadJsonFile(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw LoadError(file, "", "file not found");
   if (std::filesystem::is_directory(path, ec)) throw LoadError(file, "", "is a folder, not a file");
+  // A FIFO would block the app until someone writes to it; a device has no size.
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw LoadError(file, "", "is not a regular file (a pipe, device or socket)");
   const auto size = std::filesystem::file_size(path, ec);
   if (ec) throw LoadError(file, "", "cannot read: " + ec.message());
   if (size > kMaxFileBytes)
@@ -150,6 +165,8 @@ namespace {
 std::string TypeName(const nlohmann::json& v) {
   if (v.is_number_integer()) return "an integer";
   if (v.is_number()) return "a number";
+  if (v.is_array()) return "an array";
+  if (v.is_object()) return "an object";
   return std::string("a ") + v.type_name();
 }
 }  // namespace
@@ -193,6 +210,9 @@ std::int64_t JsonReader::Integer(const nlohmann::json& v, const std::string& pat
   if (v.is_number_float()) {
     const double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d)) Fail(path, "expected a whole number, found " + v.dump());
+    // A whole number too large for a 64-bit integer arrives as a double: report the range, not a fraction.
+    if (d < static_cast<double>(lo)) Fail(path, v.dump() + " is below the minimum " + std::to_string(lo));
+    if (d > static_cast<double>(hi)) Fail(path, v.dump() + " is above the limit " + std::to_string(hi));
     Fail(path, "expected a whole number written without a fraction, found " + v.dump());
   }
   if (!v.is_number_integer()) Fail(path, "expected a whole number, found " + TypeName(v));

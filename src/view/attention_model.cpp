@@ -520,9 +520,13 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
         q[pre + "_writes:" + name] = Int(b->counters.hbm_write_elements[t]);
       }
     }
-    const double dq = (bwd_recompute_->dQ - bwd_reference_->dQ).cwiseAbs().maxCoeff();
-    const double dk = (bwd_recompute_->dK - bwd_reference_->dK).cwiseAbs().maxCoeff();
-    const double dv = (bwd_recompute_->dV - bwd_reference_->dV).cwiseAbs().maxCoeff();
+    // maxCoeff() of an empty matrix is undefined (it crashed on "Q": [] with "backward": true).
+    const auto max_abs_diff = [](const engine::AttentionMatrix& a, const engine::AttentionMatrix& b) {
+      return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff();
+    };
+    const double dq = max_abs_diff(bwd_recompute_->dQ, bwd_reference_->dQ);
+    const double dk = max_abs_diff(bwd_recompute_->dK, bwd_reference_->dK);
+    const double dv = max_abs_diff(bwd_recompute_->dV, bwd_reference_->dV);
     q["bwd_max_abs_diff"] = FormatDouble(std::max({dq, dk, dv}));
     q["forward_flops"] = Int(run_.counters.matmul_flops);
   }

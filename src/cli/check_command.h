@@ -1,0 +1,13 @@
+// `blockwise-cli check FILE…`: opens each lesson or scenario exactly as the app does (a document with
+// "steps" is a lesson: every bound scenario is loaded and every position resolved) and says
+// "ok: FILE: …" or prints the one-line error "error: FILE: /json/path: reason". Exit 2 if any fails.
+// For teachers checking a hand-edited file before class, and for the bad-input corpus tests.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace bw::cli {
+
+void AddCheckCommand(CLI::App& app);
+
+}  // namespace bw::cli

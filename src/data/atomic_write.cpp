@@ -1,0 +1,92 @@
+// WriteFileAtomically; see atomic_write.h. POSIX only (Linux is the target): open(O_EXCL) on a
+// unique name beside the target, write in a loop (short writes, EINTR), fsync, rename, fsync the folder.
+#include "data/atomic_write.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+
+namespace bw::data {
+
+namespace {
+
+std::string Errno(const char* what, int err) { return std::string(what) + ": " + std::strerror(err); }
+
+// Closes and unlinks the temporary file unless released (after a successful rename).
+struct TempFile {
+  int fd = -1;
+  std::string path;
+  bool keep = false;
+  ~TempFile() {
+    if (fd >= 0) ::close(fd);
+    if (!keep && !path.empty()) ::unlink(path.c_str());
+  }
+};
+
+}  // namespace
+
+void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
+  const std::string file = path.string();
+  if (path.empty() || !path.has_filename()) throw SaveError(file, "no file name given");
+  const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+
+  struct stat st {};
+  mode_t mode = 0644;
+  if (::stat(file.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw SaveError(file, "is a folder");
+    if (!S_ISREG(st.st_mode)) throw SaveError(file, "is not a regular file (a device or pipe is never replaced)");
+    mode = st.st_mode & 07777;
+  }
+
+  // A hidden name in the same folder, so that rename() never crosses file systems.
+  TempFile tmp;
+  std::random_device rd;
+  for (int attempt = 0; attempt < 16 && tmp.fd < 0; ++attempt) {
+    const std::string name = "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+                             std::to_string(rd() & 0xffffff);
+    const std::string candidate = (folder / name).string();
+    const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      tmp.fd = fd;
+      tmp.path = candidate;
+    } else if (errno != EEXIST) {
+      throw SaveError(file, Errno(("cannot create a temporary file in " + folder.string()).c_str(), errno));
+    }
+  }
+  if (tmp.fd < 0) throw SaveError(file, "cannot find a free temporary file name in " + folder.string());
+
+  const char* p = bytes.data();
+  size_t left = bytes.size();
+  while (left > 0) {
+    const ssize_t n = ::write(tmp.fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      throw SaveError(file, err == ENOSPC  ? "the disk is full"
+                            : err == EFBIG ? "the file is larger than this process may write (file size limit)"
+                                           : Errno("write failed", err));
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  if (::fchmod(tmp.fd, mode) != 0) throw SaveError(file, Errno("cannot set permissions", errno));
+  if (::fsync(tmp.fd) != 0) throw SaveError(file, Errno("fsync failed (the data may not be on disk)", errno));
+  const int fd = tmp.fd;
+  tmp.fd = -1;
+  if (::close(fd) != 0) throw SaveError(file, Errno("close failed", errno));
+  if (::rename(tmp.path.c_str(), file.c_str()) != 0) throw SaveError(file, Errno("cannot replace the file", errno));
+  tmp.keep = true;
+
+  // Make the rename itself durable. A failure here is not reported: the new file is in place.
+  const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+}  // namespace bw::data

@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Writes the bad-input corpus: tests/corpus/files/*.json and tests/corpus/manifest.json.
+
+Each case is a file a teacher or student could plausibly hand-write (or a fuzzer found), and what
+loading it must give: {"ok": true}, or the JSON path and a substring of the reason of the one-line
+LoadError "file: /json/path: reason". The expectations are written here by hand from the file
+formats (README, src/data/*.h), not copied from the loaders' output.
+
+The files are committed; run this again only to add cases:  python3 tests/corpus/make_corpus.py
+Files too big to commit (> 16 MiB) are made by the tests themselves (tests/corpus/corpus_test.cpp).
+"""
+import copy, json, os, shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "files")
+
+T = {"zh": "文字", "en": "text"}
+V1 = {"schema_version": 1, "kind": "single_query", "title": {"zh": "甲", "en": "a"},
+      "weights": [2, 1, 4], "values": [10, 20, 30], "block_sizes": [2, 1], "mode": "raw"}
+V1VEC = dict(V1, values=[[1, 2], [3, 4], [5, 6]])
+V1LOG = {k: v for k, v in V1.items() if k != "weights"} | {"logits": [0.69, 0, "-inf"], "mode": "stable"}
+V2 = {"schema_version": 2, "kind": "attention", "title": {"zh": "乙", "en": "b"},
+      "Q": [[1, 0], [0, 1]], "K": [[1, 0], [0, 1], [1, 1]], "V": [[1], [2], [3]],
+      "scale": 0.5, "mask": "causal", "tiles": {"B_r": 1, "B_c": 2}, "order": "flash2",
+      "precision": "double", "merge": "correct", "backward": True, "dO": [[1], [1]]}
+V2PAD = dict(V2, mask={"kind": "key_padding", "keep": [1, 1, 0]})
+V2EXP = dict(V2, mask={"kind": "explicit", "keep": [[1, 0, 1], [1, 1, 1]]})
+V2ALIGN = dict(V2, mask={"kind": "causal", "alignment": "bottom_right"})
+V2LOG = {"schema_version": 2, "kind": "attention", "logits": [[0, 1, 2]], "V": [[1], [2], [3]], "order": "reference"}
+V2SRAM = {k: v for k, v in V2.items() if k != "tiles"} | {"sram_elements": 64}
+STEP = {"id": "T/0", "scenario": "a", "position": "start", "title": T, "body": T, "further": T,
+        "teacher_notes": T, "source": T}
+LESSON = {"schema_version": 1, "id": "T", "title": {"zh": "课", "en": "Lesson"},
+          "scenarios": {"a": "scenarios/ok_v1.json", "b": "scenarios/ok_v2.json"},
+          "steps": [STEP, dict(STEP, id="T/1", scenario="b", position="end")]}
+
+cases = []  # (name, loader, bytes, expect)
+
+
+def put(doc, pointer, value):
+    """A copy of doc with the value at pointer replaced (or removed when value is DELETE)."""
+    doc = json.loads(json.dumps(doc))  # a deep copy that shares nothing (deepcopy keeps shared T)
+    parts = [p for p in pointer.split("/")[1:]]
+    cur = doc
+    for p in parts[:-1]:
+        cur = cur[int(p)] if isinstance(cur, list) else cur[p]
+    last = parts[-1]
+    key = int(last) if isinstance(cur, list) else last
+    if value is DELETE:
+        del cur[key]
+    else:
+        cur[key] = value
+    return doc
+
+
+DELETE = object()
+
+
+def dump(doc):
+    compact = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    return ((compact if len(compact) > 4000 else json.dumps(doc, ensure_ascii=False, indent=1)) + "\n").encode()
+
+
+def add(name, loader, content, path=None, reason=None, ok=False, as_opened=None):
+    if isinstance(content, (dict, list)):
+        content = dump(content)
+    elif isinstance(content, str):
+        content = content.encode()
+    expect = {"ok": True} if ok else {"path": path, "reason": reason}
+    if as_opened:  # the app and `blockwise-cli check` pick lesson or scenario from the content
+        expect["opened_path"], expect["opened_reason"] = as_opened
+    cases.append((name, loader, content, expect))
+
+
+def bad(name, loader, base, pointer, value, reason, path=None):
+    add(name, loader, put(base, pointer, value), pointer if path is None else path, reason)
+
+
+# ---- accepted (the corpus must not refuse good files) ---------------------------------------
+add("ok_v1", "scenario", V1, ok=True)
+add("ok_v1_vector_values", "scenario", V1VEC, ok=True)
+add("ok_v1_logits", "scenario", V1LOG, ok=True)
+add("ok_v2", "scenario", V2, ok=True)
+add("ok_v2_key_padding", "scenario", V2PAD, ok=True)
+add("ok_v2_explicit_mask", "scenario", V2EXP, ok=True)
+add("ok_v2_bottom_right", "scenario", V2ALIGN, ok=True)
+add("ok_v2_logits", "scenario", V2LOG, ok=True)
+add("ok_v2_sram", "scenario", V2SRAM, ok=True)
+add("ok_lesson", "lesson", LESSON, ok=True)
+add("bom_v1", "scenario", b"\xef\xbb\xbf" + dump(V1), ok=True)
+add("bom_v2", "scenario", b"\xef\xbb\xbf" + dump(V2), ok=True)
+add("bom_lesson", "lesson", b"\xef\xbb\xbf" + dump(LESSON), ok=True)
+add("ok_v1_unicode_escape", "scenario", dump(V1).replace("甲".encode(), b"\\u7532 \\ud83d\\ude00"), ok=True)
+
+# ---- malformed and truncated JSON ------------------------------------------------------------
+full = dump(V1).decode()
+add("empty_file", "scenario", b"", "", "malformed JSON")
+add("whitespace_only", "scenario", b"  \n\t\n", "", "malformed JSON")
+add("truncated_in_array", "scenario", full[:full.index('"values"') - 8], "/weights/2", "malformed JSON")
+add("truncated_in_string", "scenario", full[:full.index('"single_q') + 6], "/kind", "malformed JSON")
+add("truncated_after_key", "scenario", '{"schema_version": 1, "kind"', "/kind", "malformed JSON")
+add("truncated_lesson", "lesson", dump(LESSON)[:200], "/steps/0", "unexpected end of input")
+add("trailing_comma", "scenario", full.replace('"mode": "raw"', '"mode": "raw",'), "", "malformed JSON")
+add("single_quotes", "scenario", full.replace('"mode": "raw"', "'mode': 'raw'"), "", "malformed JSON")
+add("comment", "scenario", full.replace('"mode"', '// mode\n "mode"'), "", "malformed JSON")
+add("trailing_garbage", "scenario", full + "x", "", "malformed JSON")
+add("two_documents", "scenario", full + full, "", "malformed JSON")
+add("unquoted_key", "scenario", full.replace('"mode"', 'mode'), "", "malformed JSON")
+add("duplicate_key", "scenario", full.replace('"mode": "raw"', '"mode": "raw", "mode": "stable"'), "/mode", "duplicate key")
+add("top_level_array", "scenario", b"[1, 2, 3]\n", "", "expected an object, found an array")
+add("top_level_number", "scenario", b"42\n", "", "expected an object, found an integer")
+add("lesson_top_level_string", "lesson", b'"lesson"\n', "", "expected an object, found a string")
+
+# ---- NaN and Infinity: bare literals (not JSON) and as strings --------------------------------
+add("nan_bare_v1", "scenario", full.replace('[\n  2,', '[\n  NaN,', 1), "/weights/0", "malformed JSON")
+add("infinity_bare_v2", "scenario", dump(V2).decode().replace('"Q": [\n  [\n   1,', '"Q": [\n  [\n   Infinity,'), "/Q/0/0", "malformed JSON")
+add("neg_infinity_bare_v1", "scenario", full.replace('[\n  10,', '[\n  -Infinity,', 1), "/values/0", "malformed JSON")
+bad("nan_string_v1", "scenario", V1, "/weights/1", "NaN", "non-finite values are not allowed")
+bad("infinity_string_v1", "scenario", V1, "/values/2", "Infinity", "non-finite values are not allowed")
+bad("nan_string_v2", "scenario", V2, "/V/0/0", "NaN", "non-finite values are not allowed")
+bad("infinity_string_v2", "scenario", V2, "/K/1/1", "Infinity", "non-finite values are not allowed")
+bad("neg_infinity_string_scale", "scenario", V2, "/scale", "-Infinity", "non-finite values are not allowed")
+bad("inf_string_logits_v2", "scenario", V2LOG, "/logits/0/0", "-inf", "expected a number, found the string")
+bad("nan_string_block_size", "scenario", V1, "/block_sizes/0", "NaN", "expected a whole number, found a string")
+add("huge_1e999_weight", "scenario", full.replace('[\n  2,', '[\n  1E999,', 1), "/weights/0", "out of the double range")
+add("huge_1e999_scale", "scenario", dump(V2).decode().replace('"scale": 0.5', '"scale": 1E999'), "/scale", "out of the double range")
+add("huge_neg_1e999_K", "scenario", dump(V2).decode().replace('"K": [\n  [\n   1,', '"K": [\n  [\n   -1E999,'), "/K/0/0", "out of the double range")
+add("huge_1e999_block_size", "scenario", full.replace('"block_sizes": [\n  2,', '"block_sizes": [\n  1E999,'), "/block_sizes/0", "out of the double range")
+add("tiny_1e-999_weight_ok", "scenario", full.replace('[\n  2,', '[\n  1e-999,', 1), ok=True)
+
+# ---- -1 and 2.7 (and other non-counts) where a count is expected ------------------------------
+bad("count_neg_block_size", "scenario", V1, "/block_sizes/0", -1, "below the minimum 1")
+bad("count_frac_block_size", "scenario", V1, "/block_sizes/0", 2.7, "expected a whole number, found 2.7")
+bad("count_2point0_block_size", "scenario", V1, "/block_sizes/0", 2.0, "written without a fraction")
+bad("count_zero_block_size", "scenario", V1, "/block_sizes/0", 0, "below the minimum 1")
+add("count_huge_int_block_size", "scenario", full.replace('"block_sizes": [\n  2,', '"block_sizes": [\n  100000000000000000000000,'), "/block_sizes/0", "above the limit")
+add("count_u64max_block_size", "scenario", full.replace('"block_sizes": [\n  2,', '"block_sizes": [\n  18446744073709551615,'), "/block_sizes/0", "above the limit")
+bad("count_neg_B_r", "scenario", V2, "/tiles/B_r", -1, "at least 1")
+bad("count_frac_B_c", "scenario", V2, "/tiles/B_c", 2.7, "expected a whole number, found 2.7")
+add("count_huge_neg_B_c", "scenario", dump(V2).decode().replace('"B_c": 2', '"B_c": -99999999999999999999'), "/tiles/B_c", "below the minimum")
+bad("count_neg_sram", "scenario", V2SRAM, "/sram_elements", -1, "below the minimum 1")
+bad("count_frac_sram", "scenario", V2SRAM, "/sram_elements", 2.7, "expected a whole number, found 2.7")
+bad("count_neg_mask_bit", "scenario", V2PAD, "/mask/keep/0", -1, "below the minimum 0")
+bad("count_frac_mask_bit", "scenario", V2EXP, "/mask/keep/1/1", 0.5, "expected a whole number, found 0.5")
+bad("count_two_mask_bit", "scenario", V2PAD, "/mask/keep/2", 2, "above the limit 1")
+bad("count_neg_schema_version", "lesson", LESSON, "/schema_version", -1, "below the minimum 1")
+bad("count_frac_schema_version", "scenario", V2, "/schema_version", 2.7, "expected a whole number, found 2.7")
+bad("wrong_schema_version", "scenario", V1, "/schema_version", 2, "this file is schema version 2; this reader expects 1")
+bad("negative_weight", "scenario", V1, "/weights/1", -1, "weight is negative")
+
+# ---- wrong types at every field ---------------------------------------------------------------
+for ptr, val, reason in [
+    ("/schema_version", "1", "expected a whole number, found a string"),
+    ("/kind", 1, "expected a string, found an integer"),
+    ("/title", "t", "expected an object, found a string"),
+    ("/title/zh", 1, "expected a string, found an integer"),
+    ("/title/en", None, "expected a string, found a null"),
+    ("/weights", {"a": 1}, "expected an array, found an object"),
+    ("/weights/0", True, "expected a number, found a boolean"),
+    ("/weights/2", [4], "expected a number, found an array"),
+    ("/values", "10", "expected an array, found a string"),
+    ("/values/0", None, "expected a number, found a null"),
+    ("/values/1", [20], "expected a number like the first value"),
+    ("/block_sizes", 3, "expected an array, found an integer"),
+    ("/block_sizes/1", "1", "expected a whole number, found a string"),
+    ("/mode", 0, "expected a string, found an integer"),
+    ("/mode", "fast", "expected \"raw\" or \"stable\""),
+]:
+    bad("type_v1" + ptr.replace("/", "_") + "_" + type(val).__name__, "scenario", V1, ptr, val, reason)
+bad("type_v1_values_0_1_str", "scenario", V1VEC, "/values/0/1", "x", "expected a number, found the string \"x\"")
+bad("type_v1_values_2_int", "scenario", V1VEC, "/values/2", 5, "expected a row like the first one")
+bad("type_v1_logits_0_str", "scenario", V1LOG, "/logits/0", "abc", "expected a number, found the string \"abc\"")
+bad("type_v1_kind_unknown", "scenario", V1, "/kind", "single", "unknown scenario kind \"single\"")
+for ptr, val, reason in [
+    ("/Q", 1, "expected an array, found an integer"),
+    ("/Q/0", 1, "expected an array, found an integer"),
+    ("/Q/0/0", "1", "expected a number, found the string \"1\""),
+    ("/K", {}, "expected an array, found an object"),
+    ("/K/1", "row", "expected an array, found a string"),
+    ("/K/0/1", None, "expected a number, found a null"),
+    ("/V", True, "expected an array, found a boolean"),
+    ("/V/2/0", [], "expected a number, found an array"),
+    ("/scale", "0.5", "expected a number, found the string \"0.5\""),
+    ("/mask", 1, "expected an object, found an integer"),
+    ("/mask", "sliding", "must be \"none\" or \"causal\""),
+    ("/tiles", [1, 2], "expected an object, found an array"),
+    ("/tiles/B_r", "1", "expected a whole number, found a string"),
+    ("/order", 2, "expected a string, found an integer"),
+    ("/order", "flash3", "expected \"reference\", \"flash2\" or \"flash1\""),
+    ("/precision", False, "expected a string, found a boolean"),
+    ("/precision", "half", "expected \"double\" or \"float\""),
+    ("/merge", 0, "expected a string, found an integer"),
+    ("/merge", "wrong", "unknown merge variant"),
+    ("/backward", "yes", "expected true or false"),
+    ("/dO", 1, "expected an array, found an integer"),
+    ("/dO/0/0", "1", "expected a number, found the string \"1\""),
+    ("/title/en", 2, "expected a string, found an integer"),
+]:
+    bad("type_v2" + ptr.replace("/", "_") + "_" + type(val).__name__, "scenario", V2, ptr, val, reason)
+bad("type_v2_mask_kind_int", "scenario", V2PAD, "/mask/kind", 3, "expected a string, found an integer")
+bad("type_v2_mask_kind_unknown", "scenario", V2PAD, "/mask/kind", "window", "expected \"none\", \"causal\", \"key_padding\" or \"explicit\"")
+bad("type_v2_mask_alignment_int", "scenario", V2ALIGN, "/mask/alignment", 1, "expected a string, found an integer")
+bad("type_v2_mask_alignment_unknown", "scenario", V2ALIGN, "/mask/alignment", "center", "expected \"top_left\"")
+bad("type_v2_mask_keep_str", "scenario", V2PAD, "/mask/keep", "110", "expected an array, found a string")
+bad("type_v2_mask_keep_0_str", "scenario", V2PAD, "/mask/keep/0", "yes", "expected a whole number, found a string")
+bad("type_v2_mask_keep_row_int", "scenario", V2EXP, "/mask/keep/0", 1, "expected an array, found an integer")
+bad("type_v2_sram_str", "scenario", V2SRAM, "/sram_elements", "64", "expected a whole number, found a string")
+bad("type_v2_logits_str", "scenario", V2LOG, "/logits", "x", "expected an array, found a string")
+bad("type_v2_logits_0_1_bool", "scenario", V2LOG, "/logits/0/1", False, "expected a number, found a boolean")
+for ptr, val, reason in [
+    ("/schema_version", "1", "expected a whole number, found a string"),
+    ("/id", 5, "expected a string, found an integer"),
+    ("/title", "x", "expected an object, found a string"),
+    ("/title/en", 1, "expected a string, found an integer"),
+    ("/scenarios", [], "expected an object, found an array"),
+    ("/scenarios/a", 1, "expected a string, found an integer"),
+    ("/steps", {}, "expected an array, found an object"),
+    ("/steps/0", "x", "expected an object, found a string"),
+    ("/steps/0/id", 1, "expected a string, found an integer"),
+    ("/steps/0/scenario", 1, "expected a string, found an integer"),
+    ("/steps/0/position", 1, "expected a string, found an integer"),
+    ("/steps/1/body", "x", "expected an object, found a string"),
+    ("/steps/1/source/zh", 1, "expected a string, found an integer"),
+    ("/steps/0/further/en", "", "text is empty"),
+    ("/steps/0/teacher_notes", None, "expected an object, found a null"),
+]:
+    bad("type_lesson" + ptr.replace("/", "_") + "_" + type(val).__name__, "lesson", LESSON, ptr, val, reason)
+
+# ---- missing fields ----------------------------------------------------------------------------
+bad("missing_v1_values", "scenario", V1, "/values", DELETE, "required field is missing")
+bad("missing_v1_block_sizes", "scenario", V1, "/block_sizes", DELETE, "required field is missing")
+bad("missing_v1_mode", "scenario", V1, "/mode", DELETE, "required field is missing")
+bad("missing_v1_kind", "scenario", V1, "/kind", DELETE, "required field is missing")
+bad("missing_v1_weights", "scenario", V1, "/weights", DELETE, "\"weights\" or \"logits\" is required", path="")
+add("both_weights_and_logits", "scenario", dict(V1, logits=[0, 0, 0]), "", "not both")
+bad("missing_v2_V", "scenario", V2, "/V", DELETE, "required field is missing")
+bad("missing_v2_tiles", "scenario", V2, "/tiles", DELETE, "required field is missing")
+bad("missing_v2_mask_keep", "scenario", V2PAD, "/mask/keep", DELETE, "required field is missing")
+# Without "steps" the app's dispatch takes the file for a scenario (see docs/reliability.md).
+add("missing_lesson_steps", "lesson", put(LESSON, "/steps", DELETE), "/steps", "required field is missing",
+    as_opened=("/kind", "required field is missing"))
+bad("missing_lesson_step_title", "lesson", LESSON, "/steps/0/title", DELETE, "required field is missing")
+bad("missing_lesson_title_zh", "lesson", LESSON, "/title/zh", DELETE, "required field is missing")
+add("v2_logits_and_Q", "scenario", dict(V2LOG, Q=[[1]]), "/logits", "not both")
+add("v2_tiles_and_sram", "scenario", dict(V2, sram_elements=64), "/sram_elements", "not both")
+bad("v2_wrong_merge_flash1", "scenario", dict(V2, order="flash1"), "/merge", "no_rescale", "flash2 order only")
+
+# ---- arrays of mismatched lengths --------------------------------------------------------------
+bad("len_v1_values_short", "scenario", V1, "/values", [10, 20], "has 2 entries but \"weights\" has 3")
+bad("len_v1_values_ragged", "scenario", V1VEC, "/values/1", [3], "has 1 components; the first row has 2")
+bad("len_v1_block_sum", "scenario", V1, "/block_sizes", [2, 2], "block sizes sum to 4 but there are 3")
+bad("len_v1_logits_values", "scenario", V1LOG, "/values", [1, 2, 3, 4], "has 4 entries but \"logits\" has 3")
+bad("len_v2_K_cols", "scenario", V2, "/K/1", [0, 1, 2], "row has 3 numbers, expected 2")
+bad("len_v2_Q_ragged", "scenario", V2, "/Q/1", [1], "row has 1 numbers, expected 2")
+bad("len_v2_V_rows", "scenario", V2, "/V", [[1], [2]], "has 2 rows; K has N_k = 3")
+bad("len_v2_V_ragged", "scenario", V2, "/V/2", [3, 4], "row has 2 numbers, expected 1")
+bad("len_v2_dO_rows", "scenario", V2, "/dO", [[1]], "has 1 rows; there are N_q = 2")
+bad("len_v2_dO_cols", "scenario", V2, "/dO/0", [1, 2], "row has 2 numbers, expected 1")
+bad("len_v2_key_padding", "scenario", V2PAD, "/mask/keep", [1, 1], "has 2 entries; there are N_k = 3")
+bad("len_v2_explicit_rows", "scenario", V2EXP, "/mask/keep", [[1, 1, 1]], "has 1 rows; there are N_q = 2")
+bad("len_v2_explicit_cols", "scenario", V2EXP, "/mask/keep/1", [1, 1], "has 2 entries; there are N_k = 3")
+bad("len_v2_logits_V", "scenario", V2LOG, "/V", [[1], [2]], "has 2 rows; the logits have N_k = 3")
+bad("len_v2_logits_ragged", "scenario", dict(V2LOG, logits=[[0, 1, 2], [0, 1]]), "/logits/1", [0, 1], "row has 2 numbers, expected 3")
+
+# ---- empty arrays ------------------------------------------------------------------------------
+bad("empty_v1_weights", "scenario", V1, "/weights", [], "expected at least 1 element, found 0")
+bad("empty_v1_values", "scenario", V1, "/values", [], "expected at least 1 element, found 0")
+bad("empty_v1_block_sizes", "scenario", V1, "/block_sizes", [], "expected at least 1 element, found 0")
+bad("empty_v1_value_rows", "scenario", V1, "/values", [[], [], []], "a value row needs at least one component", path="/values/0")
+add("empty_v2_Q_ok", "scenario", dict(V2, Q=[], dO=[]), ok=True)  # N_q = 0 is a valid (empty) problem
+bad("empty_v2_K", "scenario", V2, "/K", [], "has 3 rows; K has N_k = 0", path="/V")
+add("empty_v2_K_and_V_ok", "scenario", {k: v for k, v in V2.items() if k != "dO"} | {"K": [], "V": [], "mask": "none"}, ok=True)  # N_k = 0: every row masked, O = 0
+add("empty_v2_d_zero_ok", "scenario", {k: v for k, v in V2LOG.items() if k != "logits"} | {"Q": [[], []], "K": [[], [], []]}, ok=True)
+bad("empty_v2_Q_rows", "scenario", V2, "/Q", [[], []], "row has 2 numbers, expected 0 (d, as in Q)", path="/K/0")
+bad("empty_v2_V_rows", "scenario", V2, "/V", [[], [], []], "row has 1 numbers, expected 0 (d_v, as in V)", path="/dO/0")
+add("empty_v2_logits_ok", "scenario", dict(V2LOG, logits=[]), ok=True)  # N_q = 0
+bad("empty_v2_key_padding", "scenario", V2PAD, "/mask/keep", [], "has 0 entries; there are N_k = 3")
+bad("empty_lesson_steps", "lesson", LESSON, "/steps", [], "expected at least 1 element, found 0")
+bad("empty_lesson_scenarios", "lesson", LESSON, "/scenarios", {}, "no scenario named \"a\" in /scenarios", path="/steps/0/scenario")
+
+# ---- sizes past the limits (files > 16 MiB are made by the test) -------------------------------
+add("limit_v1_positions", "scenario", dict(V1, weights=[1] * 65537), "/weights", "65537 positions; the limit is 65536")
+add("limit_v1_d_v", "scenario", dict(V1, values=[[0] * 1025] * 3), "/values/0", "d_v = 1025; the limit is 1024")
+add("limit_v1_block_size", "scenario", dict(V1, block_sizes=[65537]), "/block_sizes/0", "above the limit 65536")
+add("limit_v2_rows", "scenario", dict(V2, Q=[[0]] * 8193), "/Q", "8193 rows (N_q); the limit is 8192")
+add("limit_v2_cols", "scenario", dict(V2, Q=[[0] * 1025, [0]]), "/Q/0", "1025 columns (d); the limit is 1024")
+add("limit_v2_elements", "scenario", dict(V2, Q=[[0] * 1024] + [[]] * 4096), "/Q", "4097 x 1024 = 4195328 numbers; the limit is 4194304")
+add("limit_v2_logit_keys", "scenario", dict(V2LOG, logits=[[0] * 1025]), "/logits/0", "the limit is 1024")
+add("limit_v2_sram", "scenario", dict(V2SRAM, sram_elements=(1 << 24) + 1), "/sram_elements", "above the limit 16777216")
+add("limit_v2_B_r", "scenario", put(V2, "/tiles/B_r", 8193), "/tiles/B_r", "above the limit 8192")
+add("limit_lesson_steps", "lesson", dict(LESSON, steps=[0] * 501), "/steps", "501 steps; the limit is 500")
+
+# ---- bytes that are not UTF-8 (nlohmann checks strings; the reason says so, bytes escaped) -------
+u = dump(V1)
+add("utf8_invalid_byte_in_string", "scenario", u.replace("甲".encode(), b"\xff"), "/title/zh", "not valid UTF-8")
+add("utf8_latin1_e_acute", "scenario", u.replace("\"a\"".encode(), b"\"caf\xe9\""), "/title/en", "not valid UTF-8")
+add("utf8_overlong_slash", "scenario", u.replace("甲".encode(), b"\xc0\xaf"), "/title/zh", "not valid UTF-8")
+add("utf8_encoded_surrogate", "scenario", u.replace("甲".encode(), b"\xed\xa0\x80"), "/title/zh", "not valid UTF-8")
+add("utf8_truncated_sequence", "scenario", u.replace("甲".encode(), "甲".encode()[:2]), "/title/zh", "not valid UTF-8")
+add("utf8_invalid_in_key", "scenario", u.replace(b'"mode"', b'"mo\xfe"'), "", "not valid UTF-8")
+add("utf8_invalid_outside_string", "scenario", u.replace(b'"mode":', b'\xff"mode":'), "", "malformed JSON")
+add("utf8_lone_surrogate_escape", "scenario", u.replace("甲".encode(), b"\\ud800"), "/title/zh", "surrogate")
+add("utf16le_with_bom", "scenario", b"\xff\xfe" + dump(V1).decode().encode("utf-16-le"), "", "the file is UTF-16; save it as UTF-8")
+add("utf16be_with_bom", "scenario", b"\xfe\xff" + dump(V1).decode().encode("utf-16-be"), "", "the file is UTF-16; save it as UTF-8")
+add("utf16le_no_bom", "scenario", dump(V1).decode().encode("utf-16-le"), "", "NUL bytes")
+add("raw_newline_in_string", "scenario", u.replace("\"a\"".encode(), b"\"a\nb\""), "/title/en", "raw control character")
+add("double_bom_ok", "scenario", b"\xef\xbb\xbf\xef\xbb\xbf" + dump(V1), ok=True)  # nlohmann skips a second one
+add("lesson_latin1_body", "lesson", dump(LESSON).replace(b'"en": "text"', b'"en": "na\xefve"', 1), "/steps/0/title/en", "not valid UTF-8")
+
+# ---- one line, whatever the file holds --------------------------------------------------------
+bad("oneline_newline_in_kind", "scenario", V1, "/kind", "single\nquery", "unknown scenario kind \"single")
+bad("oneline_huge_kind", "scenario", V1, "/kind", "x" * 5000, "unknown scenario kind")
+add("oneline_newline_in_key", "scenario", dict(V1, **{"a\nb": 1}, weights={"x": 1}), "/weights", "expected an array")
+
+# ---- nesting past the depth limit ---------------------------------------------------------------
+add("depth_65", "scenario", '{"schema_version": 1, "values": ' + "[" * 64 + "]" * 64 + "}", "/values/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0", "nesting is deeper than 64 levels")
+add("depth_100000", "scenario", "[" * 100000, "/0" * 64, "nesting is deeper than 64 levels")
+add("depth_objects", "lesson", '{"a":' * 70 + "1" + "}" * 70, "/a" * 64, "nesting is deeper than 64 levels")
+
+# ---- lessons pointing at missing scenarios or outside their folder -----------------------------
+bad("lesson_missing_scenario", "lesson", LESSON, "/scenarios/a", "scenarios/missing.json", "scenario does not load")
+bad("lesson_outside_folder", "lesson", LESSON, "/scenarios/a", "../make_corpus.py", "leaves the lesson's folder")
+bad("lesson_outside_folder_nested", "lesson", LESSON, "/scenarios/a", "scenarios/../../manifest.json", "leaves the lesson's folder")
+bad("lesson_absolute_path", "lesson", LESSON, "/scenarios/a", "/etc/hostname", "must be relative to the lesson file")
+bad("lesson_scenario_is_folder", "lesson", LESSON, "/scenarios/a", "scenarios", "is a folder, not a file")
+bad("lesson_scenario_empty_path", "lesson", LESSON, "/scenarios/a", "", "scenario")
+bad("lesson_scenario_is_lesson", "lesson", LESSON, "/scenarios/a", "ok_lesson.json", "scenario does not load")
+bad("lesson_bad_scenario", "lesson", LESSON, "/scenarios/a", "nan_string_v1.json", "scenario does not load")
+bad("lesson_unknown_scenario_key", "lesson", LESSON, "/steps/1/scenario", "c", "no scenario named \"c\"")
+bad("lesson_unknown_position", "lesson", LESSON, "/steps/0/position", "update:9", "has no position \"update:9\"")
+bad("lesson_unknown_position_v2", "lesson", LESSON, "/steps/1/position", "tile:9,9", "has no position \"tile:9,9\"")
+bad("lesson_duplicate_step_id", "lesson", LESSON, "/steps/1/id", "T/0", "is used twice")
+bad("lesson_position_event_huge", "lesson", LESSON, "/steps/1/position", "event:99999999999999999999", "has no position")
+
+
+def main():
+    if os.path.isdir(OUT):
+        shutil.rmtree(OUT)
+    os.makedirs(os.path.join(OUT, "scenarios"))
+    for name, doc in [("ok_v1", V1), ("ok_v2", V2)]:
+        with open(os.path.join(OUT, "scenarios", name + ".json"), "wb") as f:
+            f.write(dump(doc))
+    manifest = []
+    for name, loader, content, expect in cases:
+        with open(os.path.join(OUT, name + ".json"), "wb") as f:
+            f.write(content)
+        manifest.append({"file": name + ".json", "loader": loader, **expect})
+    with open(os.path.join(HERE, "manifest.json"), "w") as f:
+        f.write('{\n "about": "Bad-input corpus: each file and what loading it must give; written by make_corpus.py",\n "cases": [\n')
+        f.write(",\n".join("  " + json.dumps(m, ensure_ascii=False) for m in manifest))
+        f.write("\n ]\n}\n")
+    print(len(manifest), "cases")
+
+
+main()
