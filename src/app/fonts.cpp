@@ -6,6 +6,10 @@
 #include <imgui_freetype.h>
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <fstream>
+#include <iterator>
+#include <vector>
+
 namespace bw::app {
 
 FontFile FindCjkFont() {
@@ -58,10 +62,19 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
   fonts.body_px = base_px;
   fonts.text_px = base_px * 1.3f;
   fonts.large_px = base_px * 1.6f;
+  // The .ttc is ~19 MB: read it once, share it between the three sizes, and drop it (and the
+  // atlas's other build inputs) once the glyphs are baked.
+  std::vector<char> ttf;
   if (!file.path.empty()) {
-    fonts.body = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.body_px, &cfg, ranges.Data);
-    fonts.text = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.text_px, &cfg, ranges.Data);
-    fonts.large = io.Fonts->AddFontFromFileTTF(file.path.c_str(), fonts.large_px, &cfg, ranges.Data);
+    std::ifstream in(file.path, std::ios::binary);
+    ttf.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (!ttf.empty()) {
+    cfg.FontDataOwnedByAtlas = false;
+    const int n = static_cast<int>(ttf.size());
+    fonts.body = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.body_px, &cfg, ranges.Data);
+    fonts.text = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.text_px, &cfg, ranges.Data);
+    fonts.large = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.large_px, &cfg, ranges.Data);
   }
   if (!fonts.body || !fonts.text || !fonts.large) {
     fonts.error = "Noto Sans CJK was not found (Debian package fonts-noto-cjk); Chinese text cannot be shown.";
@@ -75,6 +88,7 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
     fonts.large = io.Fonts->AddFontDefault(&def);
   }
   io.Fonts->Build();
+  io.Fonts->ClearInputData();  // glyphs are baked; the TTF bytes and configs are no longer needed
   return fonts;
 }
 

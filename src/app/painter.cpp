@@ -54,6 +54,13 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
 
   for (const auto& r : scene.rects) {
     const ImVec2 a = P(r.x, r.y), b = P(r.x + r.w, r.y + r.h);
+    // Tiny tiles (a 64 × 64 grid): two triangles each, no rounding or border — thousands of them
+    // must stay cheap to draw, and the gaps between them already separate them.
+    if (b.x - a.x < 0.8f * em || b.y - a.y < 0.8f * em) {
+      dl->AddRectFilled(a, b, ToImColor(r.fill));
+      painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill});
+      continue;
+    }
     dl->AddRectFilled(a, b, ToImColor(r.fill), 0.15f * em);
     if (r.hatched) {  // diagonal hatch: the pattern that says "masked / not stored" without colour
       dl->PushClipRect(a, b, true);
