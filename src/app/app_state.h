@@ -31,6 +31,14 @@ struct KeyPress {
   int mods = 0;   // GLFW_MOD_*
 };
 
+// The scenario editor's fields (single-query scenarios): comma-separated lists as typed.
+struct Editor {
+  const void* source = nullptr;  // the model the fields were filled from
+  std::string scores, values, blocks, save_path;
+  bool logits = false, stable = false;
+  std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
+};
+
 struct Transient {
   // Key presses queued by the GLFW callback and applied at the start of the next frame: with
   // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
@@ -47,6 +55,7 @@ struct Transient {
   bool fullscreen = false;       // F11 (applied by main, which owns the window)
   bool settings_dirty = false;   // options changed: save them
   double anim_start = -1;        // glfwGetTime() when the current event's transfer started animating
+  Editor editor;
   std::string status;            // last non-error message (export written, file reloaded, …)
   std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
   std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes

@@ -12,6 +12,7 @@
 #include <imgui.h>
 
 #include <CLI/CLI.hpp>
+#include <malloc.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -64,8 +65,10 @@ std::vector<std::string> ShippedFiles() {
   return files;
 }
 
-// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown.
+// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown. malloc_trim first
+// hands freed heap pages back, so the figure is live memory (a leak stays), not allocator slack.
 long RssKb() {
+  malloc_trim(0);
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line))
@@ -423,12 +426,14 @@ int main(int argc, char** argv) {
       if (soak_frame > 1) frame_ms.push_back(std::chrono::duration<double, std::milli>(frame_start - last).count());
       last = frame_start;
       const auto* cur = state.Current();
+      bool soak_pass_done = soak_lessons.size() <= 1;  // [soak] measurements compare whole passes
       if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
       else if (state.InLesson() && state.ui.step + 1 < static_cast<int>(state.model.lesson->lesson.steps.size()))
         bw::app::GoToStep(state, state.ui.step + 1);
       else if (soak_lessons.size() > 1) {  // [soak] next lesson (a file that is no lesson is skipped)
         soak_next = (soak_next + 1) % soak_lessons.size();
         if (soak_next == soak_first) {
+          soak_pass_done = true;
           std::printf("soak: every lesson stepped through by frame %d, rss_kb = %ld\n", soak_frame, RssKb());
           if (soak_warm_frame < 0) soak_warm_frame = soak_frame;
         }
@@ -438,7 +443,7 @@ int main(int argc, char** argv) {
       const int warm = soak_warm_frame;
       if (soak_frame == 1) soak_rss_first = RssKb();
       if (soak_frame == warm) soak_rss_warm = RssKb();
-      if (soak_frame == args.soak) {
+      if (soak_frame >= args.soak && soak_pass_done) {  // ends after a whole pass, as the warm-up did
         const long end = RssKb();
         std::printf("soak: %d frames, rss_kb after frame 1 = %ld, after frame %d = %ld, at the end = %ld, "
                     "growth after warm-up = %ld kB\n", soak_frame, soak_rss_first, warm, soak_rss_warm, end, end - soak_rss_warm);

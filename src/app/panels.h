@@ -30,6 +30,9 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
 // Ctrl+O: recent files, the shipped lessons and scenarios, and a path field.
 void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files);
 void DrawStatus(AppState& s);
+// Edit the current single-query scenario (weights/logits, values, block sizes, mode) with live
+// recompute; Save As writes it atomically.
+void DrawEditor(AppState& s);
 
 // Every string the current model can show (for the font glyph ranges).
 std::vector<std::string> ShownTexts(const AppState& s);

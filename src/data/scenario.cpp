@@ -120,6 +120,34 @@ SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const st
   return sc;
 }
 
+nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc) {
+  const auto& p = sc.problem;
+  const bool exact = p.exact_weights && p.exact_values;
+  const auto number = [](double x, const engine::Rational* q) -> nlohmann::json {
+    if (q && q->get_den() == 1 && q->get_num().fits_slong_p()) return q->get_num().get_si();
+    return x;
+  };
+  nlohmann::json j;
+  j["$schema"] = "../../schemas/scenario-v1.schema.json";
+  j["schema_version"] = 1;
+  j["kind"] = "single_query";
+  if (!sc.title.zh.empty() || !sc.title.en.empty()) j["title"] = {{"zh", sc.title.zh}, {"en", sc.title.en}};
+  nlohmann::json scores = nlohmann::json::array(), values = nlohmann::json::array();
+  for (size_t i = 0; i < p.scores.size(); ++i) {
+    if (p.score_kind == engine::ScoreKind::kLogits && std::isinf(p.scores[i])) scores.push_back("-inf");
+    else scores.push_back(number(p.scores[i], exact ? &(*p.exact_weights)[i] : nullptr));
+    nlohmann::json row = nlohmann::json::array();
+    for (Eigen::Index c = 0; c < p.values.cols(); ++c)
+      row.push_back(number(p.values(static_cast<Eigen::Index>(i), c), exact ? &(*p.exact_values)[i][c] : nullptr));
+    values.push_back(p.values.cols() == 1 ? row[0] : row);
+  }
+  j[p.score_kind == engine::ScoreKind::kWeights ? "weights" : "logits"] = scores;
+  j["values"] = values;
+  j["block_sizes"] = p.block_sizes;
+  j["mode"] = engine::ToString(p.mode);
+  return j;
+}
+
 SingleQueryScenario LoadSingleQueryScenario(const std::filesystem::path& path) {
   return ParseSingleQueryScenario(ReadJsonFile(path), path.string());
 }

@@ -33,6 +33,8 @@ struct SingleQueryScenario {
 };
 
 SingleQueryScenario LoadSingleQueryScenario(const std::filesystem::path& path);
+// The scenario as a file v1 document (integers stay integers, so exact scenarios stay exact).
+nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc);
 // The same from an already-parsed document (tests; `file` is used in error messages).
 SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file);
 

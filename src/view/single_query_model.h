@@ -25,6 +25,7 @@ class SingleQueryModel final : public ScenarioModel {
   std::optional<Heatmap> HeatmapAt(int e) const override;
 
   const engine::SingleQueryRun& run() const { return run_; }
+  const data::SingleQueryScenario& scenario() const { return scenario_; }
 
  private:
   data::SingleQueryScenario scenario_;

@@ -146,3 +146,23 @@ TEST(Lesson, BadLessonsNameThePath) {
 
 }  // namespace
 }  // namespace bw::data
+
+namespace bw::data {
+namespace {
+
+TEST(Scenario, WritesBackWhatItReads) {
+  for (const char* f : {"worked_214.json", "worked_214_stable.json", "logits_ln2_0_ln4.json", "historical_213.json"}) {
+    SCOPED_TRACE(f);
+    const auto sc = LoadSingleQueryScenario(kRoot + "/lessons/scenarios/" + f);
+    const auto again = ParseSingleQueryScenario(SingleQueryScenarioToJson(sc), "(round trip)");
+    EXPECT_EQ(again.problem.scores, sc.problem.scores);
+    EXPECT_EQ(again.problem.values, sc.problem.values);
+    EXPECT_EQ(again.problem.block_sizes, sc.problem.block_sizes);
+    EXPECT_EQ(again.problem.mode, sc.problem.mode);
+    EXPECT_EQ(again.problem.exact_weights.has_value(), sc.problem.exact_weights.has_value());
+    EXPECT_EQ(again.title.en, sc.title.en);
+  }
+}
+
+}  // namespace
+}  // namespace bw::data
