@@ -604,6 +604,24 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});
   totals.rows.push_back({T("tiles") + " " + T("so_far"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});
   out.push_back(totals);
+
+  // Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson
+  // can point at the numbers its prose quotes.
+  if (bwd_recompute_ && bwd_reference_) {
+    const bool zh = lang == "zh";
+    PanelSection bwd;
+    bwd.title = zh ? "反向：重算 (FA-2 Alg. 2) 与物化 (FA Alg. 3)" : "Backward: recompute (FA-2 Alg. 2) vs materialise (FA Alg. 3)";
+    bwd.columns = {zh ? "量" : "quantity", zh ? "重算" : "recompute", zh ? "物化" : "materialise"};
+    bwd.rows.push_back({zh ? "HBM 读写（元素）" : "HBM traffic (elements)",
+                        q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements")});
+    bwd.rows.push_back({zh ? "额外 HBM 存储" : "extra HBM storage",
+                        q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
+    bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops")});
+    bwd.rows.push_back({zh ? "读 P（元素）" : "P read (elements)",
+                        q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
+    bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});
+    out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
+  }
   return out;
 }
 

@@ -319,6 +319,12 @@ TEST(AttentionModel, BackwardPlaceholders) {
   EXPECT_EQ(num("total_writes:P"), 0);
   EXPECT_EQ(q.count("M"), 0u);
   EXPECT_EQ(At("n23_sram.json", "start").at("M"), "32");
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/backward_small.json");
+  const auto panels = m->Panels(m->FindPosition("end"), "en");
+  ASSERT_GE(panels.size(), 2u);
+  EXPECT_NE(panels[1].title.find("Backward"), std::string::npos);   // right under "this run"
+  ASSERT_EQ(panels[1].rows.size(), 5u);
+  EXPECT_EQ(panels[1].rows[0].value, q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"));
   // Scenarios without "backward" have no backward placeholders.
   EXPECT_EQ(At("n49_flash2.json", "end").count("bwd_recompute_hbm_elements"), 0u);
 }
