@@ -50,6 +50,7 @@ struct Transient {
   double last_advance = 0;       // glfwGetTime() of the last automatic step
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
+  bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
   std::string open_path;         // its path field
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)

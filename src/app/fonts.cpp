@@ -47,7 +47,7 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
   builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
   for (const auto& t : texts) builder.AddText(t.c_str(), t.c_str() + t.size());
   // Symbols that numbers and diagrams use whatever the model holds (α = e^{m−m'}, Δ, ±∞ …).
-  builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2014\u2026\u25b6\u25c0\u275a");
+  builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2260\u2014\u2026\u25b6\u25c0\u275a");
   // The atlas keeps a pointer to the ranges: they must outlive it (static storage, rebuilt here).
   static ImVector<ImWchar> ranges;
   ranges.clear();

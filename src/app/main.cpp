@@ -25,6 +25,7 @@
 #include "app/app_state.h"
 #include "app/export.h"
 #include "app/fonts.h"
+#include "app/gpu_panel.h"
 #include "app/notes_window.h"
 #include "app/panels.h"
 #include "app/settings.h"
@@ -43,6 +44,7 @@ struct Args {
   bool projector = false, presenter = false, no_settings = false;
   float font_px = 0;     // 0 = from settings
   float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
+  double gpu_replay_at = -1;  // open the GPU panel replaying the H200 recording at this many seconds
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
@@ -200,6 +202,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1.0f, 4.0f));
   cli.add_option("--dump-scene", args.dump_scene, "With --screenshot: write the painted scene as JSON");
   cli.add_option("--open-after", args.open_after, "Then open this file as if dropped (tests: a bad file keeps the scenario)");
+  cli.add_option("--gpu-replay-at", args.gpu_replay_at, "Open the GPU panel replaying the H200 recording, this many seconds in");
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
@@ -285,6 +288,11 @@ int main(int argc, char** argv) {
   });
 
   const std::vector<std::string> shipped = ShippedFiles();
+  bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json");
+  if (args.gpu_replay_at >= 0) {
+    state.ui.show_gpu = true;
+    gpu.StartReplay(glfwGetTime(), args.gpu_replay_at);
+  }
   bw::app::HeatmapRenderer heatmap;
   if (const std::string err = heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
   bw::app::Fonts fonts;
@@ -321,7 +329,8 @@ int main(int argc, char** argv) {
     // Event-driven: sleep until input arrives, a playback step or animation frame is due, or the
     // watched files need a look (once a second). The screenshot and soak paths never wait.
     const double now = glfwGetTime();
-    const bool animating = state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds;
+    const bool animating = (state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds) ||
+                           (state.ui.show_gpu && gpu.Busy());  // tiles arriving: keep drawing
     if (headless || args.soak > 0) {
       glfwPollEvents();
     } else if (state.ui.playing) {
@@ -389,6 +398,7 @@ int main(int argc, char** argv) {
     bw::app::HandleKeys(state);
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
     bw::app::DrawOpenBrowser(state, shipped);
+    if (state.ui.show_gpu) gpu.Draw(state, fonts, glfwGetTime());
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON.
     bool export_png = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E)) {

@@ -106,7 +106,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
   const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
-                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("?") + style.ItemSpacing.x * 6 +
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w("?") + style.ItemSpacing.x * 7 +
                         style.ItemInnerSpacing.x;
   ImGui::SameLine();
   const float right = ImGui::GetWindowContentRegionMax().x - buttons;
@@ -122,6 +122,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   }
   ImGui::SameLine();
   if (ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector)) s.ui.settings_dirty = true;
+  ImGui::SameLine();
+  if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
   ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
   DrawStatus(s);
@@ -501,7 +503,7 @@ void DrawHelp(AppState& s) {
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
     for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
-                          "key_f5", "key_f11", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
+                          "key_f5", "key_f11", "key_g", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
                           "key_drop"}) {
       const std::string& line = T(s, k);
       const auto tab = line.find('\t');
@@ -534,6 +536,7 @@ void HandleKeys(AppState& s) {
       case GLFW_KEY_ESCAPE: s.ui.show_help = s.ui.show_open = false; break;
       case GLFW_KEY_F5: s.ui.presenter = !s.ui.presenter; break;
       case GLFW_KEY_F11: s.ui.fullscreen = !s.ui.fullscreen; break;
+      case GLFW_KEY_G: if (!ctrl) s.ui.show_gpu = !s.ui.show_gpu; break;
       case GLFW_KEY_O: if (ctrl) s.ui.show_open = true; break;
       case GLFW_KEY_EQUAL:
       case GLFW_KEY_KP_ADD: if (ctrl || k.key == GLFW_KEY_KP_ADD) ScaleFont(s, 1.1f); break;

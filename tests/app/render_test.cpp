@@ -69,7 +69,8 @@ Rendered Render(const std::string& step, const std::string& lang, const std::str
   const auto png = OutDir() / (name + ".png");
   const auto json = OutDir() / (name + ".json");
   fs::remove(png);
-  const int rc = RunApp("--lesson " + kRoot + "/lessons/rc-t3.json --step " + step + " --lang " + lang +
+  const std::string app_lang = lang.substr(0, 2);
+  const int rc = RunApp("--lesson " + kRoot + "/lessons/rc-t3.json --step " + step + " --lang " + app_lang +
                         " --screenshot " + png.string() + " --dump-scene " + json.string() + " " + extra);
   EXPECT_EQ(rc, 0) << "app exited with " << rc;
   Rendered r;
@@ -180,6 +181,14 @@ TEST(App, BadFileShowsTheErrorAndKeepsTheScenario) {
   EXPECT_EQ(r.scene["step"], "RC-T3/b2");
   EXPECT_EQ(r.scene["event"], "update:2");
   CheckTiles(r);
+}
+
+TEST(App, GpuPanelReplaysTheH200Recording) {
+  // Mid-run (4 s of a 10 s replay) and after the end: the panel draws, the app exits cleanly.
+  for (const char* at : {"4", "60"}) {
+    const Rendered r = Render("RC-T3/b0", std::string("en_gpu") + at, std::string("--gpu-replay-at ") + at);
+    CheckNotBlank(r.img);
+  }
 }
 
 TEST(App, UnknownStepIsAnError) {
