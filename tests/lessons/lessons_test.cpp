@@ -5,6 +5,7 @@
 // l 3/2 → 7/4, u 20 → 40, α 1/2, MoE 1.0B total / 0.4B active, the router's loads.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -131,6 +132,42 @@ TEST(ShippedScenarios, EveryFileLoadsAndEveryEventHasNumbers) {
     }
     for (int e = 0; e < std::min(m->EventCount(), 400); ++e)
       for (const auto& [k, v] : m->QuantitiesAt(e)) EXPECT_EQ(v.find("NaN"), std::string::npos) << k << " at event " << e;
+  }
+}
+
+TEST(LessonFormat, OptionalHighlightAndPredictAreValidated) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "bw_lessons_format_test";
+  fs::create_directories(dir / "scenarios");
+  fs::copy_file(kRoot + "/lessons/scenarios/worked_214.json", dir / "scenarios/w.json", fs::copy_options::overwrite_existing);
+  const auto write = [&](const std::string& extra) {
+    std::ofstream(dir / "l.json") << R"({"schema_version": 1, "id": "X", "title": {"zh": "x", "en": "x"},
+      "scenarios": {"w": "scenarios/w.json"}, "steps": [{"id": "X/1", "scenario": "w", "position": "start",
+      "title": {"zh": "t", "en": "t"}, "body": {"zh": "b", "en": "b"}, "further": {"zh": "f", "en": "f"},
+      "teacher_notes": {"zh": "n", "en": "n"}, "source": {"zh": "s", "en": "s"})"
+                                  << extra << "}]}";
+    return (dir / "l.json").string();
+  };
+  const auto ok = data::LoadLesson(write(R"(, "highlight": ["hbm.sp", "sram.acc"], "predict": {"zh": "猜", "en": "guess"})"));
+  EXPECT_EQ(ok.steps[0].highlight, (std::vector<std::string>{"hbm.sp", "sram.acc"}));
+  ASSERT_TRUE(ok.steps[0].predict.has_value());
+  EXPECT_EQ(ok.steps[0].predict->en, "guess");
+  EXPECT_FALSE(data::LoadLesson(write("")).steps[0].predict.has_value());
+  const struct {
+    const char* extra;
+    const char* path;
+  } bad[] = {{R"(, "highlight": "hbm.sp")", "/steps/0/highlight"},
+             {R"(, "highlight": ["hbm.sp", 3])", "/steps/0/highlight/1"},
+             {R"(, "highlight": [""])", "/steps/0/highlight/0"},
+             {R"(, "predict": {"zh": "猜"})", "/steps/0/predict/en"},
+             {R"(, "predict": {"zh": "", "en": "e"})", "/steps/0/predict/zh"}};
+  for (const auto& b : bad) {
+    try {
+      data::LoadLesson(write(b.extra));
+      ADD_FAILURE() << "accepted " << b.extra;
+    } catch (const data::LoadError& e) {
+      EXPECT_EQ(e.json_path(), b.path) << e.what();
+    }
   }
 }
 
