@@ -117,8 +117,8 @@ int Ncu(int argc, char** argv) {
   c.algorithm = a; c.n = n; c.d = d; c.heads = 1; c.causal = causal; c.record_tiles = true; c.warmup = 0; c.iters = 1;
   const BenchResult r = Benchmark(c);
   const Counters& k = r.counters;
-  const int t = a == Algorithm::TiledFp32 ? 64 : 64;
-  const long long cls_bytes = (long long)((n + t - 1) / t) * ((n + t - 1) / t);  // tile-class bytes, read once per block row
+  const Tiling t = a == Algorithm::TiledFp32 ? Tiling{64, 64} : TensorCoreTiling(causal ? MaskKind::CausalTopLeft : MaskKind::None);
+  const long long cls_bytes = (long long)((n + t.b_r - 1) / t.b_r) * ((n + t.b_c - 1) / t.b_c);  // tile-class bytes
   std::printf("{\"table\":\"ncu_ours\",\"alg\":\"%s\",\"n\":%d,\"d\":%d,\"causal\":%d,\"q_bytes\":%lld,\"k_bytes\":%lld,"
               "\"v_bytes\":%lld,\"load_bytes\":%lld,\"tile_class_bytes\":%lld,\"write_bytes\":%lld}\n",
               AlgorithmName(a), n, d, causal ? 1 : 0, (long long)k.q.read_bytes, (long long)k.k.read_bytes, (long long)k.v.read_bytes,

@@ -63,7 +63,7 @@ void FillCountersFromDevice(const unsigned long long* c, int elem_bytes, Counter
 void FillSummary(const Problem& p, Algorithm a, const Tiling& t, std::uint64_t pace, double ms, RunSummary& r);
 double FlopsOf(const Problem& p);
 
-inline int TcPadD(int d) { return d <= 32 ? 32 : d <= 64 ? 64 : 128; }
+inline int TcPadD(int d) { return TensorCorePadD(d); }
 // (rows, d) fp32 -> (rows, D) bf16 or fp16 on the device, columns d..D-1 zero.
 DevBuf UploadHalfPadded(const std::vector<float>& x, int rows, int d, int D, bool bf16);
 std::vector<float> DownloadHalfUnpadded(const DevBuf& b, int rows, int d, int D, bool bf16);

@@ -41,7 +41,6 @@ bool KeepHost(const Problem& p, int i, int j) {
   }
   return true;
 }
-int TcPadD(int d) { return d <= 32 ? 32 : d <= 64 ? 64 : 128; }
 }  // namespace
 
 std::vector<std::uint8_t> ClassifyTiles(const Problem& p, const Tiling& t) {
@@ -91,8 +90,8 @@ Counters PredictCounters(const Problem& p, Algorithm a, const Tiling& t_in) {
     return c;
   }
   const bool tc = (a == Algorithm::TensorCoreBf16 || a == Algorithm::TensorCoreFp16);
-  const Tiling t = tc ? Tiling{64, 64} : t_in;
-  const int d = tc ? TcPadD(std::max(p.d, p.d_v)) : p.d, d_v = tc ? d : p.d_v, eb = tc ? 2 : 4;
+  const Tiling t = tc ? TensorCoreTiling(p.mask.kind) : t_in;
+  const int d = tc ? TensorCorePadD(std::max(p.d, p.d_v)) : p.d, d_v = tc ? d : p.d_v, eb = tc ? 2 : 4;
   const auto cls = ClassifyTiles(p, t);
   const int t_r = (p.n_q + t.b_r - 1) / t.b_r, t_c = (p.n_k + t.b_c - 1) / t.b_c;
   long long k_el = 0, v_el = 0, skipped = 0;

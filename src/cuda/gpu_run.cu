@@ -93,7 +93,7 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.opt = o;
   const bool tc = o.algorithm != Algorithm::TiledFp32;
   const bool bf16 = o.algorithm == Algorithm::TensorCoreBf16;
-  m.tiling = tc ? Tiling{kTcBr, kTcBc} : o.tiling;
+  m.tiling = tc ? TensorCoreTiling(p.mask.kind) : o.tiling;
   m.t_r = (p.n_q + m.tiling.b_r - 1) / m.tiling.b_r;
   m.t_c = (p.n_k + m.tiling.b_c - 1) / m.tiling.b_c;
   const size_t n_rec = (size_t)p.heads * m.t_r * m.t_c, nq = (size_t)p.heads * p.n_q;
@@ -127,7 +127,7 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.ev.Record(0, m.stream);
   if (tc) {
     dp.d = dp.d_v = m.D;
-    LaunchTensorCore(dp, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
+    LaunchTensorCore(dp, m.tiling.b_r, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
                      m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, true, m.stream);
   } else {
     LaunchTiledFp32(dp, m.tiling.b_r, m.tiling.b_c, m.q.as<float>(), m.k.as<float>(), m.v.as<float>(), m.cls.as<std::uint8_t>(),

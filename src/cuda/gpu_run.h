@@ -15,7 +15,7 @@ namespace bw::cuda {
 
 struct GpuRunOptions {
   Algorithm algorithm = Algorithm::TiledFp32;  // TiledFp32, TensorCoreBf16 or TensorCoreFp16
-  Tiling tiling;                               // tiled fp32 only; tensor core uses 64 x 64
+  Tiling tiling;                               // tiled fp32 only; tensor core uses TensorCoreTiling(mask)
   std::uint64_t pace_ns = 0;                   // slow motion: minimum time per computed tile, 0 = full speed
 };
 

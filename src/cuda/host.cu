@@ -148,7 +148,7 @@ namespace {
 Output RunTiled(const Problem& p, Algorithm a, const Tiling& t_in, const Options& opt) {
   Validate(p);
   const bool tc = a != Algorithm::TiledFp32;
-  const Tiling t = tc ? Tiling{detail::kTcBr, detail::kTcBc} : t_in;
+  const Tiling t = tc ? TensorCoreTiling(p.mask.kind) : t_in;
   const auto cls = ClassifyTiles(p, t);
   const int t_r = (p.n_q + t.b_r - 1) / t.b_r, t_c = (p.n_k + t.b_c - 1) / t.b_c;
   const size_t nq = (size_t)p.heads * p.n_q, n_rec = (size_t)p.heads * t_r * t_c;
@@ -178,7 +178,7 @@ Output RunTiled(const Problem& p, Algorithm a, const Tiling& t_in, const Options
   ev.Record(0, nullptr);
   if (tc) {
     dp.d = dp.d_v = D;
-    LaunchTensorCore(dp, a == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(),
+    LaunchTensorCore(dp, t.b_r, a == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(),
                      rm.as<std::uint8_t>(), opt.record_tiles ? rec.as<TileRecord>() : nullptr,
                      cnt.as<unsigned long long>(), opt.pace_ns, false, nullptr);
   } else {
@@ -226,7 +226,7 @@ BenchResult Benchmark(const BenchConfig& c) {
   p.scale = 1.f / std::sqrt((float)c.d);
   p.mask.kind = c.causal ? MaskKind::CausalTopLeft : MaskKind::None;
   const bool tc = c.algorithm == Algorithm::TensorCoreBf16 || c.algorithm == Algorithm::TensorCoreFp16;
-  const Tiling t = tc ? Tiling{detail::kTcBr, detail::kTcBc} : c.tiling;
+  const Tiling t = tc ? TensorCoreTiling(p.mask.kind) : c.tiling;
   const size_t elems = (size_t)c.heads * c.n * c.d, nq = (size_t)c.heads * c.n;
   const int eb = tc ? 2 : 4;
   DevBuf q(elems * eb), k(elems * eb), v(elems * eb), o(elems * eb), lse(nq * 4), rm(nq);
@@ -259,7 +259,7 @@ BenchResult Benchmark(const BenchConfig& c) {
                         c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
         break;
       default:
-        LaunchTensorCore(dp, c.algorithm == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr,
+        LaunchTensorCore(dp, t.b_r, c.algorithm == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr,
                          lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec.as<TileRecord>() : nullptr,
                          c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
     }

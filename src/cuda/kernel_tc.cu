@@ -1,8 +1,9 @@
 // kernel_tc.cu — bf16/fp16 tensor-core FlashAttention-2 forward (Dao 2023, Algorithm 1; §3.3 work
-// partitioning: each warp owns 16 query rows, so no shared-memory exchange between warps).
+// partitioning: each warp owns its query rows, so no shared-memory exchange between warps).
 // mma.sync m16n8k16 (fp32 accumulators), ldmatrix for Q and K, ldmatrix.trans for V, P kept in
 // registers as the A operand of P V, K/V tiles double-buffered with cp.async (zero-filled tails).
-// B_r = 64 (4 warps), B_c = 64, head dim D in {32, 64, 128}; same tile records/counters as fp32.
+// 4 warps of 16 or 32 rows (B_r = 64 causal, 128 otherwise: TensorCoreTiling), B_c = 64, head dim D in
+// {32, 64, 128}; same tile records and counters as fp32.
 #include "cuda/kernels.h"
 
 #include <cuda_bf16.h>
@@ -10,6 +11,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace bw::cuda::detail {
 namespace {
@@ -18,8 +20,7 @@ void Check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
 }
 
-constexpr int kWarps = 4, kBr = kTcBr, kBc = kTcBc;
-static_assert(kBr == 16 * kWarps, "one warp per 16 query rows");
+constexpr int kWarps = 4, kBc = kTcBc;
 
 __device__ __forceinline__ void CpAsync16(void* smem, const void* gmem, bool valid) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(smem));
@@ -80,24 +81,29 @@ struct TcArgs {
   int publish_every;  // ready words set every this many records (and at the last tile)
 };
 
-template <int D>
-constexpr size_t TcSmemBytes() { return sizeof(std::uint16_t) * (size_t)(kBr + 4 * kBc) * (D + 8); }
+template <int D, int MT>
+constexpr size_t TcSmemBytes() { return sizeof(std::uint16_t) * (size_t)(16 * kWarps * MT + 4 * kBc) * (D + 8); }
 
 // LIVE (records in mapped host memory, published behind a system fence) is a template parameter so the
 // plain build carries no fence code: in one build it cost the counters-on kernel several per cent.
-template <int D, bool BF16, bool LIVE>
+// MT: 16-row MMA tiles per warp. MT = 2 (B_r = 128) lets each K and V fragment loaded by ldmatrix feed
+// two MMAs, as FlashAttention-2's kernels do; Q fragments are then re-read from shared memory per tile.
+template <int D, bool BF16, bool LIVE, int MT>
 __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
+  constexpr int kBrT = 16 * kWarps * MT;
   constexpr int LD = D + 8;  // +16 bytes per row: ldmatrix rows land in distinct bank groups
   constexpr int kChunks = D / 8;  // 16-byte chunks per row
   extern __shared__ float4 smem4[];
   std::uint16_t* Qs = reinterpret_cast<std::uint16_t*>(smem4);
-  std::uint16_t* Ks = Qs + kBr * LD;      // [2][kBc][LD]
+  std::uint16_t* Ks = Qs + kBrT * LD;     // [2][kBc][LD]
   std::uint16_t* Vs = Ks + 2 * kBc * LD;  // [2][kBc][LD]
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Vs + 2 * kBc * LD);
 
   const DevProblem& p = a.p;
-  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y  /* last Q tiles first: under a causal mask they have the most K/V tiles */, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-  const int row0 = i_tile * kBr, rows_i = min(kBr, p.n_q - row0);
+  // last Q tiles first: under a causal mask they have the most K/V tiles
+  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  const int row0 = i_tile * kBrT, rows_i = min(kBrT, p.n_q - row0);
+  const int wrow = warp * 16 * MT;  // this warp's first row in the tile
   const std::uint16_t* q = a.q + ((long long)head * p.n_q + row0) * D;
   const std::uint16_t* k = a.k + (long long)head * p.n_k * D;
   const std::uint16_t* v = a.v + (long long)head * p.n_k * D;
@@ -119,7 +125,7 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   };
 
   for (int j = tid; j < a.t_c; j += kWarps * 32) cls_row[j] = a.tile_class[(long long)i_tile * a.t_c + j];
-  load_rows(Qs, q, rows_i, kBr);  // Algorithm 1 line 4
+  load_rows(Qs, q, rows_i, kBrT);  // Algorithm 1 line 4
   CpAsyncCommit();
   __syncthreads();  // cls_row visible
   int next = 0;
@@ -129,15 +135,23 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   CpAsyncWait<1>();  // Q has landed (the K/V group may still be in flight)
   __syncthreads();
 
-  unsigned qf[D / 16][4];
+  constexpr bool kQInRegs = (MT == 1);
+  unsigned qf[kQInRegs ? D / 16 : 1][4];
+  if (kQInRegs) {
 #pragma unroll
-  for (int kk = 0; kk < D / 16; ++kk)
-    LdMatrixX4(qf[kk], Qs + (warp * 16 + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + kk * 16 + 8 * (lane / 16));
+    for (int kk = 0; kk < (kQInRegs ? D / 16 : 0); ++kk)
+      LdMatrixX4(qf[kk], Qs + (wrow + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + kk * 16 + 8 * (lane / 16));
+  }
 
-  float o[D / 8][4];
+  float o[MT][D / 8][4];
+  float m[MT][2], l[MT][2];  // rows lane/4 and lane/4 + 8 of each of this warp's 16-row tiles
 #pragma unroll
-  for (int n = 0; n < D / 8; ++n) o[n][0] = o[n][1] = o[n][2] = o[n][3] = 0.f;
-  float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};  // rows lane/4 and lane/4 + 8 of this warp
+  for (int mt = 0; mt < MT; ++mt) {
+#pragma unroll
+    for (int n = 0; n < D / 8; ++n) o[mt][n][0] = o[mt][n][1] = o[mt][n][2] = o[mt][n][3] = 0.f;
+    m[mt][0] = m[mt][1] = -INFINITY;
+    l[mt][0] = l[mt][1] = 0.f;
+  }
   unsigned long long kv_elems = 0, n_skipped = 0;
   int unpublished = 0;  // records written by thread 0 whose ready word is not yet set
   int stage = 0;
@@ -158,63 +172,91 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
       const std::uint16_t* Kst = Ks + stage * kBc * LD;
       const std::uint16_t* Vst = Vs + stage * kBc * LD;
 
-      // S = Q K_j^T: 8 n-blocks of 8 keys, fp32 accumulators
-      float s[kBc / 8][4];
+      // S = Q K_j^T: per 16-row tile, 8 n-blocks of 8 keys, fp32 accumulators
+      float s[MT][kBc / 8][4];
 #pragma unroll
-      for (int n = 0; n < kBc / 8; ++n) s[n][0] = s[n][1] = s[n][2] = s[n][3] = 0.f;
+      for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int n = 0; n < kBc / 8; ++n) s[mt][n][0] = s[mt][n][1] = s[mt][n][2] = s[mt][n][3] = 0.f;
 #pragma unroll
       for (int kk = 0; kk < D / 16; ++kk) {
+        unsigned qa[MT][4];
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) {
+          if (kQInRegs) {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) qa[mt][e] = qf[kQInRegs ? kk : 0][e];
+          } else {
+            LdMatrixX4(qa[mt], Qs + (wrow + mt * 16 + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + kk * 16 + 8 * (lane / 16));
+          }
+        }
 #pragma unroll
         for (int np = 0; np < kBc / 16; ++np) {
           unsigned b[4];
           LdMatrixX4(b, Kst + (np * 16 + (lane % 8) + 8 * (lane / 16)) * LD + kk * 16 + 8 * ((lane / 8) % 2));
-          Mma<BF16>(s[2 * np], qf[kk], b[0], b[1]);
-          Mma<BF16>(s[2 * np + 1], qf[kk], b[2], b[3]);
+#pragma unroll
+          for (int mt = 0; mt < MT; ++mt) {
+            Mma<BF16>(s[mt][2 * np], qa[mt], b[0], b[1]);
+            Mma<BF16>(s[mt][2 * np + 1], qa[mt], b[2], b[3]);
+          }
         }
       }
       if (cls == 2) {  // tails and partially masked tiles: element by element
 #pragma unroll
-        for (int n = 0; n < kBc / 8; ++n)
+        for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int r = row0 + warp * 16 + lane / 4 + 8 * (e / 2), jj = n * 8 + (lane % 4) * 2 + (e % 2);
-            if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) s[n][e] = -INFINITY;
+          for (int n = 0; n < kBc / 8; ++n)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              const int r = row0 + wrow + mt * 16 + lane / 4 + 8 * (e / 2), jj = n * 8 + (lane % 4) * 2 + (e % 2);
+              if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) s[mt][n][e] = -INFINITY;
+            }
+      }
+      // online softmax, two rows per thread and tile, rows spread over a quad of lanes
+#pragma unroll
+      for (int mt = 0; mt < MT; ++mt)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          float mx = -INFINITY;
+#pragma unroll
+          for (int n = 0; n < kBc / 8; ++n) mx = fmaxf(mx, fmaxf(s[mt][n][2 * h], s[mt][n][2 * h + 1]));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+          const float m_new = fmaxf(m[mt][h], mx);
+          const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
+          const float alpha = exp2f((m[mt][h] - m_use) * sl2);
+          float rs = 0.f;
+#pragma unroll
+          for (int n = 0; n < kBc / 8; ++n) {
+            s[mt][n][2 * h] = exp2f(s[mt][n][2 * h] * sl2 - m_use * sl2);
+            s[mt][n][2 * h + 1] = exp2f(s[mt][n][2 * h + 1] * sl2 - m_use * sl2);
+            rs += s[mt][n][2 * h] + s[mt][n][2 * h + 1];
           }
-      }
-      // online softmax, two rows per thread, rows spread over a quad of lanes
+          l[mt][h] = alpha * l[mt][h] + rs;  // this lane's partial sum; the quad is reduced once at the end
+          m[mt][h] = m_new;
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float mx = -INFINITY;
-#pragma unroll
-        for (int n = 0; n < kBc / 8; ++n) mx = fmaxf(mx, fmaxf(s[n][2 * h], s[n][2 * h + 1]));
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-        const float m_new = fmaxf(m[h], mx);
-        const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
-        const float alpha = exp2f((m[h] - m_use) * sl2);
-        float rs = 0.f;
-#pragma unroll
-        for (int n = 0; n < kBc / 8; ++n) {
-          s[n][2 * h] = exp2f(s[n][2 * h] * sl2 - m_use * sl2);
-          s[n][2 * h + 1] = exp2f(s[n][2 * h + 1] * sl2 - m_use * sl2);
-          rs += s[n][2 * h] + s[n][2 * h + 1];
+          for (int n = 0; n < D / 8; ++n) { o[mt][n][2 * h] *= alpha; o[mt][n][2 * h + 1] *= alpha; }
         }
-        l[h] = alpha * l[h] + rs;  // this lane's partial sum; the quad is reduced once at the end
-        m[h] = m_new;
-#pragma unroll
-        for (int n = 0; n < D / 8; ++n) { o[n][2 * h] *= alpha; o[n][2 * h + 1] *= alpha; }
-      }
-      // O += P V_j: P (16 x 64 per warp) from registers as four A fragments of 16 keys
+      // O += P V_j: P from registers as A fragments of 16 keys; each V fragment feeds MT MMAs
 #pragma unroll
       for (int kc = 0; kc < kBc / 16; ++kc) {
-        const unsigned pa[4] = {Pack<BF16>(s[2 * kc][0], s[2 * kc][1]), Pack<BF16>(s[2 * kc][2], s[2 * kc][3]),
-                                Pack<BF16>(s[2 * kc + 1][0], s[2 * kc + 1][1]), Pack<BF16>(s[2 * kc + 1][2], s[2 * kc + 1][3])};
+        unsigned pa[MT][4];
+#pragma unroll
+        for (int mt = 0; mt < MT; ++mt) {
+          pa[mt][0] = Pack<BF16>(s[mt][2 * kc][0], s[mt][2 * kc][1]);
+          pa[mt][1] = Pack<BF16>(s[mt][2 * kc][2], s[mt][2 * kc][3]);
+          pa[mt][2] = Pack<BF16>(s[mt][2 * kc + 1][0], s[mt][2 * kc + 1][1]);
+          pa[mt][3] = Pack<BF16>(s[mt][2 * kc + 1][2], s[mt][2 * kc + 1][3]);
+        }
 #pragma unroll
         for (int dp = 0; dp < D / 16; ++dp) {
           unsigned b[4];
           LdMatrixX4T(b, Vst + (kc * 16 + (lane % 8) + 8 * ((lane / 8) % 2)) * LD + dp * 16 + 8 * (lane / 16));
-          Mma<BF16>(o[2 * dp], pa, b[0], b[1]);
-          Mma<BF16>(o[2 * dp + 1], pa, b[2], b[3]);
+#pragma unroll
+          for (int mt = 0; mt < MT; ++mt) {
+            Mma<BF16>(o[mt][2 * dp], pa[mt], b[0], b[1]);
+            Mma<BF16>(o[mt][2 * dp + 1], pa[mt], b[2], b[3]);
+          }
         }
       }
       __syncthreads();  // this stage is free for the prefetch two tiles ahead
@@ -225,25 +267,28 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
     const bool last = (j == a.t_c - 1);
     if (last) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lt = l[h];
-        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
-        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
-        const int r = row0 + warp * 16 + lane / 4 + 8 * h;
-        if (r < p.n_q) {
-          const float inv = lt > 0.f ? 1.f / lt : 0.f;
-          std::uint16_t* orow = a.o + ((long long)head * p.n_q + r) * D;
+      for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-          for (int n = 0; n < D / 8; ++n)
-            *reinterpret_cast<unsigned*>(orow + n * 8 + (lane % 4) * 2) = Pack<BF16>(o[n][2 * h] * inv, o[n][2 * h + 1] * inv);
-          if ((lane % 4) == 0) {
-            const long long ri = (long long)head * p.n_q + r;
-            a.lse[ri] = lt > 0.f ? m[h] * p.scale + logf(lt) : -INFINITY;
-            a.row_masked[ri] = lt > 0.f ? 0 : 1;
+        for (int h = 0; h < 2; ++h) {
+          float lt = l[mt][h];
+          lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+          lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+          const int r = row0 + wrow + mt * 16 + lane / 4 + 8 * h;
+          if (r < p.n_q) {
+            const float inv = lt > 0.f ? 1.f / lt : 0.f;
+            std::uint16_t* orow = a.o + ((long long)head * p.n_q + r) * D;
+#pragma unroll
+            for (int n = 0; n < D / 8; ++n)
+              *reinterpret_cast<unsigned*>(orow + n * 8 + (lane % 4) * 2) =
+                  Pack<BF16>(o[mt][n][2 * h] * inv, o[mt][n][2 * h + 1] * inv);
+            if ((lane % 4) == 0) {
+              const long long ri = (long long)head * p.n_q + r;
+              a.lse[ri] = lt > 0.f ? m[mt][h] * p.scale + logf(lt) : -INFINITY;
+              a.row_masked[ri] = lt > 0.f ? 0 : 1;
+            }
           }
+          l[mt][h] = lt;
         }
-        l[h] = lt;
-      }
       __syncthreads();
     }
     if (lead && (cls != 0 || LIVE)) {
@@ -260,8 +305,11 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   if (a.counters) {
     int masked_here = 0;
     if ((lane % 4) == 0)
-      for (int h = 0; h < 2; ++h) masked_here += (row0 + warp * 16 + lane / 4 + 8 * h < p.n_q && !(l[h] > 0.f)) ? 1 : 0;
-    const int n_masked = __syncthreads_count(masked_here >= 1) + __syncthreads_count(masked_here >= 2);
+      for (int mt = 0; mt < MT; ++mt)
+        for (int h = 0; h < 2; ++h)
+          masked_here += (row0 + wrow + mt * 16 + lane / 4 + 8 * h < p.n_q && !(l[mt][h] > 0.f)) ? 1 : 0;
+    int n_masked = 0;
+    for (int t = 1; t <= 2 * MT; ++t) n_masked += __syncthreads_count(masked_here >= t);
     if (lead)
       dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, kv_elems, kv_elems,
                             (unsigned long long)rows_i * D, (unsigned long long)rows_i, (unsigned long long)a.t_c, n_skipped,
@@ -269,10 +317,10 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   }
 }
 
-template <int D, bool BF16>
+template <int D, bool BF16, int MT>
 void LaunchD(const TcArgs& a, cudaStream_t st) {
-  const size_t smem = TcSmemBytes<D>() + a.t_c;
-  auto kernel = a.live ? TcKernel<D, BF16, true> : TcKernel<D, BF16, false>;
+  const size_t smem = TcSmemBytes<D, MT>() + a.t_c;
+  auto kernel = a.live ? TcKernel<D, BF16, true, MT> : TcKernel<D, BF16, false, MT>;
   Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute(tc)");
   kernel<<<dim3(a.t_r, a.p.heads), kWarps * 32, smem, st>>>(a);
   Check(cudaGetLastError(), "TcKernel launch");
@@ -280,12 +328,13 @@ void LaunchD(const TcArgs& a, cudaStream_t st) {
 
 }  // namespace
 
-void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
+void LaunchTensorCore(const DevProblem& p, int b_r, bool bf16, const void* q, const void* k, const void* v,
                       const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
                       TileRecord* records, unsigned long long* counters, unsigned long long pace_ns, bool live, cudaStream_t st) {
   TcArgs a{};
   a.p = p;
-  a.t_r = (p.n_q + kBr - 1) / kBr;
+  if (b_r != 64 && b_r != 128) throw std::runtime_error("tensor-core kernel: B_r must be 64 or 128");
+  a.t_r = (p.n_q + b_r - 1) / b_r;
   a.t_c = (p.n_k + kBc - 1) / kBc;
   a.q = static_cast<const std::uint16_t*>(q);
   a.k = static_cast<const std::uint16_t*>(k);
@@ -300,10 +349,15 @@ void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void*
   a.live = live ? 1 : 0;
   a.publish_every = (live && pace_ns == 0) ? 8 : 1;
   if (p.d != p.d_v) throw std::runtime_error("tensor-core kernel: d must equal d_v");
+  auto go = [&](auto d_tag) {
+    constexpr int D = decltype(d_tag)::value;
+    if (b_r == 128) bf16 ? LaunchD<D, true, 2>(a, st) : LaunchD<D, false, 2>(a, st);
+    else bf16 ? LaunchD<D, true, 1>(a, st) : LaunchD<D, false, 1>(a, st);
+  };
   switch (p.d) {
-    case 32: bf16 ? LaunchD<32, true>(a, st) : LaunchD<32, false>(a, st); break;
-    case 64: bf16 ? LaunchD<64, true>(a, st) : LaunchD<64, false>(a, st); break;
-    case 128: bf16 ? LaunchD<128, true>(a, st) : LaunchD<128, false>(a, st); break;
+    case 32: go(std::integral_constant<int, 32>{}); break;
+    case 64: go(std::integral_constant<int, 64>{}); break;
+    case 128: go(std::integral_constant<int, 128>{}); break;
     default: throw std::runtime_error("tensor-core kernel: padded head dim must be 32, 64 or 128");
   }
 }

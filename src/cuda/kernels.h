@@ -5,6 +5,7 @@
 // in elements (host multiplies by the element size).
 #pragma once
 
+#include "cuda/attention_cuda.h"
 #include "cuda/device_common.cuh"
 
 namespace bw::cuda::detail {
@@ -28,9 +29,9 @@ void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, cons
                      bool live, cudaStream_t st);
 
 // Tensor-core kernel: q, k, v, o are 16-bit (bf16 when bf16, else fp16), row stride D_pad elements,
-// D_pad in {32, 64, 128}, B_r = 64, B_c = 64; `p.d` is D_pad here.
-constexpr int kTcBr = 64, kTcBc = 64;
-void LaunchTensorCore(const DevProblem& p, bool bf16, const void* q, const void* k, const void* v,
+// D_pad in {32, 64, 128}, B_r = b_r (64 or 128: TensorCoreTiling), B_c = 64; `p.d` is D_pad here.
+constexpr int kTcBc = 64;
+void LaunchTensorCore(const DevProblem& p, int b_r, bool bf16, const void* q, const void* k, const void* v,
                       const std::uint8_t* tile_class, void* o, float* lse, std::uint8_t* row_masked,
                       TileRecord* records, unsigned long long* counters, unsigned long long pace_ns,
                       bool live, cudaStream_t st);

@@ -148,7 +148,7 @@ TEST(CudaAttention, TensorCoreBf16AndFp16MatchReference) {
       ExpectClose(p, out, Reference(p), 2e-2, what);
       EXPECT_EQ(out.run.counters, PredictCounters(p, bf16 ? Algorithm::TensorCoreBf16 : Algorithm::TensorCoreFp16, Tiling{}))
           << what;
-      ExpectRecordsMatch(p, out, Tiling{64, 64}, 2);
+      ExpectRecordsMatch(p, out, TensorCoreTiling(p.mask.kind), 2);
     }
 }
 
@@ -318,9 +318,10 @@ TEST(CudaAttention, AgainstTheCpuEngine) {
     if (d <= 128 && d_v <= 128) {
       const Output tc = RunTensorCore(p, true);
       ExpectCloseToEngine(ref, tc, 2e-2, "bf16 " + what);
-      if (d == d_v && (d == 32 || d == 64)) {  // no head-dim padding: the same elements as the engine's 64 x 64 FA-2
+      if (d == d_v && (d == 32 || d == 64)) {  // no head-dim padding: the same elements as the engine's FA-2 with the same tiles
         engine::RunOptions o64 = opt;
-        o64.tiles = {64, 64};
+        const Tiling tct = TensorCoreTiling(p.mask.kind);
+        o64.tiles = {tct.b_r, tct.b_c};
         EXPECT_EQ(CompareTraffic(ToEngine(tc.run.counters, Algorithm::TensorCoreBf16), engine::RunFlash2(ep, o64).counters), "") << what;
       }
     }
