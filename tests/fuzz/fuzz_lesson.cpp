@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "data/json_file.h"
 #include "data/load_error.h"
 #include "fuzz_common.h"
 #include "view/lesson_model.h"
@@ -30,6 +31,13 @@ std::filesystem::path Scratch() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  // Most inputs are not JSON: the same parser the loader uses refuses them in memory, without the
+  // file round trip (about 10x more executions per second).
+  try {
+    bw::data::ParseJsonText(std::string(reinterpret_cast<const char*>(data), size), "lesson.json");
+  } catch (const bw::data::LoadError&) {
+    return 0;
+  }
   const auto path = Scratch() / "lesson.json";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
