@@ -79,6 +79,13 @@ AttentionModel::AttentionModel(data::AttentionScenario sc) : scenario_(std::move
       bwd_reference_ = engine::RunBackwardReference(scenario_.problem, scenario_.dO, plain);
     }
   }
+  if (flash2_ && scenario_.problem.n_q() * scenario_.problem.n_k() <= kMaxWrongMergeElements)
+    for (engine::MergeVariant v : engine::kAllMergeVariants) {
+      if (v == engine::MergeVariant::kCorrect) continue;
+      engine::RunOptions wo = plain;
+      wo.merge = v;
+      wrong_.emplace_back(v, engine::RunFlash2(scenario_.problem, wo).O);
+    }
   formula_ = engine::FormulaFor(run_.algorithm, engine::AttentionShape::Of(scenario_.problem), run_.tiles,
                                 scenario_.problem.mask, run_.precision);
   const double tol = run_.precision == engine::Precision::kFloat ? 1e-5 : 1e-12;
@@ -562,16 +569,28 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     if (bs.valid) {
       PanelSection acc;
       acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
-      acc.columns = {"row", "m", "l", "e^(m\u2212m')", "O = u/l"};
+      acc.columns = {"row", "m (" + T("before") + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
       for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
         Eigen::VectorXd o = bs.O.row(r).transpose();
         if (o.size() > 3) o.conservativeResize(3);
         acc.rows.push_back({std::to_string(bs.row_begin + r + 1),
-                            FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" + FormatDouble(bs.alpha[r]) + "\t" +
-                                FormatVector(o) + (bs.O.cols() > 3 ? "\u2026" : "")});
+                            FormatDouble(bs.m_prev[r]) + "\t" + FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" +
+                                FormatDouble(bs.alpha[r]) + "\t" + FormatVector(o) + (bs.O.cols() > 3 ? "\u2026" : "")});
       }
       out.push_back(acc);
     }
+  }
+
+  if (!wrong_.empty() && reference_.O.size() > 0) {
+    PanelSection wrong;
+    wrong.title = T("wrong_merges");
+    wrong.columns = {T("merge_variant"), "O[1,1]", T("max_error")};
+    wrong.rows.push_back({"correct", FormatDouble(reference_.O(0, 0)) + "\t0"});
+    for (const auto& [v, O] : wrong_) {
+      const auto rep = engine::Compare(O, reference_.O);
+      wrong.rows.push_back({engine::ToString(v), FormatDouble(O(0, 0)) + "\t" + FormatDouble(rep.max_abs_error), true});
+    }
+    out.push_back(wrong);
   }
 
   PanelSection counters;

@@ -10,6 +10,8 @@
 
 // P is kept for the heatmap up to this many elements (4096² floats = 64 MiB).
 inline constexpr long long kMaxHeatmapElements = 4096LL * 4096;
+// The five wrong merges are run beside the right one up to this many score elements.
+inline constexpr long long kMaxWrongMergeElements = 256LL * 256;
 
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
@@ -53,6 +55,8 @@ class AttentionModel final : public ScenarioModel {
   std::optional<engine::BackwardResult> bwd_recompute_, bwd_reference_;
   std::optional<engine::CounterFormula> formula_;
   engine::CompareReport check_;        // run_.O against reference_.O
+  // The wrong merges as the engine runs them (FA-2 order), for small problems: variant → O.
+  std::vector<std::pair<engine::MergeVariant, engine::AttentionMatrix>> wrong_;
   std::int64_t t_r_ = 1, t_c_ = 1;
 };
 

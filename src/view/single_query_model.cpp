@@ -52,8 +52,14 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   acc.rows.push_back({T("output_so_far"), q.at("output_so_far")});
   const int merged = run_.BlocksMergedAt(e);
   if (merged > 0) {
+    // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
+    const std::string before = merged > 1 ? "@" + std::to_string(merged - 1) : "";
+    acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
+                                                                  q.at("u" + before)
+                                                            : "\u2212\u221e, 0, 0"});
     acc.rows.push_back({T("rescale") + " @" + j, q.at("alpha@" + j)});
+    acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   acc.rows.push_back({T("true_output"), q.at("reference")});
   acc.rows.push_back({T("blocked_output"), merged == run_.BlockCount() ? q.at("output") : "\u2026"});
