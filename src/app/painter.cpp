@@ -47,7 +47,7 @@ void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, floa
 }  // namespace
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
-                   const view::Palette& pal, float arrow_progress) {
+                   const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight) {
   Painted painted;
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
   dl->AddRectFilled(P(0, 0), P(scene.width, scene.height), ToImColor(scene.background));
@@ -99,6 +99,14 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     }
     painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill});
   }
+
+  // What the step points at: a thick outline just outside the rectangle, in a colour no state uses.
+  for (const auto& id : highlight)
+    if (const auto* r = scene.FindRect(id)) {
+      const float pad = 0.18f * em;
+      dl->AddRect({P(r->x, r->y).x - pad, P(r->x, r->y).y - pad}, {P(r->x + r->w, r->y + r->h).x + pad, P(r->x + r->w, r->y + r->h).y + pad},
+                  IM_COL32(142, 36, 170, 255), 0.25f * em, 0, std::max(3.0f, 0.22f * em));
+    }
 
   for (const auto& t : scene.texts) Text(dl, fonts, t.size_em * em, P(t.x, t.y), ToImColor(t.color), t.text);
 

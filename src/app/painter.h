@@ -32,8 +32,10 @@ struct Painted {
 
 // Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels. Arrows are drawn
 // up to `arrow_progress` (0–1) of their length: the transfer animation.
+// `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
-                   const view::Palette& palette, float arrow_progress = 1.0f);
+                   const view::Palette& palette, float arrow_progress = 1.0f,
+                   const std::vector<std::string>& highlight = {});
 
 ImU32 ToImColor(view::Color c);
 

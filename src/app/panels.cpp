@@ -150,7 +150,10 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   // 1 em is the font size, shrunk only when the window is too small for the whole diagram.
   const float em = std::min({s.options.font_px * 1.15f, width / scene.width, height / scene.height});
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress);
+  // The step's highlights apply at the step's own event (not while scrubbing away from it).
+  std::vector<std::string> highlight;
+  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step)) highlight = st->highlight;
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;
 }
@@ -172,6 +175,15 @@ void DrawStepText(const AppState& s, const Fonts& fonts) {
   if (big) ImGui::PushFont(fonts.text);
   Wrapped(Fill(s, st->body.In(lang)));
   if (big) ImGui::PopFont();
+  if (st->predict) {  // predict-then-reveal: students answer before the next step shows it
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(243, 229, 245, 255));
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(106, 27, 154, 255));
+    ImGui::BeginChild("predict", ImVec2(0, ImGui::GetTextLineHeightWithSpacing() * 3.2f), true);
+    Wrapped(T(s, "predict") + " " + Fill(s, st->predict->In(lang)));
+    ImGui::EndChild();
+    ImGui::PopStyleColor(2);
+  }
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
   Wrapped(T(s, "further") + " \u2014 " + Fill(s, st->further.In(lang)));
@@ -569,11 +581,16 @@ std::vector<std::string> ShownTexts(const AppState& s) {
     const auto& L = *s.model.lesson;
     texts.push_back(L.lesson.title.zh);
     texts.push_back(L.lesson.title.en);
-    for (const auto& st : L.lesson.steps)
+    for (const auto& st : L.lesson.steps) {
       for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source}) {
         texts.push_back(t->zh);
         texts.push_back(t->en);
       }
+      if (st.predict) {
+        texts.push_back(st.predict->zh);
+        texts.push_back(st.predict->en);
+      }
+    }
     for (const auto& [k, m] : L.scenarios) add_model(*m);
   }
   if (s.model.standalone) add_model(*s.model.standalone);

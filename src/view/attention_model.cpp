@@ -323,7 +323,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
                            size - gap, size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
         r.dashed = false;
         // Colour is not the only signal: big enough cells also say their state in words.
-        if (size >= 3.0f) r.sublabel = StateWord(r.state, lang);
+        if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
         sc.rects.push_back(std::move(r));
       }
   } else {

@@ -48,7 +48,7 @@ Scene BuildGpuGridScene(int t_r, int t_c, const std::vector<int>& cells, int sm_
         r.fill = SmColor(c, sm_count);
         if (size >= 2.0f) r.label = "SM " + std::to_string(c);
       }
-      if (size >= 3.0f) r.sublabel = StateWord(r.state, lang);
+      if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
       sc.rects.push_back(std::move(r));
     }
   return sc;

@@ -153,7 +153,11 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"key_drop", {"拖入文件\t打开课程或场景", "drop a file\topen a lesson or scenario"}},
       {"note", {"注意", "note"}},
       {"tile_grid", {"分块 (i, j)", "tiles (i, j)"}},
-      {"grid_note", {"每个 S_ij 块只在片上，用完即丢", "each S_ij tile lives on chip only"}},
+      {"grid_note", {"每块 S(i,j) 只在片上，用完即丢", "each tile S(i,j) lives on chip only"}},
+      {"short_done", {"已算", "done"}},
+      {"short_pending", {"待算", "to do"}},
+      {"short_skip", {"跳过", "skip"}},
+      {"short_now", {"当前", "now"}},
       {"acc_rows", {"累计 m, l, u：", "m, l, u of"}},
       {"no_acc_reference", {"直接做法：整张 S、P 经过显存", "reference: whole S and P go through HBM"}},
       {"more_rows", {"行未显示", "more rows"}},
@@ -181,6 +185,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"computed", {"已计算", "computed"}},
       {"so_far", {"（到此刻）", "(so far)"}},
       {"before", {"合并前", "before"}},
+      {"predict", {"先猜一猜：", "Predict first:"}},
       {"wrong_merges", {"错误的合并（与正确结果对比）", "Wrong merges (beside the right one)"}},
       {"merge_variant", {"合并方式", "merge"}},
       {"max_error", {"最大误差", "max error"}},
@@ -208,6 +213,16 @@ Color StateFill(const Palette& p, TileState s) {
 }
 
 }  // namespace
+
+std::string ShortStateWord(TileState s, const std::string& lang) {
+  switch (s) {
+    case TileState::kPending: return UiText("short_pending", lang);
+    case TileState::kInSram: return UiText("short_now", lang);
+    case TileState::kProcessed: return UiText("short_done", lang);
+    case TileState::kMasked: return UiText("short_skip", lang);
+    default: return StateWord(s, lang);
+  }
+}
 
 std::string StateWord(TileState s, const std::string& lang) {
   switch (s) {

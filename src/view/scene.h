@@ -78,6 +78,8 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 
 // The state in words ("done", "pending", "in SRAM", …) — shown beside every colour.
 std::string StateWord(TileState s, const std::string& lang);
+// The same in one short word, for small grid cells ("done", "skip", "now", "to do").
+std::string ShortStateWord(TileState s, const std::string& lang);
 
 // Fixed user-interface strings ("HBM (off-chip)", "done", …) in zh and en. Unknown key → key.
 const std::string& UiText(const std::string& key, const std::string& lang);
