@@ -87,7 +87,9 @@ TEST(AttentionCounters, TiledOrdersEqualFormulas) {
             EXPECT_EQ(f2.counters.tiles_computed, T * (T + 1) / 2) << what;
             EXPECT_EQ(f2.counters.tiles_skipped, T * (T - 1) / 2) << what;
             EXPECT_EQ(f2.counters.matmul_flops, 4 * d * t.B_r * t.B_c * T * (T + 1) / 2) << what;
-            if (T >= 8) EXPECT_LT(f2.counters.matmul_flops, 4 * n * n * d * 6 / 10) << what;  // about half
+            if (T >= 8) {
+              EXPECT_LT(f2.counters.matmul_flops, 4 * n * n * d * 6 / 10) << what;  // about half
+            }
           }
         }
       }
@@ -129,7 +131,9 @@ TEST(AttentionCounters, BackwardEqualsFormulas) {
           const auto fwd = RunFlash2(p, o);
           const auto rec = RunBackwardRecompute(p, fwd, dO, o);
           ExpectCountersEqualFormula(rec.counters, Algorithm::kBackwardRecompute, p, t, o.precision, "bwd " + what);
-          if (mask.kind == MaskKind::kNone) EXPECT_EQ(rec.counters.matmul_flops, 2 * n * n * (3 * d + 2 * d)) << what;  // 10 N²d
+          if (mask.kind == MaskKind::kNone) {
+            EXPECT_EQ(rec.counters.matmul_flops, 2 * n * n * (3 * d + 2 * d)) << what;  // 10 N²d
+          }
         }
         if (n == 64) {
           const auto ref = RunBackwardReference(p, dO);

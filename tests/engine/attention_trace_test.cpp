@@ -68,7 +68,9 @@ TEST_P(TraceTest, CountersAndStateAtEveryEvent) {
     for (std::int64_t a = 0; a < s.row_end - s.row_begin; ++a)
       for (std::int64_t c = 0; c < p.d_v(); ++c) ASSERT_NEAR(s.O(a, c), r.O(s.row_begin + a, c), tol);
     for (std::int64_t a = 0; a < s.row_end - s.row_begin; ++a)
-      if (s.l[a] > 0) ASSERT_NEAR(s.m[a] + std::log(s.l[a]), r.L[s.row_begin + a], 1e-5);
+      if (s.l[a] > 0) {
+        ASSERT_NEAR(s.m[a] + std::log(s.l[a]), r.L[s.row_begin + a], 1e-5);
+      }
   }
 }
 
