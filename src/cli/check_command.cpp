@@ -34,7 +34,8 @@ void AddCheckCommand(CLI::App& app) {
     bool all_ok = true;
     for (const auto& f : *files) {
       try {
-        std::cout << "ok: " << f << ": " << Check(f) << "\n";
+        const std::string summary = Check(f);  // before printing: a failure prints nothing on stdout
+        std::cout << "ok: " << f << ": " << summary << "\n";
       } catch (const data::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         all_ok = false;

@@ -150,6 +150,10 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
       r.Fail("/V", "has " + std::to_string(vv.size()) + " rows; K has N_k = " + std::to_string(p.K.rows()));
     p.V = ParseMatrix(r, vv, "/V", -1, "N_k", "d_v");
   }
+  if (p.n_q() * p.n_k() > kMaxScoreElements)
+    r.Fail(has_logits ? "/logits" : "/K", "N_q x N_k = " + std::to_string(p.n_q()) + " x " + std::to_string(p.n_k()) + " = " +
+                                             std::to_string(p.n_q() * p.n_k()) + " scores (S and P of the reference run); the limit is " +
+                                             std::to_string(kMaxScoreElements));
   if (doc.contains("scale")) {
     const double s = r.FiniteNumber(doc["scale"], "/scale");
     p.scale = s;
@@ -203,6 +207,14 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
     r.Fail("/tiles", "required field is missing: the " + order + " order needs \"tiles\" {\"B_r\", \"B_c\"} or \"sram_elements\"");
   }
 
+  if (sc.options.tiles.B_r > 0 && sc.options.tiles.B_c > 0) {
+    const I64 t_r = (p.n_q() + sc.options.tiles.B_r - 1) / sc.options.tiles.B_r;
+    const I64 t_c = (p.n_k() + sc.options.tiles.B_c - 1) / sc.options.tiles.B_c;
+    if (t_r * t_c > kMaxTiles)
+      r.Fail(has_tiles ? "/tiles" : "/sram_elements",
+             "T_r x T_c = " + std::to_string(t_r) + " x " + std::to_string(t_c) + " = " + std::to_string(t_r * t_c) +
+                 " tiles, each a step of the trace; the limit is " + std::to_string(kMaxTiles) + " (use larger blocks)");
+  }
   if (doc.contains("backward")) {
     if (!doc["backward"].is_boolean()) r.Fail("/backward", "expected true or false");
     sc.backward = doc["backward"].get<bool>();

@@ -30,6 +30,11 @@ inline constexpr std::int64_t kMaxSramElements = 1 << 24;         // M
 // Logits are encoded as Q = logits, K = I_{N_k} (engine::AttentionProblem::FromLogits), so N_k also
 // sizes an N_k × N_k identity: kept small.
 inline constexpr std::int64_t kMaxLogitKeys = 1024;
+// The app runs the materialising reference beside the tiled orders (S and P are N_q × N_k each) and
+// records every tile in the trace it scrubs, so a 30 KB file of 8192 one-number rows with 1 × 1 tiles
+// would ask for gigabytes and minutes. Both are bounded before any run:
+inline constexpr std::int64_t kMaxScoreElements = 1 << 24;        // N_q × N_k: 16,777,216 (4096²)
+inline constexpr std::int64_t kMaxTiles = 1 << 14;                // T_r × T_c: 16,384 (a 128 × 128 grid)
 
 struct AttentionScenarioTitle {
   std::string zh, en;

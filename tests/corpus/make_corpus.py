@@ -288,6 +288,12 @@ add("limit_v2_elements", "scenario", dict(V2, Q=[[0] * 1024] + [[]] * 4096), "/Q
 add("limit_v2_logit_keys", "scenario", dict(V2LOG, logits=[[0] * 1025]), "/logits/0", "the limit is 1024")
 add("limit_v2_sram", "scenario", dict(V2SRAM, sram_elements=(1 << 24) + 1), "/sram_elements", "above the limit 16777216")
 add("limit_v2_B_r", "scenario", put(V2, "/tiles/B_r", 8193), "/tiles/B_r", "above the limit 8192")
+add("limit_v2_scores", "scenario", {k: v for k, v in V2.items() if k not in ("dO", "mask")} | {"Q": [[1]] * 4097, "K": [[1]] * 4097, "V": [[1]] * 4097, "tiles": {"B_r": 4097, "B_c": 4097}},
+    "/K", "N_q x N_k = 4097 x 4097 = 16785409 scores (S and P of the reference run); the limit is 16777216")
+add("limit_v2_tiles", "scenario", {k: v for k, v in V2.items() if k not in ("dO", "mask")} | {"Q": [[1]] * 2048, "K": [[1]] * 2048, "V": [[1]] * 2048, "tiles": {"B_r": 1, "B_c": 1}},
+    "/tiles", "T_r x T_c = 2048 x 2048 = 4194304 tiles, each a step of the trace; the limit is 16384")
+add("limit_v2_tiles_sram", "scenario", {k: v for k, v in V2SRAM.items() if k not in ("dO", "mask")} | {"Q": [[1]] * 512, "K": [[1]] * 512, "V": [[1]] * 512, "sram_elements": 4},
+    "/sram_elements", "T_r x T_c = 512 x 512 = 262144 tiles")
 add("limit_lesson_steps", "lesson", dict(LESSON, steps=[0] * 501), "/steps", "501 steps; the limit is 500")
 
 # ---- bytes that are not UTF-8 (nlohmann checks strings; the reason says so, bytes escaped) -------
@@ -331,6 +337,16 @@ bad("lesson_unknown_position", "lesson", LESSON, "/steps/0/position", "update:9"
 bad("lesson_unknown_position_v2", "lesson", LESSON, "/steps/1/position", "tile:9,9", "has no position \"tile:9,9\"")
 bad("lesson_duplicate_step_id", "lesson", LESSON, "/steps/1/id", "T/0", "is used twice")
 bad("lesson_position_event_huge", "lesson", LESSON, "/steps/1/position", "event:99999999999999999999", "has no position")
+
+# ---- inputs the fuzzer found (scripts/fuzz; tests/fuzz/crashes/ keeps the raw input) ------------
+CRASHES = os.path.join(HERE, "..", "fuzz", "crashes")
+for name, loader, path, reason in [
+    # 6 KB: 512 one-number rows, sram_elements 4 → 1 x 1 tiles: 262,144 tiles; BuildScene of the
+    # 512 x 512 grid took > 13 s per frame (libFuzzer timeout) before the tile limit existed.
+    ("attention_v2-timeout-512x512-tiles", "scenario", "/sram_elements", "T_r x T_c = 512 x 512 = 262144 tiles"),
+]:
+    with open(os.path.join(CRASHES, name + ".json"), "rb") as f:
+        add("fuzz_" + name.replace("-", "_"), loader, f.read(), path, reason)
 
 
 def main():
