@@ -54,6 +54,7 @@ struct Transient {
   std::string open_path;         // its path field
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)
+  bool monitor_changed = false;  // Shift+F11 picked the next monitor: move a fullscreen window there
   bool settings_dirty = false;   // options changed: save them
   double anim_start = -1;        // glfwGetTime() when the current event's transfer started animating
   Editor editor;

@@ -161,18 +161,23 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
 }
 
 void ApplyFullscreen(bw::app::AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]) {
-  if (s.ui.fullscreen == is_fullscreen) return;
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  if (count > 0) s.options.monitor %= count;
+  const bool move = s.ui.monitor_changed && is_fullscreen && s.ui.fullscreen;
+  s.ui.monitor_changed = false;
+  if (s.ui.fullscreen == is_fullscreen && !move) return;
   if (s.ui.fullscreen) {
-    int count = 0;
-    GLFWmonitor** monitors = glfwGetMonitors(&count);
     if (count == 0) {
       s.ui.fullscreen = false;
       return;
     }
-    GLFWmonitor* m = monitors[s.options.monitor % count];
+    GLFWmonitor* m = monitors[s.options.monitor];
     const GLFWvidmode* mode = glfwGetVideoMode(m);
-    glfwGetWindowPos(window, &saved[0], &saved[1]);
-    glfwGetWindowSize(window, &saved[2], &saved[3]);
+    if (!is_fullscreen) {
+      glfwGetWindowPos(window, &saved[0], &saved[1]);
+      glfwGetWindowSize(window, &saved[2], &saved[3]);
+    }
     glfwSetWindowMonitor(window, m, 0, 0, mode->width, mode->height, mode->refreshRate);
   } else {
     glfwSetWindowMonitor(window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);

@@ -76,13 +76,19 @@ void Heading(const Fonts& f, const std::string& text) {
   ImGui::PopFont();
 }
 
-void Row(const char* name, const std::string& value, bool emphasise = false) {
+void Row(const char* name, const std::string& value, bool emphasise = false, float bar = -1) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   Wrapped(name);
   ImGui::TableSetColumnIndex(1);
   if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-  ImGui::TextWrapped("%s", value.c_str());
+  if (bar >= 0) {  // the number on a bar of its size: comparisons read at a glance from the back
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, IM_COL32(30, 101, 216, 150));
+    ImGui::ProgressBar(bar, ImVec2(-1, 0), value.c_str());
+    ImGui::PopStyleColor();
+  } else {
+    ImGui::TextWrapped("%s", value.c_str());
+  }
   if (emphasise) ImGui::PopStyleColor();
 }
 
@@ -201,7 +207,7 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning);
+        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning, r.bar);
         ImGui::EndTable();
       }
     } else if (ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
@@ -547,7 +553,15 @@ void HandleKeys(AppState& s) {
       case GLFW_KEY_SPACE: s.ui.playing = !s.ui.playing; break;
       case GLFW_KEY_ESCAPE: s.ui.show_help = s.ui.show_open = false; break;
       case GLFW_KEY_F5: s.ui.presenter = !s.ui.presenter; break;
-      case GLFW_KEY_F11: s.ui.fullscreen = !s.ui.fullscreen; break;
+      case GLFW_KEY_F11:
+        if (shift) {  // next monitor (the projector is often the second one)
+          ++s.options.monitor;
+          s.ui.settings_dirty = true;
+          s.ui.monitor_changed = true;
+        } else {
+          s.ui.fullscreen = !s.ui.fullscreen;
+        }
+        break;
       case GLFW_KEY_G: if (!ctrl) s.ui.show_gpu = !s.ui.show_gpu; break;
       case GLFW_KEY_O: if (ctrl) s.ui.show_open = true; break;
       case GLFW_KEY_EQUAL:

@@ -613,11 +613,29 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   PanelSection totals;
   totals.title = T("panel_compare");
   totals.rows.push_back({T("hbm_now"), q.at("hbm_elements") + " " + T("elements") + " (" + q.at("hbm_bytes") + ")"});
+  // Bars to the scale of the largest: the materialising path against the two tiled orders.
+  const double ref_total = static_cast<double>(reference_.counters.TotalHbmElements());
+  double biggest = ref_total;
+  if (flash1_) biggest = std::max(biggest, static_cast<double>(flash1_->counters.TotalHbmElements()));
+  const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
   totals.rows.push_back({"reference", q.at("reference_hbm_elements") + " " + T("elements") + ", " + T("scratch") + " " +
-                                          q.at("reference_scratch_bytes")});
-  if (flash2_) totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T("elements")});
-  if (flash1_) totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements")});
+                                          q.at("reference_scratch_bytes"), false, bar(reference_.counters.TotalHbmElements())});
+  if (flash2_)
+    totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T("elements"), false,
+                           bar(flash2_->counters.TotalHbmElements())});
+  if (flash1_)
+    totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements"), false,
+                           bar(flash1_->counters.TotalHbmElements())});
   if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
+  // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
+  if (!run_.trace.empty() && Tiled()) {
+    const std::int64_t now_bytes = run_.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))].sram_bytes;
+    const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * run_.counters.element_bytes
+                                                  : run_.counters.sram_peak_bytes;
+    totals.rows.push_back({T("sram_now"), Int(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
+                                              Int(cap) + " B", false,
+                           cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
+  }
   totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes")});
   totals.rows.push_back({"FLOPs " + T("so_far"), q.at("flops")});
   totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});

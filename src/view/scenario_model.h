@@ -22,6 +22,7 @@ namespace bw::view {
 struct PanelRow {
   std::string name, value;
   bool warning = false;   // shown in red (a wrong merge, a flagged row)
+  float bar = -1;         // 0–1: also drawn as a bar of this length (comparisons); < 0 = no bar
 };
 struct PanelSection {
   std::string title;
