@@ -44,6 +44,7 @@ struct Transient {
   // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
   // (clickers and xdotool send both at once).
   std::vector<KeyPress> keys;
+  bool input_seen = false;       // set by every GLFW input callback: an idle window draws nothing
   int step = 0;                  // lesson step index (lesson mode)
   int event = 0;                 // trace event index in the current scenario
   bool playing = false;

@@ -271,6 +271,7 @@ int main(int argc, char** argv) {
   glfwSetWindowUserPointer(window, &state);
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
     auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
+    s->ui.input_seen = true;
     if (count > 0) bw::app::OpenFile(*s, paths[0]);
   });
   // HiDPI: on a screen with content scale 2 the text is laid out twice as large.
@@ -288,9 +289,21 @@ int main(int argc, char** argv) {
   // Keys go to ImGui (text fields) and into AppState's queue (stepping), so no press is lost.
   glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
     ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
-    if (action == GLFW_PRESS || action == GLFW_REPEAT)
-      static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w))->ui.keys.push_back({key, mods});
+    auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
+    s->ui.input_seen = true;
+    if (action == GLFW_PRESS || action == GLFW_REPEAT) s->ui.keys.push_back({key, mods});
   });
+  // Every other kind of input marks the frame as needed too (then ImGui's own handler runs), so an
+  // idle window draws nothing at all: ~0 % CPU while a teacher talks.
+  static auto seen = [](GLFWwindow* w) { static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w))->ui.input_seen = true; };
+  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int b, int a, int m) { seen(w); ImGui_ImplGlfw_MouseButtonCallback(w, b, a, m); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double x, double y) { seen(w); ImGui_ImplGlfw_ScrollCallback(w, x, y); });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned c) { seen(w); ImGui_ImplGlfw_CharCallback(w, c); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int e) { seen(w); ImGui_ImplGlfw_CursorEnterCallback(w, e); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int f) { seen(w); ImGui_ImplGlfw_WindowFocusCallback(w, f); });
+  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { seen(w); });
+  glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { seen(w); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { seen(w); });
 
   const std::vector<std::string> shipped = ShippedFiles();
   bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json");
@@ -351,10 +364,15 @@ int main(int argc, char** argv) {
       glfwWaitEventsTimeout(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
       if (!animating) --redraw_frames;
     } else {
+      state.ui.input_seen = false;
       glfwWaitEventsTimeout(1.0);
-      redraw_frames = 2;
       state.ui.last_advance = glfwGetTime();
-      if (bw::app::ReloadIfChanged(state)) redraw_frames = 3;
+      const bool reloaded = bw::app::ReloadIfChanged(state);
+      // Woken by the once-a-second file check and nothing changed: draw nothing.
+      if (!state.ui.input_seen && !reloaded && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
+          state.ui.fullscreen == is_fullscreen)
+        continue;
+      redraw_frames = 2;
     }
     if (state.ui.presenter != notes.IsOpen()) {
       if (state.ui.presenter) {
