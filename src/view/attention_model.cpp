@@ -571,7 +571,9 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
       acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
       acc.columns = {"row", "m (" + T("before") + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
       for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
-        Eigen::VectorXd o = bs.O.row(r).transpose();
+        // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
+        // pointer arithmetic on null, found by the fuzzer under UBSan).
+        Eigen::VectorXd o = bs.O.cols() > 0 ? Eigen::VectorXd(bs.O.row(r).transpose()) : Eigen::VectorXd();
         if (o.size() > 3) o.conservativeResize(3);
         acc.rows.push_back({std::to_string(bs.row_begin + r + 1),
                             FormatDouble(bs.m_prev[r]) + "\t" + FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" +
