@@ -18,16 +18,6 @@ using engine::Tensor;
 
 namespace {
 
-std::string Int(std::int64_t v) {
-  // 1234567 → "1,234,567": counters are read from the back of the room.
-  const std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string out = v < 0 ? "\u2212" : "";
-  for (size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out.push_back(',');
-    out.push_back(digits[k]);
-  }
-  return out;
-}
 
 std::string Bytes(std::int64_t b) {
   char buf[64];
@@ -425,7 +415,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       const float gx = fx + 0.55f;
       a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
       a.color = read ? pal.read_arrow : pal.write_arrow;
-      a.label = EventLabel(e) + "  (" + Int(ev.elements) + " " + UiText("elements", lang) + ")";
+      a.label = EventLabel(e) + "  (" + FormatInt(ev.elements) + " " + UiText("elements", lang) + ")";
       if (read) {
         const float tx = slot_x(t);
         a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {tx, kLane}, {tx, kTop}};
@@ -464,15 +454,15 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
 Quantities AttentionModel::QuantitiesAt(int e) const {
   Quantities q;
   const auto& p = scenario_.problem;
-  q["N_q"] = Int(p.n_q());
-  q["N_k"] = Int(p.n_k());
-  q["d"] = Int(p.d());
-  q["d_v"] = Int(p.d_v());
+  q["N_q"] = FormatInt(p.n_q());
+  q["N_k"] = FormatInt(p.n_k());
+  q["d"] = FormatInt(p.d());
+  q["d_v"] = FormatInt(p.d_v());
   q["scale"] = FormatDouble(p.EffectiveScale());
-  q["B_r"] = Int(run_.tiles.B_r);
-  q["B_c"] = Int(run_.tiles.B_c);
-  q["T_r"] = Int(t_r_);
-  q["T_c"] = Int(t_c_);
+  q["B_r"] = FormatInt(run_.tiles.B_r);
+  q["B_c"] = FormatInt(run_.tiles.B_c);
+  q["T_r"] = FormatInt(t_r_);
+  q["T_c"] = FormatInt(t_c_);
   q["order"] = engine::ToString(run_.algorithm);
   q["mask"] = engine::ToString(p.mask.kind);
   q["event"] = EventLabel(e);
@@ -480,35 +470,35 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   const engine::Counters& fin = run_.counters;
   for (int t = 0; t < engine::kTensorCount; ++t) {
     const std::string name = engine::ToString(static_cast<Tensor>(t));
-    q["reads:" + name] = Int(c.hbm_read_elements[t]);
-    q["writes:" + name] = Int(c.hbm_write_elements[t]);
-    q["total_reads:" + name] = Int(fin.hbm_read_elements[t]);
-    q["total_writes:" + name] = Int(fin.hbm_write_elements[t]);
+    q["reads:" + name] = FormatInt(c.hbm_read_elements[t]);
+    q["writes:" + name] = FormatInt(c.hbm_write_elements[t]);
+    q["total_reads:" + name] = FormatInt(fin.hbm_read_elements[t]);
+    q["total_writes:" + name] = FormatInt(fin.hbm_write_elements[t]);
   }
-  q["hbm_elements"] = Int(c.TotalHbmElements());
+  q["hbm_elements"] = FormatInt(c.TotalHbmElements());
   q["hbm_bytes"] = Bytes(c.TotalHbmBytes());
-  q["total_hbm_elements"] = Int(fin.TotalHbmElements());
-  q["reference_hbm_elements"] = Int(reference_.counters.TotalHbmElements());
-  if (flash2_) q["flash2_hbm_elements"] = Int(flash2_->counters.TotalHbmElements());
-  if (flash1_) q["flash1_hbm_elements"] = Int(flash1_->counters.TotalHbmElements());
+  q["total_hbm_elements"] = FormatInt(fin.TotalHbmElements());
+  q["reference_hbm_elements"] = FormatInt(reference_.counters.TotalHbmElements());
+  if (flash2_) q["flash2_hbm_elements"] = FormatInt(flash2_->counters.TotalHbmElements());
+  if (flash1_) q["flash1_hbm_elements"] = FormatInt(flash1_->counters.TotalHbmElements());
   if (flash2_ && flash2_->counters.TotalHbmElements() > 0)
     q["reference_over_flash2"] = FormatDouble(static_cast<double>(reference_.counters.TotalHbmElements()) /
                                               static_cast<double>(flash2_->counters.TotalHbmElements()));
-  if (scenario_.derivation) q["M"] = Int(scenario_.derivation->M);
+  if (scenario_.derivation) q["M"] = FormatInt(scenario_.derivation->M);
   q["sram_peak_bytes"] = Bytes(fin.sram_peak_bytes);
   q["scratch_bytes"] = Bytes(fin.hbm_scratch_bytes);
   q["reference_scratch_bytes"] = Bytes(reference_.counters.hbm_scratch_bytes);
-  q["flops"] = Int(c.matmul_flops);
-  q["exps"] = Int(c.exp_count);
-  q["tiles_computed"] = Int(c.tiles_computed);
-  q["tiles_skipped"] = Int(c.tiles_skipped);
-  q["total_tiles_computed"] = Int(fin.tiles_computed);
-  q["total_tiles_skipped"] = Int(fin.tiles_skipped);
+  q["flops"] = FormatInt(c.matmul_flops);
+  q["exps"] = FormatInt(c.exp_count);
+  q["tiles_computed"] = FormatInt(c.tiles_computed);
+  q["tiles_skipped"] = FormatInt(c.tiles_skipped);
+  q["total_tiles_computed"] = FormatInt(fin.tiles_computed);
+  q["total_tiles_skipped"] = FormatInt(fin.tiles_skipped);
   q["max_abs_error"] = FormatDouble(check_.max_abs_error);
   std::int64_t flagged = 0;
   for (auto f : run_.row_fully_masked) flagged += f;
-  q["flagged_rows"] = Int(flagged);
-  if (formula_) q["formula_hbm_elements"] = Int(formula_->counters.TotalHbmElements());
+  q["flagged_rows"] = FormatInt(flagged);
+  if (formula_) q["formula_hbm_elements"] = FormatInt(formula_->counters.TotalHbmElements());
   for (Eigen::Index r = 0; r < std::min<Eigen::Index>(run_.O.rows(), 8); ++r)
     for (Eigen::Index k = 0; k < std::min<Eigen::Index>(run_.O.cols(), 8); ++k)
       q["O[" + std::to_string(r + 1) + "," + std::to_string(k + 1) + "]"] = FormatDouble(run_.O(r, k));
@@ -517,14 +507,14 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
     for (const auto& [prefix, b] : {std::pair<const char*, const engine::BackwardResult*>{"bwd_recompute", &*bwd_recompute_},
                                     std::pair<const char*, const engine::BackwardResult*>{"bwd_reference", &*bwd_reference_}}) {
       const std::string pre = prefix;
-      q[pre + "_hbm_elements"] = Int(b->counters.TotalHbmElements());
+      q[pre + "_hbm_elements"] = FormatInt(b->counters.TotalHbmElements());
       q[pre + "_scratch_bytes"] = Bytes(b->counters.hbm_scratch_bytes);
-      q[pre + "_flops"] = Int(b->counters.matmul_flops);
-      q[pre + "_exps"] = Int(b->counters.exp_count);
+      q[pre + "_flops"] = FormatInt(b->counters.matmul_flops);
+      q[pre + "_exps"] = FormatInt(b->counters.exp_count);
       for (int t = 0; t < engine::kTensorCount; ++t) {
         const std::string name = engine::ToString(static_cast<Tensor>(t));
-        q[pre + "_reads:" + name] = Int(b->counters.hbm_read_elements[t]);
-        q[pre + "_writes:" + name] = Int(b->counters.hbm_write_elements[t]);
+        q[pre + "_reads:" + name] = FormatInt(b->counters.hbm_read_elements[t]);
+        q[pre + "_writes:" + name] = FormatInt(b->counters.hbm_write_elements[t]);
       }
     }
     // maxCoeff() of an empty matrix is undefined (it crashed on "Q": [] with "backward": true).
@@ -535,7 +525,7 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
     const double dk = max_abs_diff(bwd_recompute_->dK, bwd_reference_->dK);
     const double dv = max_abs_diff(bwd_recompute_->dV, bwd_reference_->dV);
     q["bwd_max_abs_diff"] = FormatDouble(std::max({dq, dk, dv}));
-    q["forward_flops"] = Int(run_.counters.matmul_flops);
+    q["forward_flops"] = FormatInt(run_.counters.matmul_flops);
   }
   return q;
 }
@@ -608,7 +598,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
       formula = rf + (rf.empty() || wf.empty() ? "" : "; ") + wf;
     }
     counters.rows.push_back({engine::ToString(static_cast<Tensor>(t)),
-                             Int(c.hbm_read_elements[t]) + "\t" + Int(c.hbm_write_elements[t]) + "\t" + formula});
+                             FormatInt(c.hbm_read_elements[t]) + "\t" + FormatInt(c.hbm_write_elements[t]) + "\t" + formula});
   }
   out.push_back(counters);
 
@@ -634,8 +624,8 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     const std::int64_t now_bytes = run_.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))].sram_bytes;
     const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * run_.counters.element_bytes
                                                   : run_.counters.sram_peak_bytes;
-    totals.rows.push_back({T("sram_now"), Int(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
-                                              Int(cap) + " B", false,
+    totals.rows.push_back({T("sram_now"), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
+                                              FormatInt(cap) + " B", false,
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
   }
   totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes")});

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 namespace bw::view {
 
+std::string FormatInt(std::int64_t v);                    // 1234567 → "1,234,567" (counters read from afar)
 std::string FormatDouble(double x);                       // "22.86", "1.5", "4.54e-05", "−∞", "NaN"
 std::string FormatVector(const Eigen::VectorXd& v);       // "22.86" (d_v = 1) or "(1, 2.5)"
 std::string FormatFraction(const engine::Rational& q);    // "160/7", "40"

@@ -64,15 +64,6 @@ std::vector<std::string> AllWords() {
   return out;
 }
 
-std::string Int(std::int64_t v) {
-  const std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string out = v < 0 ? "\u2212" : "";
-  for (size_t k = 0; k < digits.size(); ++k) {
-    if (k > 0 && (digits.size() - k) % 3 == 0) out.push_back(',');
-    out.push_back(digits[k]);
-  }
-  return out;
-}
 
 std::string Fraction(std::int64_t num, std::int64_t den) {
   if (den == 0) return "\u2014";
@@ -325,8 +316,8 @@ Quantities MoeModel::QuantitiesAt(int e) const {
   q["idle_params"] = FormatParams(count_.idle_per_token);
   q["experts_total_params"] = FormatParams(count_.experts_total);
   q["experts_active_params"] = FormatParams(count_.experts_active);
-  q["total_params_exact"] = Int(count_.total);
-  q["active_params_exact"] = Int(count_.active_per_token);
+  q["total_params_exact"] = FormatInt(count_.total);
+  q["active_params_exact"] = FormatInt(count_.active_per_token);
   q["active_fraction"] = Fraction(count_.active_per_token, count_.total);
   q["tokens"] = std::to_string(routing_.tokens);
   q["assignments"] = std::to_string(routing_.assignments);
