@@ -4,10 +4,12 @@
 // "nan" in any number shown. Events are capped per input so one case stays fast.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "data/json_file.h"
 #include "view/scenario_model.h"
 
 namespace bw::fuzz {
@@ -31,6 +33,18 @@ inline void Exercise(const view::ScenarioModel& m) {
   m.BuildScene(n - 1, "zh", palette);
   m.BlockMarks();
   m.Texts();
+}
+
+// One scenario target: the kind's own parser (`parse(doc, file)`), then the model the app builds.
+template <class Parse>
+int FuzzScenario(const std::uint8_t* data, std::size_t size, const std::string& file, Parse parse) {
+  try {
+    const auto doc = data::ParseJsonText(std::string(reinterpret_cast<const char*>(data), size), file);
+    parse(doc, file);
+    Exercise(*view::ParseScenarioModel(doc, file));
+  } catch (const data::LoadError&) {
+  }
+  return 0;
 }
 
 }  // namespace bw::fuzz
