@@ -344,6 +344,9 @@ for name, loader, path, reason in [
     # 6 KB: 512 one-number rows, sram_elements 4 → 1 x 1 tiles: 262,144 tiles; BuildScene of the
     # 512 x 512 grid took > 13 s per frame (libFuzzer timeout) before the tile limit existed.
     ("attention_v2-timeout-512x512-tiles", "scenario", "/sram_elements", "T_r x T_c = 512 x 512 = 262144 tiles"),
+    # A scenario path with a 6,000-character name: weakly_canonical threw "File name too long" as a
+    # std::filesystem_error (no JSON path; the fuzz target died of it).
+    ("lesson-crash-long-scenario-path", "lesson", "/scenarios/a", "scenario path cannot be resolved: File name too long"),
 ]:
     with open(os.path.join(CRASHES, name + ".json"), "rb") as f:
         add("fuzz_" + name.replace("-", "_"), loader, f.read(), path, reason)
