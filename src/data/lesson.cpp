@@ -58,6 +58,8 @@ Lesson LoadLesson(const std::filesystem::path& path) {
   const auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   const auto& scenarios = r.Require(doc, "", "scenarios");
   r.ExpectObject(scenarios, "/scenarios");
+  if (scenarios.size() > static_cast<size_t>(kMaxLessonScenarios))
+    r.Fail("/scenarios", std::to_string(scenarios.size()) + " scenarios; the limit is " + std::to_string(kMaxLessonScenarios));
   for (const auto& [key, value] : scenarios.items()) {
     const std::string p = JsonPath("/scenarios", key);
     ScenarioRef ls;

@@ -24,6 +24,9 @@
 namespace bw::data {
 
 inline constexpr int kMaxSteps = 500;
+// Each named scenario is loaded and run once: a lesson naming the largest allowed scenario under
+// thousands of keys would take the app's memory and minutes. 64 is far more than any lesson needs.
+inline constexpr int kMaxLessonScenarios = 64;
 
 struct LessonStep {
   std::string id;            // "RC-T3/b0"

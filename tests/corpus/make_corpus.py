@@ -294,6 +294,7 @@ add("limit_v2_tiles", "scenario", {k: v for k, v in V2.items() if k not in ("dO"
     "/tiles", "T_r x T_c = 2048 x 2048 = 4194304 tiles, each a step of the trace; the limit is 16384")
 add("limit_v2_tiles_sram", "scenario", {k: v for k, v in V2SRAM.items() if k not in ("dO", "mask")} | {"Q": [[1]] * 512, "K": [[1]] * 512, "V": [[1]] * 512, "sram_elements": 4},
     "/sram_elements", "T_r x T_c = 512 x 512 = 262144 tiles")
+add("limit_lesson_scenarios", "lesson", dict(LESSON, scenarios={"s%d" % i: "scenarios/ok_v2.json" for i in range(65)}), "/scenarios", "65 scenarios; the limit is 64")
 add("limit_lesson_steps", "lesson", dict(LESSON, steps=[0] * 501), "/steps", "501 steps; the limit is 500")
 
 # ---- bytes that are not UTF-8 (nlohmann checks strings; the reason says so, bytes escaped) -------
