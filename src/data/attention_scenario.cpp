@@ -150,6 +150,11 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
       r.Fail("/V", "has " + std::to_string(vv.size()) + " rows; K has N_k = " + std::to_string(p.K.rows()));
     p.V = ParseMatrix(r, vv, "/V", -1, "N_k", "d_v");
   }
+  // Zero-width problems teach nothing and reach Eigen's row()/block() of 0-column matrices all over
+  // the engine and view (undefined behaviour, found by fuzz_attention_v2 under UBSan): refused here.
+  if (p.n_k() == 0) r.Fail(has_logits ? "/logits" : "/K", "no keys (N_k = 0): attention needs at least one key");
+  if (p.d() == 0) r.Fail(p.n_q() > 0 ? "/Q/0" : "/K/0", "rows are empty (d = 0): queries and keys need at least one number");
+  if (p.d_v() == 0) r.Fail("/V/0", "rows are empty (d_v = 0): values need at least one number");
   if (p.n_q() * p.n_k() > kMaxScoreElements)
     r.Fail(has_logits ? "/logits" : "/K", "N_q x N_k = " + std::to_string(p.n_q()) + " x " + std::to_string(p.n_k()) + " = " +
                                              std::to_string(p.n_q() * p.n_k()) + " scores (S and P of the reference run); the limit is " +
