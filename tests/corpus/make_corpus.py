@@ -348,6 +348,8 @@ for name, loader, path, reason in [
     # A scenario path with a 6,000-character name: weakly_canonical threw "File name too long" as a
     # std::filesystem_error (no JSON path; the fuzz target died of it).
     ("lesson-crash-long-scenario-path", "lesson", "/scenarios/a", "scenario path cannot be resolved: File name too long"),
+    # V rows [] (d_v = 0): the engine's trace replay took row r of a 0-column matrix (UBSan).
+    ("attention_v2-ubsan-dv0-trace-replay", "scenario", "/V/0", "rows are empty (d_v = 0)"),
 ]:
     with open(os.path.join(CRASHES, name + ".json"), "rb") as f:
         add("fuzz_" + name.replace("-", "_"), loader, f.read(), path, reason)
