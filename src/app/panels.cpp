@@ -476,7 +476,8 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::SetNextWindowSize(io.DisplaySize);
   ImGui::Begin("Blockwise", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus);
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoBackground);  // glClear paints it: one full-screen layer less to blend
   DrawTopBar(s, fonts);
   DrawErrorBanner(s);
   // Side panel: about a third of the width, never narrower than 20 em.
