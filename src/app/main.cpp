@@ -99,7 +99,8 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
           {"error", s.ui.error}};
 }
 
-void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::app::Painted& painted) {
+// Returns "" or an error line.
+std::string DumpScene(const std::string& path, const bw::app::AppState& s, const bw::app::Painted& painted) {
   nlohmann::json j = StateJson(s);
   j["rects"] = nlohmann::json::array();
   for (const auto& r : painted.rects)
@@ -111,7 +112,12 @@ void DumpScene(const std::string& path, const bw::app::AppState& s, const bw::ap
     for (const auto& p : a.points) pts.push_back({p.x, p.y});
     j["arrows"].push_back({{"id", a.id}, {"points", pts}, {"color", {a.color.r, a.color.g, a.color.b}}});
   }
-  std::ofstream(path) << j.dump(2) << "\n";
+  try {
+    bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
@@ -512,7 +518,12 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << err << "\n";
         exit_code = 1;
       }
-      if (!args.dump_scene.empty()) DumpScene(args.dump_scene, state, painted);
+      if (!args.dump_scene.empty()) {
+        if (const std::string derr = DumpScene(args.dump_scene, state, painted); !derr.empty()) {
+          std::cerr << "error: " << derr << "\n";
+          exit_code = 1;
+        }
+      }
       glfwSetWindowShouldClose(window, 1);
     }
     glfwSwapBuffers(window);
