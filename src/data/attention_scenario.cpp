@@ -114,12 +114,7 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
 
   AttentionScenario sc;
   sc.file = file;
-  if (doc.contains("title")) {
-    const auto& t = doc["title"];
-    r.ExpectObject(t, "/title");
-    sc.title.zh = r.String(r.Require(t, "/title", "zh"), "/title/zh");
-    sc.title.en = r.String(r.Require(t, "/title", "en"), "/title/en");
-  }
+  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
 
   // Q, K, V — or logits and V.
   engine::AttentionProblem& p = sc.problem;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "data/json_file.h"
 #include "data/load_error.h"
 #include "engine/attention.h"
 
@@ -36,9 +37,7 @@ inline constexpr std::int64_t kMaxLogitKeys = 1024;
 inline constexpr std::int64_t kMaxScoreElements = 1 << 24;        // N_q × N_k: 16,777,216 (4096²)
 inline constexpr std::int64_t kMaxTiles = 1 << 14;                // T_r × T_c: 16,384 (a 128 × 128 grid)
 
-struct AttentionScenarioTitle {
-  std::string zh, en;
-};
+using AttentionScenarioTitle = LocalText;
 
 struct AttentionScenario {
   std::string file;                     // as given to the loader

@@ -194,6 +194,14 @@ std::string JsonReader::String(const nlohmann::json& v, const std::string& path)
   return v.get<std::string>();
 }
 
+LocalText JsonReader::Text(const nlohmann::json& v, const std::string& path) const {
+  ExpectObject(v, path);
+  LocalText t;
+  t.zh = String(Require(v, path, "zh"), JsonPath(path, "zh"));
+  t.en = String(Require(v, path, "en"), JsonPath(path, "en"));
+  return t;
+}
+
 double JsonReader::FiniteNumber(const nlohmann::json& v, const std::string& path) const {
   if (v.is_string()) {
     const auto s = v.get<std::string>();

@@ -22,6 +22,12 @@ nlohmann::json ReadJsonFile(const std::filesystem::path& path);
 // Parses `text` as if read from `file` (used by tests and by ReadJsonFile).
 nlohmann::json ParseJsonText(std::string text, const std::string& file);
 
+// A text in both languages: {"zh": "…", "en": "…"}.
+struct LocalText {
+  std::string zh, en;
+  const std::string& In(const std::string& lang) const { return lang == "zh" ? zh : en; }
+};
+
 // Field access with errors that carry the JSON path. `path` is the pointer of `obj` itself.
 class JsonReader {
  public:
@@ -33,6 +39,8 @@ class JsonReader {
   void ExpectObject(const nlohmann::json& v, const std::string& path) const;
   void ExpectArray(const nlohmann::json& v, const std::string& path, size_t min_size = 0) const;
   std::string String(const nlohmann::json& v, const std::string& path) const;
+  // {"zh": "…", "en": "…"} at `path`, both strings required.
+  LocalText Text(const nlohmann::json& v, const std::string& path) const;
   double FiniteNumber(const nlohmann::json& v, const std::string& path) const;
   // A whole number in [lo, hi]; rejects 2.7, -1 below lo, and numbers written with a fraction.
   std::int64_t Integer(const nlohmann::json& v, const std::string& path, std::int64_t lo, std::int64_t hi) const;

@@ -10,12 +10,8 @@ namespace bw::data {
 namespace {
 
 LocalText Text(const JsonReader& r, const nlohmann::json& step, const std::string& path, const char* key) {
-  const auto& v = r.Require(step, path, key);
   const std::string p = JsonPath(path, key);
-  r.ExpectObject(v, p);
-  LocalText t;
-  t.zh = r.String(r.Require(v, p, "zh"), JsonPath(p, "zh"));
-  t.en = r.String(r.Require(v, p, "en"), JsonPath(p, "en"));
+  const LocalText t = r.Text(r.Require(step, path, key), p);
   if (t.zh.empty()) r.Fail(JsonPath(p, "zh"), "text is empty");
   if (t.en.empty()) r.Fail(JsonPath(p, "en"), "text is empty");
   return t;

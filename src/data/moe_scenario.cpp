@@ -16,12 +16,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
 
   MoeScenario sc;
   sc.file = file;
-  if (doc.contains("title")) {
-    const auto& t = doc["title"];
-    r.ExpectObject(t, "/title");
-    sc.title.zh = r.String(r.Require(t, "/title", "zh"), "/title/zh");
-    sc.title.en = r.String(r.Require(t, "/title", "en"), "/title/en");
-  }
+  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
 
   const auto& params = r.Require(doc, "", "parameters");
   r.ExpectObject(params, "/parameters");

@@ -9,18 +9,6 @@
 
 namespace bw::data {
 
-namespace {
-
-LocalText ParseLocalText(const JsonReader& r, const nlohmann::json& v, const std::string& path) {
-  r.ExpectObject(v, path);
-  LocalText t;
-  t.zh = r.String(r.Require(v, path, "zh"), JsonPath(path, "zh"));
-  t.en = r.String(r.Require(v, path, "en"), JsonPath(path, "en"));
-  return t;
-}
-
-}  // namespace
-
 SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
   r.ExpectObject(doc, "");
@@ -30,7 +18,7 @@ SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const st
 
   SingleQueryScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = ParseLocalText(r, doc["title"], "/title");
+  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
 
   engine::SingleQueryProblem& p = sc.problem;
   const bool has_w = doc.contains("weights"), has_s = doc.contains("logits");

@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 
+#include "data/json_file.h"
 #include "data/load_error.h"
 #include "engine/single_query.h"
 
@@ -20,11 +21,6 @@ namespace bw::data {
 
 inline constexpr int kMaxPositions = 1 << 16;   // positions in one single-query scenario
 inline constexpr int kMaxValueDim = 1024;       // d_v
-
-struct LocalText {
-  std::string zh, en;
-  const std::string& In(const std::string& lang) const { return lang == "zh" ? zh : en; }
-};
 
 struct SingleQueryScenario {
   std::string file;    // as given to the loader

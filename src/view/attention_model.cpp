@@ -44,8 +44,6 @@ std::optional<Tensor> TensorByName(const std::string& name) {
 // [SECTION] Construction and positions ------------------------------------------------------------
 
 AttentionModel::AttentionModel(data::AttentionScenario sc) : scenario_(std::move(sc)) {
-  title_.zh = scenario_.title.zh;
-  title_.en = scenario_.title.en;
   engine::RunOptions opt = scenario_.options;
   opt.record_trace = true;
   switch (scenario_.order) {
@@ -691,7 +689,7 @@ std::vector<TimelineMark> AttentionModel::BlockMarks() const {
 }
 
 std::vector<std::string> AttentionModel::Texts() const {
-  std::vector<std::string> texts = {title_.zh, title_.en, scenario_.file, PositionHelp()};
+  std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file, PositionHelp()};
   // Labels and panel strings differ only in digits between events: sample the first events.
   for (int e = 0; e < std::min(EventCount(), 64); ++e) {
     texts.push_back(EventLabel(e));

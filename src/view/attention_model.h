@@ -24,7 +24,7 @@ class AttentionModel final : public ScenarioModel {
  public:
   explicit AttentionModel(data::AttentionScenario sc);
   std::string Kind() const override { return "attention"; }
-  const data::LocalText& Title() const override { return title_; }
+  const data::LocalText& Title() const override { return scenario_.title; }
   const std::string& File() const override { return scenario_.file; }
   int EventCount() const override;
   std::string EventLabel(int e) const override;
@@ -46,7 +46,6 @@ class AttentionModel final : public ScenarioModel {
   bool Tiled() const { return run_.algorithm != engine::Algorithm::kReference; }
 
   data::AttentionScenario scenario_;
-  data::LocalText title_;
   engine::AttentionResult run_;        // the scenario's order, traced
   engine::AttentionResult reference_;  // Algorithm 0, for the comparison (untraced)
   std::optional<engine::AttentionResult> flash2_, flash1_;  // untraced, when tiles are known

@@ -190,8 +190,11 @@ INSTANTIATE_TEST_SUITE_P(Manifest, Corpus, testing::ValuesIn(ReadManifest()), Ca
 TEST(CorpusManifest, EveryFileIsListed) {
   std::set<std::string> listed;
   for (const auto& c : ReadManifest()) EXPECT_TRUE(listed.insert(c.file).second) << "listed twice: " << c.file;
-  for (const auto& e : fs::directory_iterator(kCorpus / "files"))
-    if (e.is_regular_file()) EXPECT_TRUE(listed.count(e.path().filename().string())) << "not in manifest.json: " << e.path();
+  for (const auto& e : fs::directory_iterator(kCorpus / "files")) {
+    if (e.is_regular_file()) {
+      EXPECT_TRUE(listed.count(e.path().filename().string())) << "not in manifest.json: " << e.path();
+    }
+  }
 }
 
 // ---- made here, not committed ------------------------------------------------------------------
