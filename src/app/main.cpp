@@ -31,6 +31,7 @@
 #include "app/notes_window.h"
 #include "app/panels.h"
 #include "app/settings.h"
+#include "app/shown.h"
 #include "data/atomic_write.h"
 
 namespace {
@@ -87,6 +88,7 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
   return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
           {"step_index", s.ui.step},
           {"event", cur ? cur->EventLabel(s.ui.event) : ""},
+          {"revealed", s.ui.revealed},
           {"event_index", s.ui.event},
           {"event_count", cur ? cur->EventCount() : 0},
           {"playing", s.ui.playing},
@@ -104,7 +106,7 @@ std::string DumpScene(const std::string& path, const bw::app::AppState& s, const
   nlohmann::json j = StateJson(s);
   j["rects"] = nlohmann::json::array();
   for (const auto& r : painted.rects)
-    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"box", {r.x0, r.y0, r.x1, r.y1}},
+    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"badge", r.badge}, {"box", {r.x0, r.y0, r.x1, r.y1}},
                           {"fill", {r.fill.r, r.fill.g, r.fill.b}}});
   j["arrows"] = nlohmann::json::array();
   for (const auto& a : painted.arrows) {
@@ -112,6 +114,11 @@ std::string DumpScene(const std::string& path, const bw::app::AppState& s, const
     for (const auto& p : a.points) pts.push_back({p.x, p.y});
     j["arrows"].push_back({{"id", a.id}, {"points", pts}, {"color", {a.color.r, a.color.g, a.color.b}}});
   }
+  j["labels"] = nlohmann::json::array();
+  for (const auto& l : painted.labels)
+    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
+  j["em_px"] = painted.em;
+  j["texts"] = bw::app::VisibleTexts(s);   // everything the window shows as text now
   try {
     bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
   } catch (const std::exception& e) {
@@ -129,7 +136,7 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.options.font_px, bw::app::ShownTexts(s));
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.options.font_px, bw::app::ShownTexts(s), s.ui.diagram_px * scale, s.ui.chrome_px * scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 
@@ -364,9 +371,7 @@ int main(int argc, char** argv) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
       glfwWaitEventsTimeout(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
       if (glfwGetTime() >= due) {
-        const auto* cur = state.Current();
-        if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
-        else state.ui.playing = false;
+        bw::app::PlayTick(state);  // stops at the next step's mark and at the end
         state.ui.last_advance = glfwGetTime();
       }
     } else if (animating || redraw_frames > 0) {
@@ -405,7 +410,7 @@ int main(int argc, char** argv) {
     const auto frame_start = Clock::now();
     if (state.ui.fonts_dirty) {
       const auto texts = bw::app::ShownTexts(state);
-      fonts = bw::app::LoadFonts(state.options.font_px, texts);
+      fonts = bw::app::LoadFonts(state.options.font_px, texts, state.ui.diagram_px, state.ui.chrome_px);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;

@@ -1,0 +1,92 @@
+// Top bar (title, step count, buttons), error banner, status line and the ? overlay; see panels.h.
+#include "app/panels.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+
+namespace bw::app {
+
+void DrawTopBar(AppState& s, const Fonts& fonts) {
+  ImGui::PushFont(fonts.chrome);
+  std::string title = "Blockwise";
+  if (const auto* st = s.CurrentStep()) {
+    title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
+  } else if (const auto* cur = s.Current()) {
+    title += "  \u00b7  " + cur->Title().In(s.options.lang);
+  }
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::PopFont();
+  if (s.CurrentStep()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
+  }
+  // The buttons sit at the right edge, or on their own line when the title leaves no room.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
+  const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w("?") + style.ItemSpacing.x * 7 +
+                        style.ItemInnerSpacing.x;
+  ImGui::SameLine();
+  const float right = ImGui::GetWindowContentRegionMax().x - buttons;
+  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  else ImGui::SetCursorPosX(right);
+  if (ImGui::Button("\u25c0")) StepLesson(s, -1);
+  ImGui::SameLine();
+  if (ImGui::Button("\u25b6")) StepLesson(s, +1);
+  ImGui::SameLine();
+  if (ImGui::Button(T(s, "lang_switch").c_str())) {
+    s.options.lang = s.options.lang == "zh" ? "en" : "zh";
+    s.ui.settings_dirty = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector)) s.ui.settings_dirty = true;
+  ImGui::SameLine();
+  if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
+  ImGui::SameLine();
+  if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
+  DrawStatus(s);
+}
+
+void DrawErrorBanner(AppState& s) {
+  if (s.ui.error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
+  ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, "kept_scenario"));
+  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+void DrawStatus(AppState& s) {
+  if (s.ui.status.empty()) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", s.ui.status.c_str());
+}
+
+void DrawHelp(AppState& s) {
+  if (!s.ui.show_help) return;
+  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::Begin(T(s, "shortcuts").c_str(), &s.ui.show_help,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
+    for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
+                          "key_f5", "key_f11", "key_g", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
+                          "key_drop"}) {
+      const std::string& line = T(s, k);
+      const auto tab = line.find('\t');
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(line.substr(0, tab).c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(tab == std::string::npos ? "" : line.substr(tab + 1).c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace bw::app
