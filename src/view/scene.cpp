@@ -200,20 +200,6 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
   return table;
 }
 
-Color StateFill(const Palette& p, TileState s) {
-  switch (s) {
-    case TileState::kPending: return p.pending;
-    case TileState::kInSram: return p.in_sram;
-    case TileState::kProcessed: return p.processed;
-    case TileState::kMasked: return p.masked;
-    case TileState::kWritten: return p.written;
-    case TileState::kNotWritten: return p.not_written;
-    case TileState::kNotStored: return p.masked;
-    case TileState::kNone: break;
-  }
-  return p.not_written;
-}
-
 }  // namespace
 
 std::string ShortStateWord(TileState s, const std::string& lang) {
@@ -262,11 +248,12 @@ SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, 
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
   r.state = s;
-  r.fill = StateFill(p, s);
+  const TileStyle style = Style(s, p);
+  r.fill = style.fill;
   r.border = s == TileState::kWritten ? p.write_arrow : p.border;
   r.border_em = p.line_em;
-  r.hatched = s == TileState::kMasked || s == TileState::kNotStored;
-  r.dashed = s == TileState::kNotStored || s == TileState::kNotWritten;
+  r.hatched = style.hatched;
+  r.dashed = style.dashed;
   r.label = std::move(label);
   r.sublabel = StateWord(s, lang);
   return r;
