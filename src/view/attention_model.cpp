@@ -29,13 +29,23 @@ std::optional<Tensor> TensorByName(const std::string& name) {
 AttentionModel::AttentionModel(data::AttentionScenario sc)
     : scenario_(std::move(sc)), runs_(RunAttentionScenario(scenario_, AttentionRunChoice{})) {
   states_ = TileStateTrack(runs_.run.trace, Tiled() ? runs_.t_r : 1, Tiled() ? runs_.t_c : 1);
+  if (const auto* b = BwdTrace()) {
+    bwd_states_ = TileStateTrack(*b, runs_.t_r, runs_.t_c);
+    bwd_chip_ = BackwardOnChipAt(*b);
+  }
 }
 
-int AttentionModel::EventCount() const { return std::max<int>(1, static_cast<int>(runs_.run.trace.size())); }
+const engine::AttentionTrace* AttentionModel::BwdTrace() const {
+  return runs_.bwd_recompute && !runs_.bwd_recompute->trace.empty() ? &runs_.bwd_recompute->trace : nullptr;
+}
 
-std::string AttentionModel::EventLabel(int e) const {
-  if (runs_.run.trace.empty()) return "(no events)";
-  const auto& ev = runs_.run.trace[static_cast<size_t>(e)];
+int AttentionModel::EventCount() const {
+  return std::max<int>(1, FwdCount() + (BwdTrace() ? static_cast<int>(BwdTrace()->size()) : 0));
+}
+
+namespace {
+
+std::string Label(const engine::AttentionEvent& ev) {
   const auto blk = [](const char* name, std::int32_t idx) {
     return std::string(name) + (idx >= 0 ? "_" + std::to_string(idx + 1) : "");
   };
@@ -57,25 +67,18 @@ std::string AttentionModel::EventLabel(int e) const {
   return "?";
 }
 
-int AttentionModel::FindPosition(const std::string& pos) const {
-  const int n = static_cast<int>(runs_.run.trace.size());
-  if (pos == "start") return 0;
-  if (pos == "end") return EventCount() - 1;
+// A position in one trace (event indices local to it): tile:I,J, read:T[:I], write:T[:I], compute:T.
+int FindIn(const engine::AttentionTrace& tr, const std::string& pos) {
+  const int n = static_cast<int>(tr.size());
   const auto starts = [&](const char* p) { return pos.rfind(p, 0) == 0; };
-  if (starts("event:")) {
-    try {
-      const int e = std::stoi(pos.substr(6));
-      return e >= 0 && e < EventCount() ? e : -1;
-    } catch (...) {
-      return -1;
-    }
-  }
   if (starts("tile:")) {
     int I = 0, J = 0;
     if (std::sscanf(pos.c_str() + 5, "%d,%d", &I, &J) != 2) return -1;
     for (int e = 0; e < n; ++e) {
-      const auto& ev = runs_.run.trace[static_cast<size_t>(e)];
-      if ((ev.kind == EventKind::kUpdateMLU || ev.kind == EventKind::kSkipTile) && ev.i == I - 1 && ev.j == J - 1) return e;
+      const auto& ev = tr[static_cast<size_t>(e)];
+      if ((ev.kind == EventKind::kUpdateMLU || ev.kind == EventKind::kComputeGrads || ev.kind == EventKind::kSkipTile) &&
+          ev.i == I - 1 && ev.j == J - 1)
+        return e;
     }
     return -1;
   }
@@ -95,7 +98,7 @@ int AttentionModel::FindPosition(const std::string& pos) const {
     const auto t = TensorByName(rest);
     if (!t) return -1;
     for (int e = 0; e < n; ++e) {
-      const auto& ev = runs_.run.trace[static_cast<size_t>(e)];
+      const auto& ev = tr[static_cast<size_t>(e)];
       if (ev.kind != kind || ev.tensor != *t) continue;
       const std::int32_t idx = RowSide(*t) ? ev.i : ev.j;
       if (block < 0 || idx == block) return e;
@@ -105,9 +108,42 @@ int AttentionModel::FindPosition(const std::string& pos) const {
   return -1;
 }
 
+}  // namespace
+
+std::string AttentionModel::EventLabel(int e) const {
+  if (IsBackward(e)) return "bwd " + Label((*BwdTrace())[static_cast<size_t>(std::min<int>(e - FwdCount(), static_cast<int>(BwdTrace()->size()) - 1))]);
+  if (runs_.run.trace.empty()) return "(no events)";
+  return Label(runs_.run.trace[static_cast<size_t>(FwdEvent(e))]);
+}
+
+int AttentionModel::FindPosition(const std::string& pos) const {
+  if (pos == "start") return 0;
+  if (pos == "end") return std::max(1, FwdCount()) - 1;   // the forward's last event
+  if (pos.rfind("event:", 0) == 0) {
+    try {
+      size_t used = 0;
+      const int e = std::stoi(pos.substr(6), &used);
+      return used == pos.size() - 6 && e >= 0 && e < EventCount() ? e : -1;
+    } catch (...) {
+      return -1;
+    }
+  }
+  if (pos.rfind("bwd:", 0) == 0) {
+    const auto* b = BwdTrace();
+    if (!b) return -1;
+    const std::string rest = pos.substr(4);
+    if (rest == "start") return FwdCount();
+    if (rest == "end") return EventCount() - 1;
+    const int e = FindIn(*b, rest);
+    return e < 0 ? -1 : FwdCount() + e;
+  }
+  return FindIn(runs_.run.trace, pos);
+}
+
 std::string AttentionModel::PositionHelp() const {
   return "start, end, event:N (0…" + std::to_string(EventCount() - 1) + "), tile:I,J (I ≤ " + std::to_string(runs_.t_r) +
-         ", J ≤ " + std::to_string(runs_.t_c) + "), read:T[:I], write:T[:I], compute:T";
+         ", J ≤ " + std::to_string(runs_.t_c) + "), read:T[:I], write:T[:I], compute:T" +
+         (BwdTrace() ? ", bwd:start, bwd:end, bwd:tile:I,J, bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T" : "");
 }
 
 std::vector<TimelineMark> AttentionModel::BlockMarks() const {
@@ -121,13 +157,23 @@ std::vector<TimelineMark> AttentionModel::BlockMarks() const {
       marks.push_back({e, EventLabel(e)});
   }
   if (marks.empty()) marks.push_back({0, EventLabel(0)});
+  if (const auto* b = BwdTrace()) {   // the backward: its start and each K/V block j
+    marks.push_back({FwdCount(), EventLabel(FwdCount())});
+    for (int x = 0; x < static_cast<int>(b->size()); ++x)
+      if ((*b)[static_cast<size_t>(x)].kind == EventKind::kRead && (*b)[static_cast<size_t>(x)].tensor == Tensor::kK)
+        marks.push_back({FwdCount() + x, EventLabel(FwdCount() + x)});
+  }
   return marks;
 }
 
 std::vector<std::string> AttentionModel::Texts() const {
   std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file, PositionHelp()};
   // Labels and panel strings differ only in digits between events: sample the first events.
-  for (int e = 0; e < std::min(EventCount(), 64); ++e) {
+  std::vector<int> sample;
+  for (int e = 0; e < std::min(EventCount(), 64); ++e) sample.push_back(e);
+  if (BwdTrace())
+    for (int e = FwdCount(); e < std::min(EventCount(), FwdCount() + 64); ++e) sample.push_back(e);
+  for (const int e : sample) {
     texts.push_back(EventLabel(e));
     for (const auto* lang : {"zh", "en"})
       for (const auto& sec : Panels(e, lang)) {

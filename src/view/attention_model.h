@@ -4,8 +4,13 @@
 // papers (Q_1 … Q_{T_r}); the engine's trace is 0-based.
 // Positions: start, end, event:N (0-based), tile:I,J (the merge — or skip — of tile (I, J)),
 // read:T[:I], write:T[:I], compute:T (T a tensor name: Q K V S P O L m l).
+// With "backward": true and tiles, the events of FlashAttention-2 Algorithm 2 follow the forward's
+// on the same timeline ("end" stays the forward's last event): bwd:start, bwd:end,
+// bwd:tile:I,J (the gradients of tile (I, J)), bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T
+// (T also D dO dQ dK dV).
 #pragma once
 
+#include <algorithm>
 #include <optional>
 
 #include "data/attention_scenario.h"
@@ -44,10 +49,20 @@ class AttentionModel final : public ScenarioModel {
 
  private:
   bool Tiled() const { return runs_.Tiled(); }
+  // The forward's events come first, then (with "backward") Algorithm 2's.
+  int FwdCount() const { return static_cast<int>(runs_.run.trace.size()); }
+  const engine::AttentionTrace* BwdTrace() const;
+  bool IsBackward(int e) const { return BwdTrace() && e >= FwdCount(); }
+  int FwdEvent(int e) const { return std::clamp(e, 0, std::max(0, FwdCount() - 1)); }
+  Scene BuildBackwardScene(int b, const std::string& lang, const Palette& palette) const;
+  void AddBackwardQuantities(Quantities& q, int b) const;
+  std::vector<PanelSection> BackwardPanels(int b, const std::string& lang) const;
 
   data::AttentionScenario scenario_;
   AttentionRuns runs_;       // the scenario's order (traced), the reference, the side runs, backward
   TileStateTrack states_;    // tile states per event, from runs_.run.trace
+  TileStateTrack bwd_states_;                  // the same for the backward trace
+  std::vector<BackwardOnChip> bwd_chip_;       // what Algorithm 2 holds on chip per backward event
 };
 
 }  // namespace bw::view

@@ -24,7 +24,8 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   q["order"] = engine::ToString(runs_.run.algorithm);
   q["mask"] = engine::ToString(p.mask.kind);
   q["event"] = EventLabel(e);
-  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(e));
+  const int fe = FwdEvent(e);   // backward events show the forward as it ended
+  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(fe));
   const engine::Counters& fin = runs_.run.counters;
   for (int t = 0; t < engine::kTensorCount; ++t) {
     const std::string name = engine::ToString(static_cast<Tensor>(t));
@@ -85,6 +86,7 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
     q["bwd_max_abs_diff"] = FormatDouble(std::max({dq, dk, dv}));
     q["forward_flops"] = FormatInt(runs_.run.counters.matmul_flops);
   }
+  if (BwdTrace()) AddBackwardQuantities(q, IsBackward(e) ? e - FwdCount() : -1);
   return q;
 }
 
@@ -113,7 +115,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   out.push_back(run);
 
   if (Tiled() && !runs_.run.trace.empty()) {
-    const engine::BlockState bs = runs_.run.trace.StateAt(p, static_cast<size_t>(e));
+    const engine::BlockState bs = runs_.run.trace.StateAt(p, static_cast<size_t>(FwdEvent(e)));
     if (bs.valid) {
       PanelSection acc;
       acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
@@ -146,7 +148,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   PanelSection counters;
   counters.title = T("panel_counters");
   counters.columns = {T("tensor"), T("reads_now"), T("writes_now"), T("formula_total")};
-  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(e));
+  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(FwdEvent(e)));
   for (int t = 0; t < engine::kTensorCount; ++t) {
     const auto& fin = runs_.run.counters;
     if (fin.hbm_read_elements[t] == 0 && fin.hbm_write_elements[t] == 0) continue;
@@ -179,7 +181,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
   // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
   if (!runs_.run.trace.empty() && Tiled()) {
-    const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))].sram_bytes;
+    const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;
     const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * runs_.run.counters.element_bytes
                                                   : runs_.run.counters.sram_peak_bytes;
     totals.rows.push_back({T("sram_now"), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
@@ -208,6 +210,10 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
                         q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
     bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});
     out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
+    if (IsBackward(e)) {
+      auto more = BackwardPanels(e - FwdCount(), lang);
+      out.insert(out.begin() + 2, more.begin(), more.end());
+    }
   }
   return out;
 }
@@ -220,7 +226,8 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
   if (!runs_.run.trace.empty() && Tiled()) {
-    const auto& ev = runs_.run.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))];
+    e = std::clamp(e, 0, EventCount() - 1);
+    const auto& ev = IsBackward(e) ? (*BwdTrace())[static_cast<size_t>(e - FwdCount())] : runs_.run.trace[static_cast<size_t>(FwdEvent(e))];
     if (ev.i >= 0) {
       h.r0 = static_cast<int>(ev.i * runs_.run.tiles.B_r);
       h.r1 = static_cast<int>(std::min<std::int64_t>(h.rows, (ev.i + 1) * runs_.run.tiles.B_r));

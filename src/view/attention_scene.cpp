@@ -14,6 +14,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   constexpr float kHbmW = 25.5f, kMidX = 26.5f, kMidW = 12.5f, kSramX = 40, kSramW = 16;
   constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 3.4f, kColGap = 1.2f, kLane = 2.5f, kLaneLow = 20.6f;
   e = std::clamp(e, 0, EventCount() - 1);
+  if (IsBackward(e)) return BuildBackwardScene(e - FwdCount(), lang, pal);
   const bool has_event = !runs_.run.trace.empty();
   const engine::AttentionEvent ev = has_event ? runs_.run.trace[static_cast<size_t>(e)] : engine::AttentionEvent{};
   const bool tiled = Tiled();
@@ -59,9 +60,9 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     std::vector<TileState> states;
     bool row_side;
   };
-  std::vector<Column> cols = {{"Q", st.q, true}, {"K", st.k, false}, {"V", st.v, false}, {"O", st.o, true}};
-  if (runs_.run.algorithm == engine::Algorithm::kFlash1) cols.push_back({"m,l", st.ml, true});
-  else if (tiled) cols.push_back({"L", st.l, true});
+  std::vector<Column> cols = {{"Q", st.Of(Tensor::kQ), true}, {"K", st.Of(Tensor::kK), false}, {"V", st.Of(Tensor::kV), false}, {"O", st.Of(Tensor::kO), true}};
+  if (runs_.run.algorithm == engine::Algorithm::kFlash1) cols.push_back({"m,l", st.Of(Tensor::km), true});
+  else if (tiled) cols.push_back({"L", st.Of(Tensor::kL), true});
   std::vector<float> col_x;
   for (size_t c = 0; c < cols.size(); ++c) {
     const float x = 0.8f + static_cast<float>(c) * (kColW + kColGap);
