@@ -26,7 +26,7 @@ constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,
 Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22;
   constexpr float kHbmW = 25.5f, kMidX = 26.3f, kMidW = 13.0f, kSramX = 40, kSramW = 16;
-  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.1f, kColGap = 0.38f, kLane = 2.5f, kLaneLow = 20.6f;
+  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.25f, kColGap = 0.25f, kLane = 2.5f, kLaneLow = 20.6f;
   const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
   b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
   const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];
@@ -74,7 +74,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   for (size_t c = 0; c < std::size(kColumns); ++c) {
     const Tensor t = kColumns[c];
     const std::string name = engine::ToString(t);
-    const float x = 0.6f + static_cast<float>(c) * (kColW + kColGap);
+    const float x = 0.5f + static_cast<float>(c) * (kColW + kColGap);
     col_x.push_back(x);
     sc.texts.push_back({"hbm.col." + name, x + 0.1f, kTop - 1.25f, 0.95f, pal.text, name});
     const auto& s = st.Of(t);
@@ -83,6 +83,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
       SceneRect r = tile("hbm." + name + "." + std::to_string(k + 1), x, kTop + h * static_cast<float>(k), kColW,
                          std::max(0.12f, h - (h > 0.5f ? 0.12f : 0.0f)), s[k],
                          name + (s.size() > 1 ? "_" + std::to_string(k + 1) : ""));
+      r.sublabel.clear();   // too narrow for words: the column title, the fill and the dash say it (as in the forward)
       sc.rects.push_back(std::move(r));
     }
   }
@@ -180,7 +181,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   }
   p.sublabel = "P_ij = exp(S_ij \u2212 L_i)";
   sc.rects.push_back(p);
-  sc.texts.push_back({"sram.note", sx, y2 + 7.4f, 0.8f, pal.text_muted, T("bwd_sram_note")});
+  sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T("bwd_sram_note")});
 
   // The transfer or computation of this event.
   const auto slot_center = [&](Tensor t) -> ScenePoint {
@@ -229,12 +230,13 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     a.points = {{pr->x + pr->w / 2, pr->y}, {pr->x + pr->w / 2, kTop + 3.0f}};
     a.label = T("bwd_grads");
     a.label_at = {pr->x, pr->y + pr->h + 0.2f};
+    sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T("bwd_grads_dq")});
   } else if (ev.kind == EventKind::kComputeFull && ev.tensor == Tensor::kD) {
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
     a.id = "compute.D";
     a.points = {{kSramX + 2.0f, kBottom}, {kSramX + 6.0f, kBottom}};
-    a.label = "D = rowsum(dO \u2218 O)";
+    a.label = "D_i = dO_i \u00b7 O_i";
     a.label_at = {kSramX + 0.6f, kBottom - 1.4f};
   }
   if (!a.points.empty()) sc.arrows.push_back(std::move(a));

@@ -114,7 +114,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (q.at("flagged_rows") != "0") run.rows.push_back({T("flagged_rows"), q.at("flagged_rows") + " " + T("flagged_note"), true});
   out.push_back(run);
 
-  if (Tiled() && !runs_.run.trace.empty()) {
+  if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events
     const engine::BlockState bs = runs_.run.trace.StateAt(p, static_cast<size_t>(FwdEvent(e)));
     if (bs.valid) {
       PanelSection acc;
