@@ -138,5 +138,47 @@ TEST(LessonScenes, BackwardTraceOfTheShippedScenarioEqualsTheFormulas) {
   EXPECT_EQ(bwd_marks, 1 + model.T_c());
 }
 
+// [SECTION] RC-T3 ----------------------------------------------------------------------------------
+
+TEST(LessonScenes, RcT3DrawsThreeBlocksAsTheSeedDoes) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  struct Want {
+    const char* step;
+    TileState kv1, kv2, kv3, o;
+  };
+  const Want want[] = {
+      {"RC-T3/b1", TileState::kInSram, TileState::kPending, TileState::kPending, TileState::kNotWritten},     // block 1 merged now
+      {"RC-T3/b2", TileState::kProcessed, TileState::kInSram, TileState::kPending, TileState::kNotWritten},
+      {"RC-T3/b3", TileState::kProcessed, TileState::kProcessed, TileState::kProcessed, TileState::kWritten},
+  };
+  for (const auto& w : want) {
+    SCOPED_TRACE(w.step);
+    for (const char* lang : {"zh", "en"}) {
+      const Scene sc = StepScene(m, w.step, lang);
+      ASSERT_TRUE(sc.FindRect("hbm.kv.1") && sc.FindRect("hbm.kv.2") && sc.FindRect("hbm.kv.3"));
+      EXPECT_EQ(sc.FindRect("hbm.kv.4"), nullptr);
+      EXPECT_EQ(sc.FindRect("hbm.kv.1")->state, w.kv1);
+      EXPECT_EQ(sc.FindRect("hbm.kv.2")->state, w.kv2);
+      EXPECT_EQ(sc.FindRect("hbm.kv.3")->state, w.kv3);
+      EXPECT_EQ(sc.FindRect("hbm.o")->state, w.o);
+      // The diagram names its input, an independent one, and carries no number of the hand calculation.
+      bool named = false;
+      for (const auto& t : sc.texts) named |= t.id == "scenario.title" && t.text == m.scenarios.at("three")->Title().In(lang);
+      EXPECT_TRUE(named);
+      for (const char* n : {"160/7", "65/3", "40/3", "22.86"}) EXPECT_FALSE(HasText(sc, n)) << n;
+    }
+  }
+  // b2's further explanation: the 2,1,4 / 10,20,30 calculation, from the worked scenario.
+  const int b2 = m.lesson.FindStep("RC-T3/b2");
+  for (const char* lang : {"zh", "en"}) {
+    const auto f = m.Text(b2, &data::LessonStep::further, lang);
+    EXPECT_TRUE(f.unknown.empty());
+    for (const char* n : {"(2, 1, 4)", "(10, 20, 30)", "40", "120", "160/7", "65/3"})
+      EXPECT_NE(f.text.find(n), std::string::npos) << n << " in " << f.text;
+    const auto body = m.Text(b2, &data::LessonStep::body, lang).text;
+    EXPECT_EQ(body.find("160/7"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace bw::view
