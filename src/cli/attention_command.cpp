@@ -14,6 +14,7 @@
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
+#include "view/attention_runs.h"
 
 namespace bw::cli {
 namespace {
@@ -31,6 +32,8 @@ struct Options {
   int trace_limit = 200;
 };
 
+// The runs the CLI prints: the scenario's order and the backward it stands for, from the same code
+// the app's AttentionModel uses (view/attention_runs.h).
 struct Runs {
   AttentionResult forward;
   std::optional<BackwardResult> backward;
@@ -39,29 +42,15 @@ struct Runs {
 };
 
 Runs RunScenario(const data::AttentionScenario& sc, bool record_trace) {
+  view::AttentionRuns all = view::RunAttentionScenario(sc, {.record_trace = record_trace, .side_runs = false});
   Runs r;
-  engine::RunOptions o = sc.options;
-  o.record_trace = record_trace;
-  switch (sc.order) {
-    case engine::Algorithm::kFlash2: r.forward = engine::RunFlash2(sc.problem, o); break;
-    case engine::Algorithm::kFlash1: r.forward = engine::RunFlash1(sc.problem, o); break;
-    default: r.forward = engine::RunReference(sc.problem, o); break;
+  if (const BackwardResult* b = all.Backward()) {
+    r.backward = *b;
+    r.backward_formula = all.BackwardFormula();
   }
-  const auto shape = engine::AttentionShape::Of(sc.problem);
-  r.forward_formula = engine::FormulaFor(sc.order, shape, o.tiles, sc.problem.mask, o.precision);
-  const AttentionResult ref = engine::RunReference(sc.problem);
-  // The property test's tolerances: |a − b| ≤ tol·(1 + |b|), tol = 1e-12 (double) or 1e-5 (float).
-  const double tol = o.precision == engine::Precision::kDouble ? 1e-12 : 1e-5;
-  r.vs_reference = engine::Compare(r.forward.O, ref.O, tol, tol);
-  if (sc.backward) {
-    if (sc.order == engine::Algorithm::kReference) {
-      r.backward = engine::RunBackwardReference(sc.problem, sc.dO, o);
-      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardReference, shape, o.tiles, sc.problem.mask, o.precision);
-    } else {
-      r.backward = engine::RunBackwardRecompute(sc.problem, r.forward, sc.dO, o);
-      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardRecompute, shape, o.tiles, sc.problem.mask, o.precision);
-    }
-  }
+  r.forward = std::move(all.run);
+  r.forward_formula = std::move(all.formula);
+  r.vs_reference = all.check;
   return r;
 }
 

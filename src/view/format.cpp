@@ -66,4 +66,13 @@ std::string FormatLogOf(const engine::Rational& M) {
   return "ln(" + FormatFraction(c) + ")";
 }
 
+std::string FormatBytes(std::int64_t b) {
+  char buf[64];
+  if (b >= (1 << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1 << 30));
+  else if (b >= (1 << 20)) std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(b) / (1 << 20));
+  else if (b >= (1 << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / (1 << 10));
+  else std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(b));
+  return buf;
+}
+
 }  // namespace bw::view

@@ -18,6 +18,8 @@ std::string FormatVector(const Eigen::VectorXd& v);       // "22.86" (d_v = 1) o
 std::string FormatFraction(const engine::Rational& q);    // "160/7", "40"
 std::string FormatExact(const engine::Rational& q);       // "160/7 ≈ 22.86", "40"
 std::string FormatExactVector(const std::vector<engine::Rational>& v);
+// Bytes in binary units: "512 B", "1.5 KiB", "2.00 MiB", "1.25 GiB".
+std::string FormatBytes(std::int64_t bytes);
 std::string FormatLogOf(const engine::Rational& M);       // m = ln M: "ln 2", "0", "−∞", "ln(3/2)"
 
 }  // namespace bw::view

@@ -38,11 +38,11 @@ Scene BuildGpuGridScene(int t_r, int t_c, const std::vector<int>& cells, int sm_
       r.border_em = 0.03f;
       if (c == kGpuCellPending) {
         r.state = TileState::kPending;
-        r.fill = pal.not_written;
+        r.fill = Style(r.state, pal).fill;
       } else if (c == kGpuCellSkipped) {
         r.state = TileState::kMasked;
-        r.fill = pal.masked;
-        r.hatched = size >= 0.9f;
+        r.fill = Style(r.state, pal).fill;
+        r.hatched = Style(r.state, pal).hatched && size >= 0.9f;
       } else {
         r.state = TileState::kProcessed;
         r.fill = SmColor(c, sm_count);

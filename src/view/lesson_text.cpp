@@ -94,4 +94,17 @@ FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
   return out;
 }
 
+std::vector<std::string> PlaceholderNames(const std::string& tmpl) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '{' && i + 1 < tmpl.size() && tmpl[i + 1] == '{') { ++i; continue; }
+    if (tmpl[i] != '{') continue;
+    const size_t close = tmpl.find('}', i);
+    if (close == std::string::npos) break;
+    names.push_back(tmpl.substr(i + 1, close - i - 1));
+    i = close;
+  }
+  return names;
+}
+
 }  // namespace bw::view

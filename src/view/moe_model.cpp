@@ -178,14 +178,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
     r.hatched = st == TileState::kMasked;
     return r;
   };
-  const auto state_fill = [&](TileState s) {
-    switch (s) {
-      case TileState::kInSram: return pal.in_sram;
-      case TileState::kProcessed: return pal.processed;
-      case TileState::kMasked: return pal.masked;
-      default: return pal.pending;
-    }
-  };
+  const auto state_fill = [&](TileState s) { return Style(s, pal).fill; };
 
   // Router panel: the tokens, in order; the one being routed is "in SRAM" colour, done ones green.
   SceneRect left = box("router", 0, 0, kLeftW, kH, pal.panel_hbm);

@@ -202,22 +202,81 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"reveal", {"揭晓答案", "Reveal"}},
       {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
+      {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},
+      {"algo_flash2", {"FlashAttention-2 分块顺序", "FlashAttention-2 tiled order"}},
+      {"algo_flash1", {"FlashAttention-1 分块顺序", "FlashAttention-1 tiled order"}},
+      {"algo_backward_recompute", {"反向：重算", "backward: recompute"}},
+      {"algo_backward_reference", {"反向：物化", "backward: materialise"}},
+      {"maskkind_none", {"无", "none"}},
+      {"maskkind_causal", {"因果", "causal"}},
+      {"maskkind_key_padding", {"键填充", "key padding"}},
+      {"maskkind_explicit", {"逐项给出", "explicit"}},
+      {"align_top_left", {"左上对齐", "top-left"}},
+      {"align_bottom_right", {"右下对齐", "bottom-right"}},
+      {"mergev_correct", {"正确：旧 l、u 同乘 α", "right: old l and u both × α"}},
+      {"mergev_no_rescale", {"不重缩放", "no rescaling"}},
+      {"mergev_rescale_l_only", {"只缩放 l", "rescale l only"}},
+      {"mergev_rescale_u_only", {"只缩放 u", "rescale u only"}},
+      {"mergev_average_of_block_outputs", {"各块输出直接平均", "mean of the tiles' outputs"}},
+      {"mergev_inverted_factor_on_u", {"u 乘反了的因子 e^(m'−m)", "u times the inverted factor e^(m'−m)"}},
+      {"row", {"行", "row"}},
+      // Lesson scenes (issue 11): the backward diagram, MoE compute, expert parallelism, CPU/GPU.
+      {"bwd_grid", {"梯度已算的块 (i, j)", "tiles with gradients done (i, j)"}},
+      {"bwd_recompute_short", {"重算 (FA-2 Alg. 2) HBM 读写", "recompute (FA-2 Alg. 2), HBM"}},
+      {"bwd_materialise_short", {"对照：物化反向 (FA Alg. 3)", "for contrast: materialising (FA Alg. 3)"}},
+      {"bwd_stored", {"存在 HBM", "stored in HBM"}},
+      {"bwd_p_reads", {"读 P（元素）", "P read (elements)"}},
+      {"bwd_p_recomputed", {"片上重算的 P 块", "P tile recomputed on chip"}},
+      {"bwd_sram_note", {"dK_j、dV_j 在片上累加，每个 j 只写回一次", "dK_j, dV_j add up on chip; written once per j"}},
+      {"bwd_grads", {"dV_j += P^T dO_i，dK_j += dS^T Q_i", "dV_j += P^T dO_i, dK_j += dS^T Q_i"}},
+      {"bwd_grads_dq", {"dQ_i += dS K_j，再写回 HBM", "dQ_i += dS K_j, then back to HBM"}},
+      {"bwd_panel_now", {"反向：到此为止", "Backward so far"}},
+      {"bwd_panel_values", {"梯度 dQ、dK、dV（前几行，最终值）", "Gradients dQ, dK, dV (first rows, final)"}},
+      {"bwd_rows", {"行", "row"}},
+      {"moe_compute_title", {"训练算力估算 C_train ≈ 6·N·D（稠密模型的近似）", "Training compute C_train ≈ 6·N·D (the dense-model approximation)"}},
+      {"moe_d", {"D = 训练 token 数", "D = training tokens"}},
+      {"moe_n_total", {"N 取总参数", "N = total parameters"}},
+      {"moe_n_active", {"N 取每 token 激活参数", "N = active per token"}},
+      {"moe_ratio", {"两者之比", "ratio"}},
+      {"moe_overcount", {"用总参数代入，算术量被高估这么多倍", "plugging in the total overestimates the arithmetic by this factor"}},
+      {"moe_missing", {"用激活参数代入，又漏掉路由、all-to-all 通信与负载不均", "plugging in the active count misses routing, all-to-all and imbalance"}},
+      {"moe_c_note", {"注意：C_train 是训练算力（FLOPs），不是 e4 的专家容量 C", "Note: C_train is training compute (FLOPs), not the expert capacity C of e4"}},
+      {"ep_title", {"专家并行：", "Expert parallelism:"}},
+      {"ep_devices", {"个设备", "devices"}},
+      {"ep_device", {"设备", "device"}},
+      {"ep_tokens", {"本设备的 token", "its tokens"}},
+      {"ep_dispatch", {"分发（all-to-all）", "dispatch (all-to-all)"}},
+      {"ep_compute", {"各设备计算自己的专家", "each device computes its experts"}},
+      {"ep_combine", {"结果送回原设备合并（all-to-all）", "results sent back and combined (all-to-all)"}},
+      {"ep_load", {"负载", "load"}},
+      {"ep_busiest", {"最忙设备（关键路径）", "busiest device (critical path)"}},
+      {"ep_local", {"本地", "local"}},
+      {"ep_remote", {"跨设备副本", "copies between devices"}},
+      {"ep_each_way", {"去、回各一次", "once each way"}},
+      {"ep_busiest_link", {"最忙链路", "busiest link"}},
+      {"ep_assignments", {"个分配", "assignments"}},
+      {"ep_mean", {"平均", "mean"}},
+      {"ep_panel", {"专家并行：链路上的副本数（行：从，列：到）", "Expert parallelism: copies per link (row from, column to)"}},
+      {"het_gpu_hbm", {"GPU HBM：注意力与共享部分", "GPU HBM: attention and shared part"}},
+      {"het_gpu_compute", {"GPU 计算注意力", "GPU computes attention"}},
+      {"het_cpu_mem", {"CPU 内存：全部路由专家", "CPU memory: all routed experts"}},
+      {"het_numa", {"NUMA 节点", "NUMA node"}},
+      {"het_stored", {"存着", "stored"}},
+      {"het_cpu_cores", {"CPU 核：计算选中的专家", "CPU cores: compute the chosen experts"}},
+      {"het_weights_read", {"读权重", "weights read"}},
+      {"het_binding", {"线程绑定：算某专家的线程放在存它的 NUMA 节点上", "thread binding: an expert's threads run on the NUMA node holding it"}},
+      {"het_numa_note", {"跨 NUMA 节点读权重更慢", "reading weights across NUMA nodes is slower"}},
+      {"het_quantised", {"量化到", "quantised to"}},
+      {"het_in_memory", {"存储", "stored"}},
+      {"het_read", {"读取", "read"}},
+      {"het_link", {"GPU↔CPU 链路", "GPU↔CPU link"}},
+      {"het_link_bytes", {"激活值", "activations"}},
+      {"het_if_moved", {"若改为把选中专家的权重搬到 GPU：", "if the chosen experts' weights crossed instead:"}},
+      {"het_token", {"token", "token"}},
+      {"het_panel", {"CPU/GPU 放置（每 token、每个 MoE 层、批量 1）", "CPU/GPU placement (per token, one MoE layer, batch 1)"}},
+      {"sram_over_m", {"超出 M！", "over M!"}},
   };
   return table;
-}
-
-Color StateFill(const Palette& p, TileState s) {
-  switch (s) {
-    case TileState::kPending: return p.pending;
-    case TileState::kInSram: return p.in_sram;
-    case TileState::kProcessed: return p.processed;
-    case TileState::kMasked: return p.masked;
-    case TileState::kWritten: return p.written;
-    case TileState::kNotWritten: return p.not_written;
-    case TileState::kNotStored: return p.masked;
-    case TileState::kNone: break;
-  }
-  return p.not_written;
 }
 
 }  // namespace
@@ -282,11 +341,12 @@ SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, 
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
   r.state = s;
-  r.fill = StateFill(p, s);
+  const TileStyle style = Style(s, p);
+  r.fill = style.fill;
   r.border = s == TileState::kWritten ? p.write_arrow : p.border;
   r.border_em = p.line_em;
-  r.hatched = s == TileState::kMasked || s == TileState::kNotStored;
-  r.dashed = s == TileState::kNotStored || s == TileState::kNotWritten;
+  r.hatched = style.hatched;
+  r.dashed = style.dashed;
   r.label = std::move(label);
   r.sublabel = StateWord(s, lang);
   return r;

@@ -34,7 +34,10 @@ std::string SingleQueryModel::PositionHelp() const {
 }
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette) const {
-  return BuildQueryScene(run_, e, lang, palette);
+  Scene sc = BuildQueryScene(run_, e, lang, palette);
+  // The input the diagram runs, named on it: a lesson may draw one input and quote another.
+  sc.texts.push_back({"scenario.title", 1, 17.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+  return sc;
 }
 
 Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::QuantitiesAt(run_, e); }

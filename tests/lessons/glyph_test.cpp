@@ -33,7 +33,7 @@ std::vector<Shown> AllShownStrings() {
       if (st.predict) texts.push_back(&*st.predict);
       for (const auto* t : texts)
         for (const char* lang : {"zh", "en"})
-          out.push_back({st.id + " " + lang, view::FillPlaceholders(t->In(lang), q).text});
+          out.push_back({st.id + " " + lang, m.Fill(t->In(lang), q).text});
     }
     for (const auto& [key, sc] : m.scenarios)
       for (const auto& t : sc->Texts()) out.push_back({f + " scenario " + key, t});

@@ -52,7 +52,7 @@ size_t Count(const std::string& s, const std::string& what) {
 }
 
 std::string Filled(const LessonModel& m, int step, const std::string& tmpl, std::vector<std::string>* unknown) {
-  const auto f = FillPlaceholders(tmpl, m.ScenarioOf(step).QuantitiesAt(m.EventOf(step)));
+  const auto f = m.Fill(tmpl, m.ScenarioOf(step).QuantitiesAt(m.EventOf(step)));
   unknown->insert(unknown->end(), f.unknown.begin(), f.unknown.end());
   return f.text;
 }
