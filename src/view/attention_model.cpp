@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "view/format.h"
+#include "view/numerics_panel.h"
 
 namespace bw::view {
 
@@ -113,8 +114,8 @@ int AttentionModel::FindPosition(const std::string& pos) const {
   const auto starts = [&](const char* p) { return pos.rfind(p, 0) == 0; };
   if (starts("event:")) {
     try {
-      const int e = std::stoi(pos.substr(6));
-      return e >= 0 && e < EventCount() ? e : -1;
+      const int e = std::stoi(pos.substr(6));  // 1-based, as the panel's "event N/total"
+      return e >= 1 && e <= EventCount() ? e - 1 : -1;
     } catch (...) {
       return -1;
     }
@@ -155,7 +156,7 @@ int AttentionModel::FindPosition(const std::string& pos) const {
 }
 
 std::string AttentionModel::PositionHelp() const {
-  return "start, end, event:N (0…" + std::to_string(EventCount() - 1) + "), tile:I,J (I ≤ " + std::to_string(t_r_) +
+  return "start, end, event:N (1…" + std::to_string(EventCount()) + "), tile:I,J (I ≤ " + std::to_string(t_r_) +
          ", J ≤ " + std::to_string(t_c_) + "), read:T[:I], write:T[:I], compute:T";
 }
 
@@ -575,10 +576,10 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     PanelSection wrong;
     wrong.title = T("wrong_merges");
     wrong.columns = {T("merge_variant"), "O[1,1]", T("max_error")};
-    wrong.rows.push_back({"correct", FormatDouble(reference_.O(0, 0)) + "\t0"});
+    wrong.rows.push_back({"correct", FormatDouble(reference_.O(0, 0)) + "\t" + CompareCell(engine::Compare(reference_.O, reference_.O))});
     for (const auto& [v, O] : wrong_) {
       const auto rep = engine::Compare(O, reference_.O);
-      wrong.rows.push_back({engine::ToString(v), FormatDouble(O(0, 0)) + "\t" + FormatDouble(rep.max_abs_error), true});
+      wrong.rows.push_back({engine::ToString(v), FormatDouble(O(0, 0)) + "\t" + CompareCell(rep), true});
     }
     out.push_back(wrong);
   }
@@ -649,6 +650,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});
     out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
   }
+  AddNumericsSection(out, run_.numerics, lang, InputPaths(scenario_));
   return out;
 }
 
@@ -659,6 +661,7 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.cols = static_cast<int>(reference_.P.cols());
   h.values = reference_.P.data();
   h.title = "P = softmax(S)";
+  if (!reference_.P.allFinite()) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
   if (!run_.trace.empty() && Tiled()) {
     const auto& ev = run_.trace[static_cast<size_t>(std::clamp(e, 0, EventCount() - 1))];
     if (ev.i >= 0) {
