@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/numerics_report.h"
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
@@ -29,6 +30,7 @@ using nlohmann::json;
 struct Options {
   std::string file, trace_json, counters_csv;
   bool as_json = false;
+  bool strict = false;
   int trace_limit = 200;
 };
 
@@ -136,7 +138,7 @@ void PrintMatrix(std::ostream& os, const char* name, const engine::AttentionMatr
     os << "  [";
     for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) os << (j ? ", " : "") << std::setw(11) << m(i, j);
     os << "]";
-    if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row: output 0, flagged";
+    if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row (the mask allows no key): output 0, flagged";
     os << "\n";
   }
 }
@@ -172,11 +174,11 @@ json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
   for (std::size_t e = 0; e < r.trace.size(); ++e) {
     const auto& ev = r.trace[e];
     engine::ApplyEvent(ev, running);
-    json je = {{"index", e},
+    json je = {{"event", e + 1},  // 1-based, as "i" and "j" (0 = none)
                {"kind", engine::ToString(ev.kind)},
                {"text", engine::Describe(ev)},
-               {"i", ev.i},
-               {"j", ev.j},
+               {"i", ev.i + 1},
+               {"j", ev.j + 1},
                {"step", ev.step},
                {"elements", ev.elements},
                {"flops", ev.flops},
@@ -264,7 +266,7 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   for (std::size_t e = 0; e < r.trace.size(); ++e) {
     engine::ApplyEvent(r.trace[e], running);
     if (static_cast<std::int64_t>(e) >= trace_limit) continue;
-    std::cout << "  #" << std::left << std::setw(5) << e << std::setw(60) << engine::Describe(r.trace[e]) << std::right
+    std::cout << "  #" << std::left << std::setw(5) << e + 1 << std::setw(60) << engine::Describe(r.trace[e]) << std::right
               << " HBM " << running.TotalHbmElements() << " el";
     if (r.trace[e].kind == engine::EventKind::kUpdateMLU && SmallState(sc))
       std::cout << "\n        " << StateText(r.trace.StateAt(p, e));
@@ -274,6 +276,7 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   PrintMatrix(std::cout, "O", r.O, &r.row_fully_masked);
   std::cout << "against the reference (double; tolerance " << (r.precision == engine::Precision::kDouble ? "1e-12" : "1e-5")
             << " x (1 + |O|)): " << (runs.vs_reference.ok() ? "agrees" : "DIFFERS") << "; " << runs.vs_reference.Summary() << "\n";
+  PrintNumerics(std::cout, r.numerics, view::InputPaths(sc));
   if (runs.backward) {
     std::cout << "\nbackward: " << engine::ToString(runs.backward->algorithm) << " with dO "
               << (sc.dO_given ? "from the file" : "= all ones") << "\n";
@@ -303,7 +306,9 @@ json AllJson(const data::AttentionScenario& sc, const Runs& runs) {
                        {"mismatches", runs.vs_reference.mismatches},
                        {"max_abs_error", runs.vs_reference.max_abs_error},
                        {"max_rel_error", runs.vs_reference.max_rel_error},
-                       {"nan", runs.vs_reference.nan_actual}};
+                       {"nan", runs.vs_reference.nan_actual},
+                       {"nonfinite_mismatches", runs.vs_reference.nonfinite_mismatches}};
+  j["numerics"] = NumericsJson(r.numerics, view::InputPaths(sc));
   if (runs.backward) {
     j["backward"] = {{"algorithm", engine::ToString(runs.backward->algorithm)},
                      {"counters", CountersJson(runs.backward->counters, runs.backward_formula)},
@@ -338,6 +343,7 @@ void Run(const Options& opt) {
     std::cout << AllJson(sc, runs).dump(2) << "\n";
   else
     PrintText(sc, runs, opt.trace_limit);
+  if (opt.strict && !runs.forward.numerics.empty()) throw CLI::RuntimeError(kStrictExit);
 }
 
 }  // namespace
@@ -351,6 +357,7 @@ void AddAttentionCommand(CLI::App& app) {
   cmd->add_option("--counters-csv", opt->counters_csv, "Write the counters and their formulas to FILE as CSV");
   cmd->add_flag("--json", opt->as_json, "Print everything as JSON instead of text");
   cmd->add_option("--trace-limit", opt->trace_limit, "Trace events printed as text (default 200)");
+  cmd->add_flag("--strict", opt->strict, "Exit with status 4 when the numerics report names any overflow, underflow, infinite score, NaN or out-of-range input");
   cmd->callback([opt]() { Run(*opt); });
 }
 

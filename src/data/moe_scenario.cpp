@@ -10,6 +10,7 @@ namespace bw::data {
 MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
   r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "parameters", "router", "tokens"});
   r.SchemaVersion(doc, 1);
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "moe") r.Fail("/kind", "expected \"moe\", found \"" + kind + "\"");
@@ -20,6 +21,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
 
   const auto& params = r.Require(doc, "", "parameters");
   r.ExpectObject(params, "/parameters");
+  r.Fields(params, "/parameters", {"shared", "expert", "experts", "top_k"});
   sc.config.shared_params = r.Integer(r.Require(params, "/parameters", "shared"), "/parameters/shared", 0, kMaxMoeParams);
   sc.config.expert_params = r.Integer(r.Require(params, "/parameters", "expert"), "/parameters/expert", 0, kMaxMoeParams);
   sc.config.experts = r.Integer(r.Require(params, "/parameters", "experts"), "/parameters/experts", 1, kMaxMoeExperts);
@@ -30,6 +32,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
 
   const auto& router = r.Require(doc, "", "router");
   r.ExpectObject(router, "/router");
+  r.Fields(router, "/router", {"logits", "capacity", "capacity_factor"});
   const auto& logits = r.Require(router, "/router", "logits");
   r.ExpectArray(logits, "/router/logits", 1);
   const auto T = static_cast<std::int64_t>(logits.size());

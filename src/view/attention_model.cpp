@@ -123,7 +123,8 @@ int AttentionModel::FindPosition(const std::string& pos) const {
     try {
       size_t used = 0;
       const int e = std::stoi(pos.substr(6), &used);
-      return used == pos.size() - 6 && e >= 0 && e < EventCount() ? e : -1;
+      // 1-based, as the panel's "event N/total" and every other index on screen.
+      return used == pos.size() - 6 && e >= 1 && e <= EventCount() ? e - 1 : -1;
     } catch (...) {
       return -1;
     }
@@ -141,7 +142,7 @@ int AttentionModel::FindPosition(const std::string& pos) const {
 }
 
 std::string AttentionModel::PositionHelp() const {
-  return "start, end, event:N (0…" + std::to_string(EventCount() - 1) + "), tile:I,J (I ≤ " + std::to_string(runs_.t_r) +
+  return "start, end, event:N (1…" + std::to_string(EventCount()) + "), tile:I,J (I ≤ " + std::to_string(runs_.t_r) +
          ", J ≤ " + std::to_string(runs_.t_c) + "), read:T[:I], write:T[:I], compute:T" +
          (BwdTrace() ? ", bwd:start, bwd:end, bwd:tile:I,J, bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T" : "");
 }

@@ -2,7 +2,7 @@
 // scenario's order (reference, FlashAttention-2 or -1) with a trace, beside untraced runs of the
 // other paths for the counter comparison. Block and tile numbers on screen are 1-based, as in the
 // papers (Q_1 … Q_{T_r}); the engine's trace is 0-based.
-// Positions: start, end, event:N (0-based), tile:I,J (the merge — or skip — of tile (I, J)),
+// Positions: start, end, event:N (1-based, as every index on screen), tile:I,J (the merge — or skip — of tile (I, J)),
 // read:T[:I], write:T[:I], compute:T (T a tensor name: Q K V S P O L m l).
 // With "backward": true and tiles, the events of FlashAttention-2 Algorithm 2 follow the forward's
 // on the same timeline ("end" stays the forward's last event): bwd:start, bwd:end,
@@ -18,6 +18,7 @@
 #include "engine/attention_formulas.h"
 #include "view/attention_runs.h"
 #include "view/attention_states.h"
+#include "view/numerics_panel.h"
 #include "view/scenario_model.h"
 
 namespace bw::view {
@@ -40,6 +41,8 @@ class AttentionModel final : public ScenarioModel {
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
   std::optional<Heatmap> HeatmapAt(int e) const override;
+  const engine::NumericsReport* Numerics() const override { return &runs_.run.numerics; }
+  std::string InputPath(const engine::NumericsEvent& ev) const override { return InputPaths(scenario_)(ev); }
 
   const engine::AttentionResult& run() const { return runs_.run; }
   const engine::AttentionResult& reference() const { return runs_.reference; }

@@ -148,12 +148,14 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     // Whole-run results: shown once the trace has written its output (its last event), as answers.
     const bool done = e + 1 >= FwdCount();
     const std::string not_yet = T("not_yet");
-    PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang), done ? FormatDouble(runs_.reference.O(0, 0)) + "\t0" : not_yet + "\t" + not_yet};
+    PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang),
+                   done ? FormatDouble(runs_.reference.O(0, 0)) + "\t" + CompareCell(engine::Compare(runs_.reference.O, runs_.reference.O))
+                        : not_yet + "\t" + not_yet};
     right.answer = true;
     wrong.rows.push_back(right);
     for (const auto& [v, O] : runs_.wrong) {
       const auto rep = engine::Compare(O, runs_.reference.O);
-      PanelRow row{MergeName(v, lang), done ? FormatDouble(O(0, 0)) + "\t" + FormatDouble(rep.max_abs_error) : not_yet + "\t" + not_yet, done};
+      PanelRow row{MergeName(v, lang), done ? FormatDouble(O(0, 0)) + "\t" + CompareCell(rep) : not_yet + "\t" + not_yet, done};
       row.answer = true;
       wrong.rows.push_back(row);
     }
@@ -235,6 +237,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
       out.insert(out.begin() + 2, more.begin(), more.end());
     }
   }
+  AddNumericsSection(out, runs_.run.numerics, lang, InputPaths(scenario_));
   return out;
 }
 
@@ -245,6 +248,7 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.cols = static_cast<int>(runs_.reference.P.cols());
   h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
+  if (!runs_.reference.P.allFinite()) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
   if (!runs_.run.trace.empty() && Tiled()) {
     e = std::clamp(e, 0, EventCount() - 1);
     const auto& ev = IsBackward(e) ? (*BwdTrace())[static_cast<size_t>(e - FwdCount())] : runs_.run.trace[static_cast<size_t>(FwdEvent(e))];

@@ -60,8 +60,9 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
   q["mode"] = engine::ToString(p.mode);
 
   std::string w = "(", v = "(", bs = "(";
+  const std::vector<std::string> shown = exact ? std::vector<std::string>() : FormatDistinct(p.scores);
   for (size_t i = 0; i < p.scores.size(); ++i) {
-    w += (i ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    w += (i ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : shown[i]);
     Eigen::VectorXd row = p.values.row(static_cast<Eigen::Index>(i)).transpose();
     v += (i ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }

@@ -136,14 +136,14 @@ int MoeModel::FindPosition(const std::string& pos) const {
     return t >= 1 && t <= routing_.tokens ? t : -1;
   }
   if (pos.rfind("event:", 0) == 0) {
-    const int e = number(6);
-    return e >= 0 && e < EventCount() ? e : -1;
+    const int e = number(6);  // 1-based, as every index on screen
+    return e >= 1 && e <= EventCount() ? e - 1 : -1;
   }
   return -1;
 }
 
 std::string MoeModel::PositionHelp() const {
-  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (0…" + std::to_string(EventCount() - 1) + ")";
+  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (1…" + std::to_string(EventCount()) + ")";
 }
 
 std::vector<TimelineMark> MoeModel::BlockMarks() const {

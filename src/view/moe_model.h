@@ -1,7 +1,7 @@
 // ScenarioModel for "moe" scenarios: an MoE layer's parameter accounting and a top-k router run
 // (engine/moe.h), shown as expert boxes with their loads, the token being routed and its arrows.
 // Events: 0 = before any token (the accounting), t = 1…T after routing token t, T + 1 = the summary.
-// Positions: start, token:N (1-based), end, event:N (0-based).
+// Positions: start, token:N (1-based), end, event:N (1-based).
 #pragma once
 
 #include "data/moe_scenario.h"

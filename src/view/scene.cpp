@@ -275,6 +275,27 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"het_token", {"token", "token"}},
       {"het_panel", {"CPU/GPU 放置（每 token、每个 MoE 层、批量 1）", "CPU/GPU placement (per token, one MoE layer, batch 1)"}},
       {"sram_over_m", {"超出 M！", "over M!"}},
+      // [numerics] the numerics report (view/numerics_panel.cpp; issue 12)
+      {"num_title", {"数值诊断", "Numerics"}},
+      {"num_more", {"条未列出", "more not listed"}},
+      {"num_exp_overflow", {"指数上溢", "exp overflow"}},
+      {"num_weights_underflow", {"权重全部下溢", "all weights underflow"}},
+      {"num_infinite_score", {"分数为无穷", "infinite score"}},
+      {"num_nan", {"NaN（非数）", "NaN"}},
+      {"num_out_of_range", {"超出工作精度范围", "out of range"}},
+      {"num_accumulator_overflow", {"累加器溢出", "accumulator overflow"}},
+      {"num_hint_exp_overflow", {"原始累加不减最大值：e^s 超过最大浮点数变成 +∞，随后 ∞/∞ 或 0·∞ 成为 NaN。稳定递推先减去 m，e^(s−m) ≤ 1，不会上溢。",
+                                 "raw mode does not subtract the max: e^s passes the largest float and becomes +∞, then ∞/∞ or 0·∞ gives NaN. The stable recurrence subtracts m first, so e^(s−m) ≤ 1 never overflows."}},
+      {"num_hint_weights_underflow", {"这里没有被遮蔽的位置：每个 e^s 都下溢为 0，所以 l = 0，显示的输出不是答案。直接计算（先减最大值）给出真值。",
+                                      "nothing here is masked: every e^s underflowed to 0, so l = 0 and the output shown is not the answer. The direct reference (max-shifted) gives the true value."}},
+      {"num_hint_infinite_score", {"Q·K 超出工作精度，分数成了 ±∞；减去最大值也救不了：∞ − ∞ = NaN。",
+                                   "Q·K overflowed the working precision, so the score is ±∞; subtracting the max cannot help: ∞ − ∞ = NaN."}},
+      {"num_hint_nan", {"NaN 不等于任何数（包括它自己）：与直接计算的比对算作不一致。",
+                        "NaN equals nothing, not even NaN: the comparison with the reference counts it as a mismatch."}},
+      {"num_hint_out_of_range", {"这个输入在工作精度中放不下（float 最大约 3.4e38）：转换时变成 ±∞ 或 0。",
+                                 "this input does not fit the working precision (float's largest is about 3.4e38): it becomes ±∞ or 0 on conversion."}},
+      {"num_hint_accumulator_overflow", {"每一项都是有限数，但它们的和超过了最大浮点数。",
+                                         "every term is finite, but their sum passed the largest floating-point number."}},
   };
   return table;
 }
@@ -327,8 +348,9 @@ std::string BlockDetail(const engine::SingleQueryRun& run, int b, int e) {
   const bool exact = run.exact.has_value();
   std::string w = p.score_kind == engine::ScoreKind::kWeights ? "w " : "s ";
   std::string v = "v ";
+  const std::vector<std::string> s = exact ? std::vector<std::string>() : FormatDistinct(p.scores);
   for (int i = b; i < e; ++i) {
-    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : s[i]);
     Eigen::VectorXd row = p.values.row(i).transpose();
     v += (i > b ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }
@@ -439,7 +461,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   for (const auto& b : run.blocks) {
     const float w = std::max(1.2f, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
     TileState s = TileState::kPending;
-    if (b.local.IsEmpty()) s = TileState::kMasked;
+    if (b.all_masked) s = TileState::kMasked;  // masked by the input, not l_b = 0 from underflow
     else if (b.block == in_sram) s = TileState::kInSram;
     else if (b.block <= merged) s = TileState::kProcessed;
     SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kTileH, s, pal, lang,
@@ -460,7 +482,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText("q_fixed", lang)));
   if (in_sram > 0) {
     const auto& b = run.blocks[in_sram - 1];
-    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.local.IsEmpty() ? TileState::kMasked : TileState::kInSram,
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
                        pal, lang, "K/V " + std::to_string(in_sram));
     const std::string detail = BlockDetail(run, b.begin, b.end);
     if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;
