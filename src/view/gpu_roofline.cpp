@@ -64,7 +64,7 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
     sc.texts.push_back({"roof.ytick." + std::to_string(e), 0.2f, p.y - 0.45f, 0.75f, pal.text_muted, buf});
   }
   sc.texts.push_back({"roof.x", kLeft + pw * 0.25f, height_em - 1.1f, 0.8f, pal.text, UiText("gpu_roof_x", lang)});
-  sc.texts.push_back({"roof.y", 0.2f, kTop + ph * 0.5f - 2.0f, 0.8f, pal.text, "TFLOP/s"});
+  sc.texts.push_back({"roof.y", kLeft + 0.3f, kTop, 0.8f, pal.text, "TFLOP/s"});
   // The roofs: the bandwidth slope as a dotted line up to each ridge, then each compute roof flat.
   const double bw = peaks.hbm_bytes_per_s;
   const Color tensor_c{96, 125, 139}, fp32_c{0, 150, 136}, hbm_c{121, 85, 72};

@@ -114,7 +114,7 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
       r.border_em = 0.03f;
       if (c.state == GpuCell::kPending) {
         r.state = TileState::kPending;
-        r.fill = Color{255, 255, 255};
+        r.fill = kGpuPendingColor;
       } else if (c.state == GpuCell::kSkipped) {
         r.state = TileState::kMasked;
         r.hatched = size >= 0.9f;

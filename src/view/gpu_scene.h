@@ -4,7 +4,7 @@
 //    counts of computed and skipped tiles against their totals; bytes loaded and written so far.
 //    Filled from live records (AddRecords) or from a recording up to a replay time (FrameAt).
 //  - the tile grid: done cells coloured by start time (early = light, late = dark), skipped cells
-//    hatched (a stripe pattern at any size), pending cells white;
+//    hatched (a stripe pattern at any size), pending cells pale blue-grey;
 //  - the SM × time lanes: one lane per streaming multiprocessor, one bar per computed tile from its
 //    start to its end — waves, the tail, idle SMs.
 // Times are GPU nanoseconds (%globaltimer), relative to the earliest start seen. Sizes in em.
@@ -56,6 +56,9 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
 // `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with the idle-SM count).
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
                         const Palette& palette);
+
+// Pending cells: a pale blue-grey, apart from the background, the grey stripes and the start-time ramp.
+inline constexpr Color kGpuPendingColor{226, 233, 243};
 
 // Start-time colour: frac 0 (first) → light yellow, 1 (last) → dark blue (a perceptual ramp, viridis).
 Color StartTimeColor(float frac);

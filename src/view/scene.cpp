@@ -125,7 +125,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"gpu_device", {"设备", "device"}},
       {"gpu_loaded", {"已读入共享内存", "loaded to shared memory"}},
       {"gpu_written", {"已写回", "written"}},
-      {"gpu_legend", {"每格是一个 (Q 块, K/V 块) 步骤；颜色表示开始时间（浅 = 早，深 = 晚）；灰色条纹 = 整块被遮蔽、跳过；白色 = 尚未完成。", "Each cell is one (Q tile, K/V tile) step, coloured by when it started (light = early, dark = late); grey stripes = fully masked, skipped; white = not done yet."}},
+      {"gpu_legend", {"每格是一个 (Q 块, K/V 块) 步骤；颜色表示开始时间（浅 = 早，深 = 晚）；灰色条纹 = 整块被遮蔽、跳过；淡蓝 = 尚未完成。", "Each cell is one (Q tile, K/V tile) step, coloured by when it started (light = early, dark = late); grey stripes = fully masked, skipped; pale blue = not done yet."}},
       {"gpu_running", {"运行中……结束后显示时间、TFLOP/s、GB/s 和计数对比。", "Running… time, TFLOP/s, GB/s and the counter check appear when it ends."}},
       {"gpu_time", {"核函数时间", "kernel time"}},
       {"gpu_hbm", {"HBM 流量（模型）", "HBM traffic (model)"}},

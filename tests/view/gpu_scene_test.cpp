@@ -102,7 +102,7 @@ TEST(GpuScene, SmLanesPlaceEveryComputedTileOnItsSmAtItsTime) {
   }
 }
 
-TEST(GpuScene, GridShowsSkippedTilesStripedAndPendingWhite) {
+TEST(GpuScene, GridShowsSkippedTilesStripedAndPendingApart) {
   const cuda::RunSummary run = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200.json");
   const GpuFrame f = FrameAt(run, RunSpanNs(run) / 2);
   const Scene sc = BuildGpuGridScene(f, 30.0f, 30.0f, "en", ClassroomPalette());
@@ -113,13 +113,13 @@ TEST(GpuScene, GridShowsSkippedTilesStripedAndPendingWhite) {
     const auto& r = sc.rects[k];
     if (c.state == GpuCell::kPending) {
       EXPECT_EQ(r.state, TileState::kPending);
-      EXPECT_EQ(r.fill, (Color{255, 255, 255}));
+      EXPECT_EQ(r.fill, kGpuPendingColor);
     } else if (c.state == GpuCell::kSkipped) {
       EXPECT_EQ(r.state, TileState::kMasked);
       skipped_fills.insert({r.fill.r, r.fill.g, r.fill.b});
     } else {
       EXPECT_EQ(r.state, TileState::kProcessed);
-      EXPECT_NE(r.fill, (Color{255, 255, 255}));
+      EXPECT_NE(r.fill, kGpuPendingColor);
     }
   }
   EXPECT_EQ(skipped_fills.size(), 2u) << "small skipped cells alternate two greys: a stripe pattern";
