@@ -74,9 +74,11 @@ void GpuPanel::LoadRecording(size_t index) {
     slow_down_ = span_ns_ > 0 ? static_cast<float>(std::clamp(10.0 / (span_ns_ * 1e-9), 1e3, 1e7)) : 20000.0f;  // about 10 s
     position_ns_ = 0;
     playing_ = false;
+    totals_ = *replay_;  // a recording's results are known from the start
     error_.clear();
   } catch (const std::exception& e) {
     replay_.reset();
+    totals_.reset();
     error_ = e.what();
   }
 }
@@ -188,7 +190,6 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   if (replay_) {
     frame_ = view::FrameAt(*replay_, static_cast<std::uint64_t>(position_ns_));
     done_ = position_ns_ >= span_ns_;
-    totals_ = *replay_;  // a recording's results are known from the start
   }
   PollLive();
 
