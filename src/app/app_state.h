@@ -39,6 +39,18 @@ struct Editor {
   std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
 };
 
+// What the GPU panel shows, as it last drew it (for --dump-scene / --state-file and the tests).
+struct GpuStatus {
+  std::string source;            // "live" | "replay" | "" (nothing loaded)
+  std::string sentence;          // the line above the run: live device, or the plain no-GPU sentence
+  std::string detail;            // the driver's reason, shown on hover ("" with a GPU)
+  std::string recording;         // file name of the replayed recording
+  bool paused = false;
+  double position_us = 0, span_us = 0;  // replay position and length, GPU microseconds
+  long long computed = 0, computed_total = 0, skipped = 0, skipped_total = 0;
+  bool roofline = false;         // the roofline point is drawn
+};
+
 struct Transient {
   // Key presses queued by the GLFW callback and applied at the start of the next frame: with
   // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
@@ -53,6 +65,7 @@ struct Transient {
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
   bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
+  GpuStatus gpu;                 // written by the GPU panel each frame it draws
   std::string open_path;         // its path field
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)

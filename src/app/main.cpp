@@ -48,6 +48,9 @@ struct Args {
   float font_px = 0;     // 0 = from settings
   float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
   double gpu_replay_at = -1;  // open the GPU panel replaying the H200 recording at this many seconds
+  bool gpu_open = false;      // --gpu: open the GPU panel in its default state
+  std::string gpu_live;       // --gpu-live: open it and start a live run (screenshots on a GPU machine)
+  double screenshot_after = 0;  // --screenshot-after: seconds to wait before the capture
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
@@ -98,7 +101,12 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
           {"presenter", s.ui.presenter},
           {"fullscreen", s.ui.fullscreen},
           {"show_help", s.ui.show_help},
-          {"error", s.ui.error}};
+          {"error", s.ui.error},
+          {"gpu", {{"shown", s.ui.show_gpu}, {"source", s.ui.gpu.source}, {"sentence", s.ui.gpu.sentence},
+                   {"detail", s.ui.gpu.detail}, {"recording", s.ui.gpu.recording}, {"paused", s.ui.gpu.paused},
+                   {"position_us", s.ui.gpu.position_us}, {"span_us", s.ui.gpu.span_us}, {"computed", s.ui.gpu.computed},
+                   {"computed_total", s.ui.gpu.computed_total}, {"skipped", s.ui.gpu.skipped},
+                   {"skipped_total", s.ui.gpu.skipped_total}, {"roofline", s.ui.gpu.roofline}}}};
 }
 
 // Returns "" or an error line.
@@ -224,6 +232,9 @@ int main(int argc, char** argv) {
   cli.add_option("--dump-scene", args.dump_scene, "With --screenshot: write the painted scene as JSON");
   cli.add_option("--open-after", args.open_after, "Then open this file as if dropped (tests: a bad file keeps the scenario)");
   cli.add_option("--gpu-replay-at", args.gpu_replay_at, "Open the GPU panel replaying the H200 recording, this many seconds in");
+  cli.add_flag("--gpu", args.gpu_open, "Open the GPU panel (G) as a user would: live with a GPU, else a paused replay");
+  cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
+  cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
@@ -327,6 +338,14 @@ int main(int argc, char** argv) {
     state.ui.show_gpu = true;
     gpu.StartReplay(glfwGetTime(), args.gpu_replay_at);
   }
+  if (args.gpu_open) state.ui.show_gpu = true;
+  if (!args.gpu_live.empty()) {
+    state.ui.show_gpu = true;
+    if (const std::string err = gpu.StartLiveFromSpec(args.gpu_live, glfwGetTime()); !err.empty()) {
+      std::cerr << "error: --gpu-live: " << err << "\n";
+      return 1;
+    }
+  }
   bw::app::HeatmapRenderer heatmap;
   if (const std::string err = heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
   bw::app::Fonts fonts;
@@ -357,6 +376,7 @@ int main(int argc, char** argv) {
   std::vector<double> frame_ms;                // [soak] CPU time per frame, for the benchmark
   double first_frame_ms = -1;
   int exit_code = 0;
+  const double start_time = glfwGetTime();
   constexpr double kAnimSeconds = 0.3;  // transfer arrows grow over this long, eased, then stay still
 
   while (!glfwWindowShouldClose(window)) {
@@ -435,7 +455,10 @@ int main(int argc, char** argv) {
     bw::app::HandleKeys(state);
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
     bw::app::DrawOpenBrowser(state, shipped);
-    if (state.ui.show_gpu) gpu.Draw(state, fonts, glfwGetTime());
+    if (state.ui.show_gpu) {
+      bw::app::Painted gp = gpu.Draw(state, fonts, glfwGetTime());
+      painted.rects.insert(painted.rects.end(), gp.rects.begin(), gp.rects.end());
+    }
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON.
     bool export_png = false;
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E)) {
@@ -510,7 +533,7 @@ int main(int argc, char** argv) {
       }
     }
     // A few frames let ImGui settle its layout (window sizes, table widths) before the capture.
-    if (headless && ++frame == 4) {
+    if (headless && ++frame >= 4 && glfwGetTime() - start_time >= args.screenshot_after) {
       bw::app::Painted scaled;
       std::string err;
       if (args.scale > 1.0f) {
