@@ -80,6 +80,7 @@ struct Transient {
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
   float diagram_px = 0;          // the diagram's label size in pixels (a font is baked at it)
   float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
+  float text_px = 22;            // the text's font size: options.font_px × view::WindowTextScale
 };
 
 struct Model {

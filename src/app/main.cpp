@@ -144,7 +144,7 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.options.font_px, bw::app::ShownTexts(s), s.ui.diagram_px * scale, s.ui.chrome_px * scale);
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.ui.text_px * scale, bw::app::ShownTexts(s), s.ui.diagram_px * scale, s.ui.chrome_px * scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 
@@ -428,9 +428,14 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto frame_start = Clock::now();
+    {
+      int win_w = 0, win_h = 0;
+      glfwGetWindowSize(window, &win_w, &win_h);
+      bw::app::UpdateFontSizes(state, static_cast<float>(win_h));
+    }
     if (state.ui.fonts_dirty) {
       const auto texts = bw::app::ShownTexts(state);
-      fonts = bw::app::LoadFonts(state.options.font_px, texts, state.ui.diagram_px, state.ui.chrome_px);
+      fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;

@@ -82,7 +82,8 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     const std::string sp = JsonPath("/steps", i);
     const auto& s = steps[i];
     r.ExpectObject(s, sp);
-    r.Fields(s, sp, {"id", "scenario", "position", "title", "body", "further", "teacher_notes", "source", "highlight", "predict"});
+    r.Fields(s, sp, {"id", "scenario", "position", "title", "body", "further", "teacher_notes", "source", "highlight", "predict", "answer",
+                     "panel"});
     LessonStep st;
     st.id = r.String(r.Require(s, sp, "id"), JsonPath(sp, "id"));
     if (st.id.empty()) r.Fail(JsonPath(sp, "id"), "the step id is empty");
@@ -109,6 +110,10 @@ Lesson LoadLesson(const std::filesystem::path& path) {
       }
     }
     if (s.contains("predict")) st.predict = Text(r, s, sp, "predict");
+    if (s.contains("answer")) {
+      if (!st.predict) r.Fail(JsonPath(sp, "answer"), "an answer needs a \"predict\" question");
+      st.answer = Text(r, s, sp, "answer");
+    }
     if (s.contains("panel")) {
       st.panel = r.String(s["panel"], JsonPath(sp, "panel"));
       if (st.panel.empty()) r.Fail(JsonPath(sp, "panel"), "a panel id is empty");

@@ -200,6 +200,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"not_yet", {"？（尚未算到）", "? (not reached yet)"}},
       {"hidden_answer", {"？（先猜，再揭晓）", "? (predict first)"}},
       {"reveal", {"揭晓答案", "Reveal"}},
+      {"lesson_end", {"本课结束（Home 回到第一步）", "End of the lesson (Home goes back to the first step)"}},
       {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
       {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},

@@ -68,14 +68,16 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
                                                             : T("empty_state")});
-    acc.rows.push_back({T("rescale") + " @" + j, q.at("alpha@" + j)});
+    acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j)});
     acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   PanelRow truth{T("true_output"), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
   acc.rows.push_back(truth);
   acc.rows.push_back({T("blocked_output"), all_in ? q.at("output") : not_yet});
-  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in};
+  // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
+  // the block outputs happens to equal the output.
+  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in && q.at("average") != q.at("output")};
   wrong.answer = true;
   acc.rows.push_back(wrong);
   if (run_.all_masked) acc.rows.push_back({T("note"), T("all_masked"), true});

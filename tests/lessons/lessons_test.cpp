@@ -89,6 +89,7 @@ TEST(ShippedLessons, LoadFillAndHighlight) {
       std::vector<std::pair<std::string, const data::LocalText*>> texts;
       for (const auto& [name, f] : kFields) texts.push_back({name, &(st.*f)});
       if (st.predict) texts.push_back({"predict", &*st.predict});
+      if (st.answer) texts.push_back({"answer", &*st.answer});
       for (const auto& [name, t] : texts) {
         for (const char* lang : {"zh", "en"}) {
           const std::string& raw = t->In(lang);
@@ -165,7 +166,8 @@ TEST(LessonFormat, OptionalHighlightAndPredictAreValidated) {
              {R"(, "highlight": ["hbm.sp", 3])", "/steps/0/highlight/1"},
              {R"(, "highlight": [""])", "/steps/0/highlight/0"},
              {R"(, "predict": {"zh": "猜"})", "/steps/0/predict/en"},
-             {R"(, "predict": {"zh": "", "en": "e"})", "/steps/0/predict/zh"}};
+             {R"(, "predict": {"zh": "", "en": "e"})", "/steps/0/predict/zh"},
+             {R"(, "answer": {"zh": "答", "en": "answer"})", "/steps/0/answer"}};
   for (const auto& b : bad) {
     try {
       data::LoadLesson(write(b.extra));
