@@ -136,7 +136,11 @@ void PrintMatrix(std::ostream& os, const char* name, const engine::AttentionMatr
   os << std::setprecision(6);
   for (Eigen::Index i = 0; i < std::min(m.rows(), kMax); ++i) {
     os << "  [";
-    for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) os << (j ? ", " : "") << std::setw(11) << m(i, j);
+    for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) {
+      os << (j ? ", " : "") << std::setw(11);
+      if (std::isnan(m(i, j))) os << "NaN";  // not the C library's "-nan": one spelling everywhere
+      else os << m(i, j);
+    }
     os << "]";
     if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row (the mask allows no key): output 0, flagged";
     os << "\n";

@@ -74,6 +74,22 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
   } else {
     for (std::int64_t t = 0; t < T; ++t) sc.token_labels.push_back("t" + std::to_string(t + 1));
   }
+  if (doc.contains("deployment")) {
+    const auto& d = doc["deployment"];
+    const std::string dp = "/deployment";
+    r.ExpectObject(d, dp);
+    MoeDeployment dep;
+    dep.hidden = r.Integer(r.Require(d, dp, "hidden"), dp + "/hidden", 1, kMaxMoeHidden);
+    dep.activation_bytes = r.Integer(r.Require(d, dp, "activation_bytes"), dp + "/activation_bytes", 1, 8);
+    dep.weight_bits = r.Integer(r.Require(d, dp, "weight_bits"), dp + "/weight_bits", 1, 64);
+    if (d.contains("quantised_bits")) dep.quantised_bits = r.Integer(d["quantised_bits"], dp + "/quantised_bits", 1, 64);
+    dep.devices = r.Integer(r.Require(d, dp, "devices"), dp + "/devices", 1, kMaxMoeExperts);
+    if (dep.devices > E)
+      r.Fail(dp + "/devices", std::to_string(dep.devices) + " devices for " + std::to_string(E) +
+                                  " experts: every device must hold at least one expert");
+    dep.training_tokens = r.Integer(r.Require(d, dp, "training_tokens"), dp + "/training_tokens", 1, kMaxTrainingTokens);
+    sc.deployment = dep;
+  }
   return sc;
 }
 

@@ -44,7 +44,12 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   if (runs_.flash2 && runs_.flash2->counters.TotalHbmElements() > 0)
     q["reference_over_flash2"] = FormatDouble(static_cast<double>(runs_.reference.counters.TotalHbmElements()) /
                                               static_cast<double>(runs_.flash2->counters.TotalHbmElements()));
-  if (scenario_.derivation) q["M"] = FormatInt(scenario_.derivation->M);
+  if (scenario_.derivation) {
+    q["M"] = FormatInt(scenario_.derivation->M);
+    const std::int64_t m_bytes = scenario_.derivation->M * fin.element_bytes;
+    q["M_bytes"] = FormatInt(m_bytes);
+    if (fin.sram_peak_bytes > m_bytes) q["sram_over_M_bytes"] = FormatInt(fin.sram_peak_bytes - m_bytes);
+  }
   q["sram_peak_bytes"] = FormatBytes(fin.sram_peak_bytes);
   q["scratch_bytes"] = FormatBytes(fin.hbm_scratch_bytes);
   q["reference_scratch_bytes"] = FormatBytes(runs_.reference.counters.hbm_scratch_bytes);
@@ -206,10 +211,14 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * runs_.run.counters.element_bytes
                                                   : runs_.run.counters.sram_peak_bytes;
     totals.rows.push_back({T("sram_now"), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
-                                              FormatInt(cap) + " B", false,
+                                              FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T("sram_over_m") : ""),
+                           now_bytes > cap,
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
   }
-  totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes")});
+  // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
+  const bool peak_over = q.count("sram_over_M_bytes") > 0;
+  totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M_bytes") + " B  " + T("sram_over_m") : ""),
+                         peak_over});
   totals.rows.push_back({"FLOPs " + T("so_far"), q.at("flops")});
   totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});
   totals.rows.push_back({T("tiles") + " " + T("so_far"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});

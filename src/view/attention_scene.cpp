@@ -38,6 +38,15 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   panel("sram", kSramX, kSramW, pal.panel_sram);
   sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText("hbm_title", lang)});
   sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText("sram_title", lang)});
+  // SRAM above M, flagged on the diagram itself: the tile formula fits Q_i, K_j, V_j, O_i in M, not
+  // the S_ij tile and m, l beside them.
+  if (scenario_.derivation && Tiled()) {
+    const std::int64_t m_bytes = scenario_.derivation->M * runs_.run.counters.element_bytes;
+    if (runs_.run.counters.sram_peak_bytes > m_bytes)
+      sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow,
+                          UiText("sram_peak", lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B > M = " +
+                              FormatInt(m_bytes) + " B " + UiText("sram_over_m", lang)});
+  }
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
     SceneRect r;

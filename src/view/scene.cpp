@@ -272,7 +272,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"het_read", {"读取", "read"}},
       {"het_link", {"GPU↔CPU 链路", "GPU↔CPU link"}},
       {"het_link_bytes", {"激活值", "activations"}},
-      {"het_if_moved", {"若改为把选中专家的权重搬到 GPU：", "if the chosen experts' weights crossed instead:"}},
+      {"het_if_moved", {"若改搬权重：", "weights, if moved:"}},
       {"het_token", {"token", "token"}},
       {"het_panel", {"CPU/GPU 放置（每 token、每个 MoE 层、批量 1）", "CPU/GPU placement (per token, one MoE layer, batch 1)"}},
       {"sram_over_m", {"超出 M！", "over M!"}},

@@ -8,10 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
+#include "data/chart_scenario.h"
+#include "data/moe_scenario.h"
 #include "view/attention_model.h"
 #include "view/format.h"
 #include "view/lesson_model.h"
+#include "view/moe_model.h"
 #include "view/scene.h"
 
 namespace bw::view {
@@ -178,6 +182,152 @@ TEST(LessonScenes, RcT3DrawsThreeBlocksAsTheSeedDoes) {
     const auto body = m.Text(b2, &data::LessonStep::body, lang).text;
     EXPECT_EQ(body.find("160/7"), std::string::npos);
   }
+}
+
+// [SECTION] MOE, HET, GLOSS --------------------------------------------------------------------------
+
+TEST(LessonScenes, MoeComputeShowsTheOvercountFactor) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/moe.json");
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "MOE/e6", lang);
+    ExpectInside(sc);
+    ASSERT_TRUE(sc.FindRect("compute.total") && sc.FindRect("compute.active"));
+    EXPECT_TRUE(HasText(sc, "5/2 = 2.5\u00d7"));
+    EXPECT_TRUE(HasText(sc, "6.0\u00d710^21"));   // 6 · 1.0B · 10^12
+    EXPECT_TRUE(HasText(sc, "2.4\u00d710^21"));   // 6 · 0.4B · 10^12
+    // Linear bars: the active one is 2/5 of the total one.
+    EXPECT_FLOAT_EQ(sc.FindRect("compute.active")->w / sc.FindRect("compute.total")->w, 0.4f);
+    const auto body = m.Text(m.lesson.FindStep("MOE/e6"), &data::LessonStep::body, lang).text;
+    EXPECT_NE(body.find("2.5\u00d7"), std::string::npos);
+    EXPECT_NE(body.find("C_train"), std::string::npos);
+  }
+  EXPECT_EQ(FormatFlops(mpz_class("6000000000000000000000")), "6.0\u00d710^21");
+  EXPECT_EQ(FormatFlops(mpz_class("2450000000000000000000")), "2.5\u00d710^21");   // rounded half up
+  EXPECT_EQ(FormatFlops(mpz_class("9960000000")), "1.0\u00d710^10");
+  EXPECT_EQ(FormatFlops(mpz_class("1234567")), "1,234,567");
+}
+
+TEST(LessonScenes, ExpertParallelViewCountsEveryLink) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/moe.json");
+  const auto& moe = dynamic_cast<const MoeModel&>(*m.scenarios.at("router"));
+  const auto& ep = *moe.expert_parallel();
+  const Scene d = StepScene(m, "MOE/e7");
+  std::int64_t on_arrows = 0;
+  for (std::int64_t a = 0; a < ep.devices; ++a)
+    for (std::int64_t b = 0; b < ep.devices; ++b) {
+      const auto n = ep.dispatch[static_cast<size_t>(a)][static_cast<size_t>(b)];
+      const auto* arrow = d.FindArrow("dispatch." + std::to_string(a + 1) + "." + std::to_string(b + 1));
+      if (n == 0) {
+        EXPECT_EQ(arrow, nullptr);
+        continue;
+      }
+      ASSERT_NE(arrow, nullptr);
+      EXPECT_EQ(arrow->label.rfind(std::to_string(n), 0), 0u);
+      on_arrows += n;
+    }
+  EXPECT_EQ(on_arrows, moe.routing().assignments - moe.routing().dropped_assignments);
+  const Scene c = StepScene(m, "MOE/e8");
+  const auto* busiest = c.FindRect("ep.device." + std::to_string(ep.busiest_device + 1));
+  ASSERT_NE(busiest, nullptr);
+  EXPECT_EQ(busiest->state, TileState::kInSram);
+  EXPECT_NE(busiest->sublabel.find(std::to_string(ep.busiest_load)), std::string::npos);
+}
+
+TEST(LessonScenes, CpuGpuSceneLabelsTheLinkWithTheEnginesBytes) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/cpu-gpu.json");
+  const auto& moe = dynamic_cast<const MoeModel&>(*m.scenarios.at("router"));
+  const auto& pl = *moe.placement();
+  for (const auto& st : m.lesson.steps) {
+    SCOPED_TRACE(st.id);
+    for (const char* lang : {"zh", "en"}) {
+      const Scene sc = StepScene(m, st.id.c_str(), lang);
+      ExpectInside(sc);
+      ASSERT_TRUE(sc.FindRect("cpu") && sc.FindRect("gpu") && sc.FindRect("link"));
+      ASSERT_NE(sc.FindArrow("link.out"), nullptr);
+      EXPECT_NE(sc.FindArrow("link.out")->label.find(FormatInt(pl.link_bytes_per_token) + " B / token"), std::string::npos);
+      EXPECT_TRUE(HasText(sc, FormatInt(pl.expert_bytes_per_token) + " B"));
+      EXPECT_TRUE(sc.FindRect("numa.0") && sc.FindRect("numa.1"));
+      EXPECT_TRUE(HasText(sc, UiText("het_binding", lang)));
+    }
+  }
+  // h = 2048 and 2-byte activations: 2·h·b = 8,192 B; top-2 of 0.1B experts at 16 bits: 400,000,000 B;
+  // quantised to 4 bits: 100,000,000 B.
+  EXPECT_EQ(pl.link_bytes_per_token, 8192);
+  EXPECT_EQ(pl.expert_bytes_per_token, 400'000'000);
+  EXPECT_EQ(moe.QuantitiesAt(0).at("q_expert_bytes_per_token"), "100,000,000");
+  // x2: token t2's chosen experts are the ones lit in CPU memory.
+  const Scene x2 = StepScene(m, "HET/x2");
+  for (auto e : moe.routing().routes[1].experts) EXPECT_EQ(x2.FindRect("expert." + std::to_string(e + 1))->state, TileState::kInSram);
+}
+
+TEST(LessonScenes, GlossaryToolsChartRunsNoAttention) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/glossary.json");
+  const int g4 = m.lesson.FindStep("GLOSS/g4");
+  EXPECT_EQ(m.ScenarioOf(g4).Kind(), "chart");
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "GLOSS/g4", lang);
+    ExpectInside(sc);
+    for (const char* id : {"column.language", "column.kernel", "column.serving", "item.triton", "item.tis", "item.pallas", "item.splash"})
+      EXPECT_NE(sc.FindRect(id), nullptr) << id;
+    // Triton the language and Triton Inference Server sit in different columns.
+    EXPECT_LT(sc.FindRect("item.triton")->x + sc.FindRect("item.triton")->w, sc.FindRect("item.tis")->x);
+    EXPECT_NE(sc.FindArrow("link.splash.pallas"), nullptr);
+    EXPECT_EQ(sc.FindRect("hbm"), nullptr);
+  }
+}
+
+// [SECTION] Smaller fixes ---------------------------------------------------------------------------
+
+TEST(LessonScenes, SramAboveMIsFlagged) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/n23-constraints.json");
+  const int c3 = m.lesson.FindStep("N23/c3");
+  const auto& model = dynamic_cast<const AttentionModel&>(m.ScenarioOf(c3));
+  const std::int64_t peak = model.run().counters.sram_peak_bytes, cap = 32 * model.run().counters.element_bytes;
+  ASSERT_GT(peak, cap);   // 288 B against M = 32 elements = 256 B
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "N23/c3", lang);
+    bool flagged = false;
+    for (const auto& t : sc.texts) flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B > M = " + FormatInt(cap) + " B") != std::string::npos;
+    EXPECT_TRUE(flagged);
+    bool row = false;
+    for (const auto& sec : model.Panels(m.EventOf(c3), lang))
+      for (const auto& r : sec.rows) row |= r.name == UiText("sram_peak", lang) && r.warning;
+    EXPECT_TRUE(row);
+  }
+  // A run that stays within M is not flagged.
+  const auto n49 = LoadScenarioModel(kRoot + "/lessons/scenarios/n49_flash2.json");
+  for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
+}
+
+TEST(LessonScenes, ChartAndDeploymentErrorsNameTheJsonPath) {
+  const auto error = [](auto parse, const std::string& text) -> std::string {
+    try {
+      parse(nlohmann::json::parse(text), "x.json");
+    } catch (const data::LoadError& e) {
+      return e.what();
+    }
+    return "loaded";
+  };
+  const auto chart = [](const nlohmann::json& d, const std::string& f) { return data::ParseChartScenario(d, f); };
+  const std::string head = R"({"schema_version": 1, "kind": "chart", "columns": [{"id": "a", "title": {"zh": "a", "en": "a"}}], )";
+  const std::string item = R"({"id": "i", "column": "a", "name": {"zh": "n", "en": "n"}, "note": {"zh": "n", "en": "n"}})";
+  EXPECT_EQ(error(chart, head + R"("items": [)" + item + "]}"), "loaded");
+  EXPECT_NE(error(chart, head + R"("items": [{"id": "i", "column": "b", "name": {"zh": "n", "en": "n"}, "note": {"zh": "n", "en": "n"}}]})")
+                .find("x.json: /items/0/column: no column with id \"b\""),
+            std::string::npos);
+  EXPECT_NE(error(chart, head + R"("items": [)" + item + "," + item + "]}").find("/items/1/id: id \"i\" is used twice"), std::string::npos);
+  EXPECT_NE(error(chart, head + R"("items": [)" + item + R"(], "links": [{"from": "i", "to": "j", "label": {"zh": "l", "en": "l"}}]})")
+                .find("/links/0/to: no item with id \"j\""),
+            std::string::npos);
+  const auto moe = [](const nlohmann::json& d, const std::string& f) { return data::ParseMoeScenario(d, f); };
+  const std::string m = R"({"schema_version": 1, "kind": "moe", "parameters": {"shared": 1, "expert": 1, "experts": 2, "top_k": 1},
+                             "router": {"logits": [[1, 0]]}, "deployment": )";
+  EXPECT_EQ(error(moe, m + R"({"hidden": 8, "activation_bytes": 2, "weight_bits": 16, "devices": 2, "training_tokens": 10}})"), "loaded");
+  EXPECT_NE(error(moe, m + R"({"hidden": 8, "activation_bytes": 2, "weight_bits": 16, "devices": 3, "training_tokens": 10}})")
+                .find("x.json: /deployment/devices: 3 devices for 2 experts"),
+            std::string::npos);
+  EXPECT_NE(error(moe, m + R"({"activation_bytes": 2, "weight_bits": 16, "devices": 1, "training_tokens": 10}})").find("/deployment"),
+            std::string::npos);
 }
 
 }  // namespace
