@@ -21,6 +21,7 @@ ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& f
   r.SchemaVersion(doc, 1);
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "chart") r.Fail("/kind", "expected \"chart\", found \"" + kind + "\"");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "columns", "items", "links"});
   ChartScenario sc;
   sc.file = file;
   if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
@@ -31,6 +32,7 @@ ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& f
   for (size_t c = 0; c < cols.size(); ++c) {
     const std::string p = JsonPath("/columns", c);
     r.ExpectObject(cols[c], p);
+    r.Fields(cols[c], p, {"id", "title"});
     ChartColumn col{Id(r, cols[c], p), r.Text(r.Require(cols[c], p, "title"), p + "/title")};
     for (const auto& o : sc.columns)
       if (o.id == col.id) r.Fail(p + "/id", "id \"" + col.id + "\" is used twice");
@@ -48,6 +50,7 @@ ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& f
   for (size_t i = 0; i < items.size(); ++i) {
     const std::string p = JsonPath("/items", i);
     r.ExpectObject(items[i], p);
+    r.Fields(items[i], p, {"id", "column", "name", "note"});
     ChartItem it;
     it.id = Id(r, items[i], p);
     for (const auto& o : sc.items)
@@ -70,6 +73,7 @@ ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& f
     for (size_t k = 0; k < links.size(); ++k) {
       const std::string p = JsonPath("/links", k);
       r.ExpectObject(links[k], p);
+      r.Fields(links[k], p, {"from", "to", "label"});
       ChartLink l;
       l.from = item_index(r.String(r.Require(links[k], p, "from"), p + "/from"), p + "/from");
       l.to = item_index(r.String(r.Require(links[k], p, "to"), p + "/to"), p + "/to");

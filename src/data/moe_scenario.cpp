@@ -10,7 +10,7 @@ namespace bw::data {
 MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
   r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "parameters", "router", "tokens"});
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "parameters", "router", "tokens", "deployment"});
   r.SchemaVersion(doc, 1);
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "moe") r.Fail("/kind", "expected \"moe\", found \"" + kind + "\"");
@@ -78,6 +78,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
     const auto& d = doc["deployment"];
     const std::string dp = "/deployment";
     r.ExpectObject(d, dp);
+    r.Fields(d, dp, {"hidden", "activation_bytes", "weight_bits", "quantised_bits", "devices", "training_tokens"});
     MoeDeployment dep;
     dep.hidden = r.Integer(r.Require(d, dp, "hidden"), dp + "/hidden", 1, kMaxMoeHidden);
     dep.activation_bytes = r.Integer(r.Require(d, dp, "activation_bytes"), dp + "/activation_bytes", 1, 8);

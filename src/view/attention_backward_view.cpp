@@ -218,8 +218,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
       a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {to.x, kLane}, {to.x, to.y}};
       a.label_at = {gx + 0.5f, kLane - 1.2f};
     } else {
-      a.points = {{to.x, to.y + 3.0f}, {to.x, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
-      a.label_at = {gx + 0.6f, kLaneLow - 1.2f};
+      // Up from the slot's top edge to the lane above the panels (the way reads come in): a way
+      // down would cross the P tile and the L, D and dQ slots under it and their labels.
+      a.points = {{to.x, to.y}, {to.x, kLane}, {gx, kLane}, {gx, fy}, {fx, fy}};
+      a.label_at = {gx + 0.5f, kLane - 1.2f};
     }
     a.id = std::string(read ? "read." : "write.") + engine::ToString(ev.tensor);
   } else if (ev.kind == EventKind::kComputeGrads) {

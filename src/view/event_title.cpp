@@ -23,6 +23,15 @@ std::string EventTitle(const std::string& label, const std::string& lang) {
   if (label == "end") return zh ? "结束" : "end";
   if (label == "write") return zh ? "写回输出 O = u/l" : "write the output O = u/l";
   if (label == "(no events)") return zh ? "（没有事件）" : "(no events)";
+  // The backward's events (FlashAttention-2 Algorithm 2) follow the forward's with this prefix.
+  if (StartsWith(label, "bwd ")) return std::string(zh ? "反向：" : "backward: ") + EventTitle(label.substr(4), lang);
+  // The MoE deployment views (moe_views.cpp).
+  if (label == "compute") return zh ? "训练算力估算 6·N·D" : "training compute 6·N·D";
+  if (label == "ep:dispatch") return zh ? "专家并行：分发" : "expert parallelism: dispatch";
+  if (label == "ep:compute") return zh ? "专家并行：各设备计算" : "expert parallelism: compute";
+  if (label == "ep:combine") return zh ? "专家并行：合并" : "expert parallelism: combine";
+  if (label == "cpu_gpu") return zh ? "CPU/GPU 放置" : "CPU/GPU placement";
+  if (StartsWith(label, "cpu_gpu:")) return EventTitle("cpu_gpu", lang) + (zh ? "，" : ", ") + EventTitle(label.substr(8), lang);
   // Prefix patterns: the rest of the label (indices, tensor names, a token's text) is kept as it is.
   static const std::array<Pattern, 12> patterns = {{
       {"load:", "读入块 ", "load block "},

@@ -325,7 +325,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
   // The event, at the foot of the router panel (the accounting lines own the right-hand foot).
   sc.texts.push_back({"event", 0.5f, kH - 1.4f, 0.8f, pal.text_muted,
                       Word("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
-                          (e == 0 ? Word("before", lang) : e > routing_.tokens ? Word("summary", lang) : EventLabel(e))});
+                          (e == 0 ? Word("before", lang) : e > routing_.tokens ? Word("summary", lang) : EventTitle(e, lang))});
   return sc;
 }
 
@@ -407,7 +407,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   PanelSection t;
   t.id = "token";
   t.title = Word("panel_token", lang);
-  t.rows.push_back({Word("event", lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventLabel(e)});
+  t.rows.push_back({Word("event", lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
   t.rows.push_back({Word("token", lang), q.at("token")});
   t.rows.push_back({Word("selected", lang), q.at("token_experts")});
   t.rows.push_back({Word("gates", lang), q.at("token_gates")});
