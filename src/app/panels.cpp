@@ -8,7 +8,9 @@
 
 #include <algorithm>
 
-#include "data/atomic_write.h"
+#include "app/editor_fields.h"
+#include "app/icons.h"
+#include "app/save_as.h"
 #include "data/json_file.h"
 #include "view/lesson_text.h"
 #include "view/single_query_model.h"
@@ -112,8 +114,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
   const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
-                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w("?") + style.ItemSpacing.x * 7 +
-                        style.ItemInnerSpacing.x;
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w(T(s, "settings_button")) +
+                        button_w("?") + style.ItemSpacing.x * 8 + style.ItemInnerSpacing.x;
   ImGui::SameLine();
   const float right = ImGui::GetWindowContentRegionMax().x - buttons;
   if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
@@ -131,6 +133,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::SameLine();
   if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
   ImGui::SameLine();
+  if (ImGui::Button(T(s, "settings_button").c_str())) s.ui.show_settings = !s.ui.show_settings;
+  ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
   DrawStatus(s);
 }
@@ -140,7 +144,7 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
   ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, "kept_scenario"));
+  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, s.Current() ? "kept_scenario" : "nothing_loaded"));
   ImGui::PopStyleColor();
   ImGui::SameLine();
   if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();
@@ -154,7 +158,7 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   const auto pal = s.Palette();
   const view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, pal);
   // 1 em is the font size, shrunk only when the window is too small for the whole diagram.
-  const float em = std::min({s.options.font_px * 1.15f, width / scene.width, height / scene.height});
+  const float em = std::min({s.FontPx() * 1.15f, width / scene.width, height / scene.height});
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // The step's highlights apply at the step's own event (not while scrubbing away from it).
   std::vector<std::string> highlight;
@@ -252,7 +256,7 @@ void DrawTimeline(AppState& s) {
   if (!cur) return;
   const int n = cur->EventCount();
   int e = s.ui.event;
-  if (ImGui::Button(s.ui.playing ? "\u275a\u275a" : "\u25b6")) s.ui.playing = !s.ui.playing;
+  if (PlayPauseButton(s.ui.playing)) s.ui.playing = !s.ui.playing;
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   const std::string label = std::to_string(s.ui.event + 1) + " / " + std::to_string(n) + "   " + cur->EventLabel(s.ui.event);
@@ -319,6 +323,7 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   ImGui::Begin(T(s, "open_title").c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted(T(s, "open_path").c_str());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path (any script) at once
   const bool enter = ImGui::InputText("##path", &s.ui.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button(T(s, "open").c_str()) || enter) && !s.ui.open_path.empty()) {
@@ -411,17 +416,6 @@ void FillEditor(Editor& ed, const view::SingleQueryModel& m) {
   ed.source = &m;
 }
 
-// The typed fields as a scenario document; the loader checks it exactly as it checks files.
-nlohmann::json EditedDocument(const Editor& ed, const view::SingleQueryModel& m) {
-  const std::string text = std::string("{\"schema_version\": 1, \"kind\": \"single_query\", \"") +
-                           (ed.logits ? "logits" : "weights") + "\": [" + ed.scores + "], \"values\": [" + ed.values +
-                           "], \"block_sizes\": [" + ed.blocks + "], \"mode\": \"" + (ed.stable ? "stable" : "raw") + "\"}";
-  nlohmann::json doc = data::ParseJsonText(text, "(editor)");
-  doc["title"] = {{"zh", m.Title().zh.empty() ? "编辑过的场景" : m.Title().zh + "（已编辑）"},
-                  {"en", m.Title().en.empty() ? "Edited scenario" : m.Title().en + " (edited)"}};
-  return doc;
-}
-
 }  // namespace
 
 void DrawEditor(AppState& s) {
@@ -432,28 +426,44 @@ void DrawEditor(AppState& s) {
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
-  changed |= ImGui::InputText(ed.logits ? "logits" : "weights", &ed.scores);
-  changed |= ImGui::InputText("values", &ed.values);
-  changed |= ImGui::InputText("block sizes", &ed.blocks);
+  // Each field shows its own error (and the masked-logit hint) right under it.
+  const auto field = [&](const char* label, std::string* text, int index) {
+    changed |= ImGui::InputText(label, text);
+    const bool here = !ed.error.empty() && ed.error_key == EditorKey(ed, index);
+    if (here || (index == 0 && ed.masked_hint)) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+    if (here) Wrapped(ed.error);
+    if (index == 0 && ed.masked_hint) Wrapped(T(s, "masked_hint"));
+    if (here || (index == 0 && ed.masked_hint)) ImGui::PopStyleColor();
+  };
+  field(ed.logits ? "logits" : "weights", &ed.scores, 0);
+  field("values", &ed.values, 1);
+  field("block sizes", &ed.blocks, 2);
   ImGui::PopItemWidth();
   changed |= ImGui::Checkbox(T(s, "stable_mode").c_str(), &ed.stable);
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
     try {
-      const nlohmann::json doc = EditedDocument(ed, *m);
+      ed.masked_hint = NeedsMaskedHint(ed.scores);
+      const nlohmann::json doc = EditedDocument(ed, m->Title());
       auto model = view::ParseScenarioModel(doc, "(editor)");
       const int event = s.ui.event;
       s.model.standalone = model;
       ed.source = model.get();
       SetEvent(s, event);
       ed.error.clear();
+      ed.error_key.clear();
       s.ui.fonts_dirty = true;
+    } catch (const data::LoadError& e) {  // "/logits/2" → the scores field; "/values" → values
+      ed.error = e.what();
+      const std::string& p = e.json_path();
+      ed.error_key = p.substr(1, p.find('/', 1) == std::string::npos ? std::string::npos : p.find('/', 1) - 1);
     } catch (const std::exception& e) {
       ed.error = e.what();
+      ed.error_key.clear();
     }
   }
-  if (!ed.error.empty()) {
+  if (!ed.error.empty() && ed.error_key != EditorKey(ed, 0) && ed.error_key != "values" && ed.error_key != "block_sizes") {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-    Wrapped(ed.error);
+    Wrapped(ed.error);  // not about one field (e.g. the block sizes do not add up to the positions)
     ImGui::PopStyleColor();
   }
   if (ed.save_path.empty()) ed.save_path = "scenario-edited.json";
@@ -461,13 +471,8 @@ void DrawEditor(AppState& s) {
   ImGui::InputText("##save", &ed.save_path);
   ImGui::SameLine();
   if (ImGui::Button(T(s, "save_as").c_str())) {
-    try {
-      const auto* cur = dynamic_cast<const view::SingleQueryModel*>(s.Current());
-      data::WriteFileAtomically(ed.save_path, data::SingleQueryScenarioToJson(cur->scenario()).dump(2) + "\n");
-      s.ui.status = T(s, "saved") + " " + ed.save_path;
-    } catch (const std::exception& e) {
-      s.ui.error = e.what();
-    }
+    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, "saved") + " " + s.options.recent[0];
+    else s.ui.error = err;
   }
 }
 
@@ -512,78 +517,6 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   ImGui::End();
   DrawHelp(s);
   return painted;
-}
-
-void DrawHelp(AppState& s) {
-  if (!s.ui.show_help) return;
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::Begin(T(s, "shortcuts").c_str(), &s.ui.show_help,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
-    for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
-                          "key_f5", "key_f11", "key_g", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
-                          "key_drop"}) {
-      const std::string& line = T(s, k);
-      const auto tab = line.find('\t');
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(line.substr(0, tab).c_str());
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(tab == std::string::npos ? "" : line.substr(tab + 1).c_str());
-    }
-    ImGui::EndTable();
-  }
-  ImGui::End();
-}
-
-void HandleKeys(AppState& s) {
-  const ImGuiIO& io = ImGui::GetIO();
-  std::vector<KeyPress> keys;
-  keys.swap(s.ui.keys);
-  if (io.WantTextInput) return;  // typing in a text field: the keys are the field's
-  for (const KeyPress& k : keys) {
-    const bool shift = k.mods & GLFW_MOD_SHIFT, ctrl = k.mods & GLFW_MOD_CONTROL;
-    switch (k.key) {
-      case GLFW_KEY_RIGHT: shift ? StepBlock(s, +1) : StepEvent(s, +1); break;
-      case GLFW_KEY_LEFT: shift ? StepBlock(s, -1) : StepEvent(s, -1); break;
-      case GLFW_KEY_PAGE_DOWN: StepLesson(s, +1); break;
-      case GLFW_KEY_PAGE_UP: StepLesson(s, -1); break;
-      case GLFW_KEY_HOME: s.InLesson() ? GoToStep(s, 0) : SetEvent(s, 0); break;
-      case GLFW_KEY_END: s.InLesson() ? GoToStep(s, 1 << 20) : SetEvent(s, 1 << 20); break;
-      case GLFW_KEY_SPACE: s.ui.playing = !s.ui.playing; break;
-      case GLFW_KEY_ESCAPE: s.ui.show_help = s.ui.show_open = false; break;
-      case GLFW_KEY_F5: s.ui.presenter = !s.ui.presenter; break;
-      case GLFW_KEY_F11:
-        if (shift) {  // next monitor (the projector is often the second one)
-          ++s.options.monitor;
-          s.ui.settings_dirty = true;
-          s.ui.monitor_changed = true;
-        } else {
-          s.ui.fullscreen = !s.ui.fullscreen;
-        }
-        break;
-      case GLFW_KEY_G: if (!ctrl) s.ui.show_gpu = !s.ui.show_gpu; break;
-      case GLFW_KEY_O: if (ctrl) s.ui.show_open = true; break;
-      case GLFW_KEY_EQUAL:
-      case GLFW_KEY_KP_ADD: if (ctrl || k.key == GLFW_KEY_KP_ADD) ScaleFont(s, 1.1f); break;
-      case GLFW_KEY_MINUS:
-      case GLFW_KEY_KP_SUBTRACT: if (ctrl || k.key == GLFW_KEY_KP_SUBTRACT) ScaleFont(s, 1 / 1.1f); break;
-      case GLFW_KEY_0: if (ctrl) ScaleFont(s, 22.0f / s.options.font_px); break;
-      case GLFW_KEY_P:
-        if (!ctrl) s.options.projector = !s.options.projector, s.ui.settings_dirty = true;
-        break;
-      case GLFW_KEY_L:
-        if (!ctrl) s.options.lang = s.options.lang == "zh" ? "en" : "zh", s.ui.settings_dirty = true;
-        break;
-      default: break;
-    }
-  }
-  for (ImWchar c : io.InputQueueCharacters) {
-    if (c == '?') s.ui.show_help = !s.ui.show_help;
-    if (c == ']') s.options.play_speed = std::min(64.0f, s.options.play_speed * 2), s.ui.settings_dirty = true;
-    if (c == '[') s.options.play_speed = std::max(0.5f, s.options.play_speed / 2), s.ui.settings_dirty = true;
-  }
 }
 
 std::vector<std::string> ShownTexts(const AppState& s) {
