@@ -13,12 +13,15 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "app/editor_fields.h"
 #include "app/export.h"
 #include "app/paths.h"
 #include "app/save_as.h"
 #include "app/settings.h"
 #include "app/shortcuts.h"
 #include "app/window_geometry.h"
+#include "data/load_error.h"
+#include "view/scenario_model.h"
 #include "view/scene.h"
 
 namespace {
@@ -224,6 +227,41 @@ TEST(SaveAs, SchemaIsRelativeToTheRealFolderAndTheFileValidates) {
                             "jsonschema.validate(d, json.load(open(p.parent / d['\\$schema'])))\" '" + saved.string() + "'";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << rel << " does not validate";
   }
+}
+
+TEST(Editor, ErrorsNameTheFieldAndHintAtQuotedInf) {
+  // An unquoted -inf in the logits field: the error is about /logits, at the character in the field
+  // (not "column 66" of a document the user never sees), with the hint.
+  try {
+    bw::app::ParseEditorList("1, -inf, 2", "logits");
+    FAIL() << "unquoted -inf was accepted";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.file(), "(editor)");
+    EXPECT_EQ(e.json_path(), "/logits");
+    EXPECT_NE(e.reason().find("the field \"logits\""), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("stopped at character 5"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("\"-inf\" in quotes"), std::string::npos) << e.reason();
+  }
+  EXPECT_TRUE(bw::app::NeedsMaskedHint("1, -inf, 2"));
+  EXPECT_TRUE(bw::app::NeedsMaskedHint("NaN"));
+  EXPECT_FALSE(bw::app::NeedsMaskedHint("1, \"-inf\", 2"));
+  EXPECT_FALSE(bw::app::NeedsMaskedHint("1, 2e3"));
+  EXPECT_EQ(bw::app::ParseEditorList("1, \"-inf\", 2", "logits").dump(), "[1,\"-inf\",2]");
+  // A value the loader refuses points at the element of the field.
+  bw::app::Editor ed;
+  ed.scores = "2, -1, 4";
+  ed.values = "10, 20, 30";
+  ed.blocks = "2, 1";
+  try {
+    bw::view::ParseScenarioModel(bw::app::EditedDocument(ed, {}), "(editor)");
+    FAIL() << "a negative weight was accepted";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/weights/1");
+  }
+  ed.scores = "2, 1, 4";
+  EXPECT_EQ(bw::view::ParseScenarioModel(bw::app::EditedDocument(ed, {}), "(editor)")->EventCount(),
+            bw::view::ParseScenarioModel(nlohmann::json::parse(std::ifstream(kRoot / "lessons" / "scenarios" / "worked_214.json")),
+                                         "worked_214.json")->EventCount());
 }
 
 }  // namespace
