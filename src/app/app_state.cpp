@@ -11,17 +11,57 @@ void SetEvent(AppState& s, int event) {
   const auto* cur = s.Current();
   if (!cur) return;
   s.ui.event = std::clamp(event, 0, cur->EventCount() - 1);
+  if (s.InLesson()) {
+    const int owner = s.model.lesson->OwnerStep(s.ui.step, s.ui.event);
+    if (owner != s.ui.step) {
+      s.ui.step = owner;
+      s.ui.revealed = false;
+    }
+  }
 }
 
 void GoToStep(AppState& s, int step) {
   if (!s.InLesson()) return;
   s.ui.step = std::clamp(step, 0, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
   s.ui.event = s.model.lesson->EventOf(s.ui.step);
+  s.ui.revealed = false;
 }
 
 void StepLesson(AppState& s, int delta) {
-  if (s.InLesson()) GoToStep(s, s.ui.step + delta);
-  else StepEvent(s, delta);
+  if (!s.InLesson()) return StepEvent(s, delta);
+  s.ui.playing = false;
+  if (delta > 0 && s.PredictPending()) return Reveal(s);
+  GoToStep(s, s.ui.step + delta);
+}
+
+void Reveal(AppState& s) {
+  if (s.CurrentStep() && s.CurrentStep()->predict) s.ui.revealed = true;
+}
+
+void TogglePlay(AppState& s) {
+  const auto* cur = s.Current();
+  if (!cur) return;
+  if (s.ui.playing) {
+    s.ui.playing = false;
+    return;
+  }
+  if (s.ui.event + 1 >= cur->EventCount()) {
+    if (!s.InLesson()) return SetEvent(s, 0);
+    GoToStep(s, s.ui.step);
+  }
+  s.ui.playing = true;
+}
+
+bool PlayTick(AppState& s) {
+  const auto* cur = s.Current();
+  if (!cur || s.ui.event + 1 >= cur->EventCount()) {
+    s.ui.playing = false;
+    return false;
+  }
+  const int step = s.ui.step;
+  SetEvent(s, s.ui.event + 1);
+  if (s.ui.step != step || s.ui.event + 1 >= cur->EventCount()) s.ui.playing = false;
+  return true;
 }
 
 void StepEvent(AppState& s, int delta) { SetEvent(s, s.ui.event + delta); }

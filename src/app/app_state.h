@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "view/layout.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
 #include "view/scene.h"
@@ -16,7 +17,7 @@
 namespace bw::app {
 
 inline constexpr size_t kMaxRecent = 10;
-inline constexpr float kDefaultFontPx = 22.0f;  // logical pixels (Ctrl+0); the content scale is applied at run time
+using view::kDefaultFontPx;  // 22 logical pixels (Ctrl+0); the content scale is applied at run time (FontPx)
 
 struct Options {
   std::string lang = "zh";       // "zh" or "en"
@@ -52,7 +53,8 @@ struct Transient {
   bool input_seen = false;       // set by every GLFW input callback: an idle window draws nothing
   int step = 0;                  // lesson step index (lesson mode)
   int event = 0;                 // trace event index in the current scenario
-  bool playing = false;
+  bool playing = false;          // Space: one event per 1/play_speed s, stopping at the next step's mark
+  bool revealed = false;         // the current step's predict box has been answered (first PageDown / R)
   double last_advance = 0;       // glfwGetTime() of the last automatic step
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
@@ -75,6 +77,8 @@ struct Transient {
   double toast_until = 0;
   bool show_settings = false;    // the settings window
   int missing_glyphs = 0;        // characters of RuntimeTexts the atlas lacks after a rebuild (glyphs.h)
+  float diagram_px = 0;          // the diagram's label size in pixels (a font is baked at it)
+  float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
 };
 
 struct Model {
@@ -95,17 +99,32 @@ struct AppState {
     return nullptr;
   }
   const data::LessonStep* CurrentStep() const { return InLesson() ? &model.lesson->lesson.steps[ui.step] : nullptr; }
+  // The current step asks a question that has not been answered yet: its answer and everything the
+  // next step would show stay hidden.
+  bool PredictPending() const { return CurrentStep() && CurrentStep()->predict && !ui.revealed; }
   view::Palette Palette() const { return options.projector ? view::ProjectorPalette() : view::ClassroomPalette(); }
   // The base font size in physical pixels: the logical setting × the monitor's content scale.
   float FontPx() const { return options.font_px * ui.content_scale; }
 };
 
 // Actions the UI calls (model changes go through these, never through widgets directly).
+// One position drives everything: every action that moves the trace position goes through SetEvent,
+// which makes the step that owns the new position (LessonModel::OwnerStep) the current one, so the
+// text, highlights, predict box and panels always belong to the position shown — whether it was
+// reached by →, by dragging the timeline, by playing or by PageDown.
 void GoToStep(AppState& s, int step);      // clamps; jumps to the step's trace event
-void StepLesson(AppState& s, int delta);   // next/previous lesson step (events, without a lesson)
+// PageDown / PageUp (what a clicker sends). Forward on a step whose predict box is still unanswered
+// first reveals the answer; the next press moves on. Without a lesson: one trace event.
+void StepLesson(AppState& s, int delta);
+void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer
 void StepEvent(AppState& s, int delta);    // one trace event
 void StepBlock(AppState& s, int delta);    // to the next/previous block boundary of the trace
-void SetEvent(AppState& s, int event);     // clamps
+void SetEvent(AppState& s, int event);     // clamps; the step follows the position
+// Space: start or stop playing. Starting at the last event starts again from the step's own event.
+void TogglePlay(AppState& s);
+// One playback tick: the next event; stops at the last event and on arriving at another step's
+// event (playing stops at every step mark). Returns true when the position moved.
+bool PlayTick(AppState& s);
 // Opens a lesson (a document with "steps") or a scenario. On error: s.ui.error is set and the
 // model is left exactly as it was. Returns true on success.
 bool OpenFile(AppState& s, const std::string& path);

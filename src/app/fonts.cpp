@@ -1,6 +1,8 @@
 // Font discovery (fontconfig) and atlas building (Dear ImGui + FreeType); see fonts.h.
 #include "app/fonts.h"
 
+#include "view/scene.h"
+
 #include <fontconfig/fontconfig.h>
 #include <imgui.h>
 #include <imgui_freetype.h>
@@ -37,7 +39,7 @@ FontFile FindCjkFont() {
   return out;
 }
 
-Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
+Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diagram_px, float chrome_px) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   io.Fonts->FontBuilderIO = ImGuiFreeType::GetBuilderForFreeType();
@@ -48,6 +50,10 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
   for (const auto& t : texts) builder.AddText(t.c_str(), t.c_str() + t.size());
   // Symbols that numbers and diagrams use whatever the model holds (α = e^{m−m'}, Δ, ±∞ …).
   builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2260\u2014\u2026\u25b6\u25c0\u275a");
+  // The state badges (view::StateBadge) and the wrong mark: drawn whatever the texts hold.
+  for (auto st : {view::TileState::kPending, view::TileState::kInSram, view::TileState::kProcessed, view::TileState::kMasked,
+                  view::TileState::kWritten, view::TileState::kNotWritten, view::TileState::kNotStored})
+    builder.AddText(view::StateBadge(st));
   // The atlas keeps a pointer to the ranges: they must outlive it (static storage, rebuilt here).
   static ImVector<ImWchar> ranges;
   ranges.clear();
@@ -75,6 +81,12 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
     fonts.body = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.body_px, &cfg, ranges.Data);
     fonts.text = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.text_px, &cfg, ranges.Data);
     fonts.large = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.large_px, &cfg, ranges.Data);
+    fonts.chrome_px = chrome_px > 0 ? chrome_px : base_px;
+    fonts.chrome = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.chrome_px, &cfg, ranges.Data);
+    if (diagram_px > 0) {
+      fonts.diagram_px = diagram_px;
+      fonts.diagram = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, diagram_px, &cfg, ranges.Data);
+    }
   }
   if (!fonts.body || !fonts.text || !fonts.large) {
     fonts.error = "Noto Sans CJK was not found (Debian package fonts-noto-cjk); Chinese text cannot be shown.";
@@ -86,6 +98,8 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts) {
     fonts.text = io.Fonts->AddFontDefault(&def);
     def.SizePixels = base_px * 1.6f;
     fonts.large = io.Fonts->AddFontDefault(&def);
+    fonts.chrome = fonts.body;
+    fonts.chrome_px = base_px;
   }
   io.Fonts->Build();
   io.Fonts->ClearInputData();  // glyphs are baked; the TTF bytes and configs are no longer needed

@@ -22,13 +22,17 @@ struct Fonts {
   ImFont* body = nullptr;    // base size
   ImFont* text = nullptr;    // 1.3 × base: lesson prose in projector and presenter modes
   ImFont* large = nullptr;   // 1.6 × base: headings and big diagram numbers
-  float body_px = 0, text_px = 0, large_px = 0;
+  ImFont* diagram = nullptr; // the diagram's label size (its scale follows the window, not the font)
+  ImFont* chrome = nullptr;  // top bar and timeline: sized from the window (view::ChromePx), not Ctrl ±
+  float body_px = 0, text_px = 0, large_px = 0, diagram_px = 0, chrome_px = 0;
   std::string error;         // non-empty when the CJK font could not be loaded
 };
 
 // Rebuilds the ImGui font atlas (call before NewFrame; the GL texture is recreated by the backend).
 // `texts` are every string that can appear on screen; their characters form the glyph ranges.
-Fonts LoadFonts(float base_px, const std::vector<std::string>& texts);
+// `diagram_px` (0 = none) bakes a fourth size for the diagram's labels, so they stay sharp at any scale.
+// `chrome_px` (0 = the base size) bakes the top bar's and timeline's size.
+Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diagram_px = 0, float chrome_px = 0);
 
 // Characters in `text` that the loaded body font has no glyph for (tests: glyph coverage).
 std::vector<unsigned> MissingGlyphs(const Fonts& fonts, const std::string& text);

@@ -39,6 +39,7 @@
 #include "app/shortcuts.h"
 #include "app/toast.h"
 #include "app/window_geometry.h"
+#include "app/shown.h"
 #include "data/atomic_write.h"
 
 namespace {
@@ -91,6 +92,7 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
   return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
           {"step_index", s.ui.step},
           {"event", cur ? cur->EventLabel(s.ui.event) : ""},
+          {"revealed", s.ui.revealed},
           {"event_index", s.ui.event},
           {"event_count", cur ? cur->EventCount() : 0},
           {"playing", s.ui.playing},
@@ -116,7 +118,7 @@ std::string DumpScene(const std::string& path, const bw::app::AppState& s, const
   nlohmann::json j = StateJson(s);
   j["rects"] = nlohmann::json::array();
   for (const auto& r : painted.rects)
-    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"box", {r.x0, r.y0, r.x1, r.y1}},
+    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"badge", r.badge}, {"box", {r.x0, r.y0, r.x1, r.y1}},
                           {"fill", {r.fill.r, r.fill.g, r.fill.b}}});
   j["arrows"] = nlohmann::json::array();
   for (const auto& a : painted.arrows) {
@@ -124,6 +126,11 @@ std::string DumpScene(const std::string& path, const bw::app::AppState& s, const
     for (const auto& p : a.points) pts.push_back({p.x, p.y});
     j["arrows"].push_back({{"id", a.id}, {"points", pts}, {"color", {a.color.r, a.color.g, a.color.b}}});
   }
+  j["labels"] = nlohmann::json::array();
+  for (const auto& l : painted.labels)
+    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
+  j["em_px"] = painted.em;
+  j["texts"] = bw::app::VisibleTexts(s);   // everything the window shows as text now
   try {
     bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
   } catch (const std::exception& e) {
@@ -142,9 +149,9 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
   auto texts = bw::app::ShownTexts(s);
-  const auto runtime = bw::app::RuntimeTexts(s);
+  const auto runtime = bw::app::RuntimeTexts(s);  // glyphs on demand (glyphs.h)
   texts.insert(texts.end(), runtime.begin(), runtime.end());
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.FontPx(), texts);
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.FontPx(), texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 
@@ -410,9 +417,7 @@ int main(int argc, char** argv) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
       glfwWaitEventsTimeout(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
       if (glfwGetTime() >= due) {
-        const auto* cur = state.Current();
-        if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
-        else state.ui.playing = false;
+        bw::app::PlayTick(state);  // stops at the next step's mark and at the end
         state.ui.last_advance = glfwGetTime();
       }
     } else if (animating || redraw_frames > 0) {
@@ -453,7 +458,7 @@ int main(int argc, char** argv) {
       auto texts = bw::app::ShownTexts(state);
       const auto runtime = bw::app::RuntimeTexts(state);  // glyphs on demand (glyphs.h)
       texts.insert(texts.end(), runtime.begin(), runtime.end());
-      fonts = bw::app::LoadFonts(state.FontPx(), texts);
+      fonts = bw::app::LoadFonts(state.FontPx(), texts, state.ui.diagram_px, state.ui.chrome_px);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;

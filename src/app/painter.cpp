@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include <imgui_internal.h>  // ImRect
+
 namespace bw::app {
 
 ImU32 ToImColor(view::Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
@@ -21,9 +23,15 @@ std::vector<std::string> Lines(const std::string& s) {
 
 // The atlas font nearest in size, so scaled text stays sharp.
 ImFont* FontFor(const Fonts& f, float px) {
-  if (px <= f.body_px * 1.15f) return f.body;
-  if (px <= f.text_px * 1.12f) return f.text;
-  return f.large;
+  // The baked size nearest to px, preferring one at least as large (downscaled text stays sharp).
+  ImFont* best = f.large;
+  float best_px = f.large_px;
+  for (const auto& [font, size] : {std::pair{f.body, f.body_px}, {f.text, f.text_px}, {f.large, f.large_px}, {f.diagram, f.diagram_px}}) {
+    if (!font) continue;
+    const bool fits = size >= px * 0.95f, best_fits = best_px >= px * 0.95f;
+    if ((fits && (!best_fits || size < best_px)) || (!fits && !best_fits && size > best_px)) best = font, best_px = size;
+  }
+  return best;
 }
 
 void Text(ImDrawList* dl, const Fonts& f, float px, ImVec2 pos, ImU32 col, const std::string& s) {
@@ -44,21 +52,203 @@ void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, floa
   }
 }
 
+
+// [SECTION] Label placement -----------------------------------------------------------------------
+
+struct Placer {
+  ImRect bounds;                                    // the scene: no text outside it
+  std::vector<ImRect> placed;                       // label boxes so far
+  std::vector<std::pair<ImVec2, ImVec2>> segments;  // arrow shafts
+
+  bool Free(const ImRect& box) const {
+    if (!bounds.Contains(box)) return false;
+    for (const auto& p : placed)
+      if (p.Overlaps(box)) return false;
+    for (const auto& [a, b] : segments)
+      if (SegmentHitsBox(a, b, box)) return false;
+    return true;
+  }
+  // Liang–Barsky clipping: does the segment a→b pass through the box?
+  static bool SegmentHitsBox(ImVec2 a, ImVec2 b, const ImRect& r) {
+    float t0 = 0, t1 = 1;
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    const float p[4] = {-dx, dx, -dy, dy};
+    const float q[4] = {a.x - r.Min.x, r.Max.x - a.x, a.y - r.Min.y, r.Max.y - a.y};
+    for (int i = 0; i < 4; ++i) {
+      if (p[i] == 0) {
+        if (q[i] < 0) return false;
+        continue;
+      }
+      const float t = q[i] / p[i];
+      if (p[i] < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+      if (t0 > t1) return false;
+    }
+    return true;
+  }
+};
+
+void Record(Painted& painted, Placer& placer, const std::string& owner, const std::string& text, ImVec2 pos, ImVec2 size, float px) {
+  placer.placed.emplace_back(pos, ImVec2(pos.x + size.x, pos.y + size.y));
+  painted.labels.push_back({owner, text, pos.x, pos.y, pos.x + size.x, pos.y + size.y, px});
+}
+
+// A rectangle's label lines (the first larger) and its state word with its symbol, fitted inside it.
+// Layouts are tried from the fullest to the barest — every line and the word; the symbol for the
+// word; the first line only; the symbol and the first line on one line; the symbol alone — and the
+// first that reads at a legible size wins. `ts` is the text scale (Ctrl ±).
+void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal, const view::SceneRect& r, ImVec2 a, ImVec2 b,
+                   float em, float ts, Placer& placer, Painted& painted) {
+  const std::vector<std::string> all = Lines(r.label);
+  const std::string badge = view::StateBadge(r.state);
+  const std::string word = badge.empty() ? r.sublabel : r.sublabel.empty() ? badge : badge + " " + r.sublabel;
+  const std::vector<std::string> first = all.empty() ? all : std::vector<std::string>{all[0]};
+  struct Option {
+    std::vector<std::string> lines;
+    std::string sub;
+  };
+  std::vector<Option> options = {{all, word}, {all, badge}, {first, word}, {first, badge}};
+  if (!badge.empty() && !first.empty()) options.push_back({{}, badge + " " + first[0]});
+  options.push_back({{}, badge});
+  const float pad = 0.15f * em, gap = 0.1f * em;
+  const float avail_w = b.x - a.x - 2 * pad, avail_h = b.y - a.y - 2 * pad;
+  const float min_px = std::max(9.0f, 0.45f * em);  // smaller than this nobody reads it
+  for (const Option& o : options) {
+    if (o.lines.empty() && o.sub.empty()) continue;
+    float w = 0, h = 0;
+    for (size_t i = 0; i < o.lines.size(); ++i) {
+      const ImVec2 sz = Measure(fonts, (i == 0 ? 1.15f : 0.8f) * em * ts, o.lines[i]);
+      w = std::max(w, sz.x);
+      h += sz.y + gap * ts;
+    }
+    if (!o.sub.empty()) {
+      const ImVec2 sz = Measure(fonts, 0.85f * em * ts, o.sub);
+      w = std::max(w, sz.x + 0.4f * em * ts);
+      h += sz.y;
+    }
+    // Requested sizes are k · em · ts; `fit` shrinks them into the rectangle.
+    const float fit = std::min({1.0f, avail_w / std::max(w, 1.0f), avail_h / std::max(h, 1.0f)});
+    const float scale = ts * fit;
+    const float smallest = (o.lines.size() > 1 ? 0.8f : o.lines.empty() ? 0.85f : 1.15f) * em * scale;
+    if (smallest < min_px || (!o.sub.empty() && 0.85f * em * scale < min_px)) continue;
+    // Where each piece goes: label lines from the top, the state word at the bottom (centred when
+    // it stands alone). A layout that would cover another rectangle's label is passed over.
+    struct Piece {
+      std::string owner, text;
+      float px;
+      ImVec2 pos, size;
+    };
+    std::vector<Piece> pieces;
+    float y = a.y + pad;
+    for (size_t i = 0; i < o.lines.size(); ++i) {
+      const float px = (i == 0 ? 1.15f : 0.8f) * em * scale;
+      const ImVec2 sz = Measure(fonts, px, o.lines[i]);
+      pieces.push_back({"rect:" + r.id, o.lines[i], px, {(a.x + b.x - sz.x) / 2, y}, sz});
+      y += sz.y + gap * scale;
+    }
+    if (!o.sub.empty()) {
+      const float px = 0.85f * em * scale;
+      const ImVec2 sz = Measure(fonts, px, o.sub);
+      const float top = o.lines.empty() ? (a.y + b.y - sz.y) / 2 : b.y - pad - sz.y;
+      pieces.push_back({"sublabel:" + r.id, o.sub, px, {(a.x + b.x - sz.x) / 2, top}, sz});
+    }
+    bool clear = true;
+    for (const auto& pc : pieces)
+      for (const auto& other : placer.placed)
+        clear &= !other.Overlaps(ImRect(pc.pos, ImVec2(pc.pos.x + pc.size.x, pc.pos.y + pc.size.y)));
+    if (!clear) continue;
+    for (const auto& pc : pieces) {
+      if (pc.owner[0] == 's')  // a light plate behind the state word keeps it legible on hatched or dark fills
+        dl->AddRectFilled({pc.pos.x - 0.2f * em * scale, pc.pos.y}, {pc.pos.x + pc.size.x + 0.2f * em * scale, pc.pos.y + pc.size.y},
+                          IM_COL32(255, 255, 255, 220), 0.1f * em);
+      Text(dl, fonts, pc.px, pc.pos, ToImColor(pal.text), pc.text);
+      Record(painted, placer, pc.owner, pc.text, pc.pos, pc.size, pc.px);
+    }
+    return;
+  }
+}
+
+// A free text (a title, an arrow's label) at `want`, or the nearest free place around it: up or
+// down by half lines, then left or right; shrunk a step at a time when nothing is free. Queued in
+// `out` (drawn after the arrows); false when no free place was found.
+struct Deferred {
+  float px;
+  ImVec2 pos;
+  ImU32 col;
+  std::string text;
+};
+
+bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
+               const std::string& owner, float em, Placer& placer, Painted& painted) {
+  if (text.empty()) return true;
+  // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
+  // the size the scene was laid out for.
+  for (float scale : {1.0f, 0.85f, 0.72f, 0.6f, 0.5f, 0.42f, 0.36f}) {
+    if (px * scale < std::max(9.0f, 0.45f * em)) break;  // below that nobody reads it
+    const float size_px = px * scale;
+    const ImVec2 sz = Measure(fonts, size_px, text);
+    // Inside the scene horizontally whatever the candidate.
+    const auto clamp_x = [&](float x) { return std::clamp(x, placer.bounds.Min.x, std::max(placer.bounds.Min.x, placer.bounds.Max.x - sz.x)); };
+    std::vector<ImVec2> candidates = {{clamp_x(want.x), want.y}};
+    for (int k = 1; k <= 8; ++k) {
+      const float dy = 0.5f * sz.y * static_cast<float>(k);
+      candidates.push_back({clamp_x(want.x), want.y + dy});
+      candidates.push_back({clamp_x(want.x), want.y - dy});
+    }
+    for (int k = 1; k <= 6; ++k) {
+      const float dx = 1.0f * em * static_cast<float>(k);
+      candidates.push_back({clamp_x(want.x + dx), want.y});
+      candidates.push_back({clamp_x(want.x - dx), want.y});
+    }
+    for (const ImVec2& c : candidates) {
+      const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
+      if (!placer.Free(box)) continue;
+      out.push_back({size_px, c, col, text});
+      Record(painted, placer, owner, text, c, sz, size_px);
+      return true;
+    }
+  }
+  // Nowhere free: drawn where the scene asked at the smallest legible size, and recorded, so the
+  // geometry test names it.
+  const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
+  const ImVec2 sz = Measure(fonts, std::min(px, small), text);
+  out.push_back({std::min(px, small), want, col, text});
+  Record(painted, placer, owner, text, want, sz, std::min(px, small));
+  return false;
+}
+
 }  // namespace
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
-                   const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight) {
+                   const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight,
+                   float text_scale) {
   Painted painted;
+  painted.em = em;
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
+  Placer placer;
+  placer.bounds = ImRect(P(0, 0), P(scene.width, scene.height));
   dl->AddRectFilled(P(0, 0), P(scene.width, scene.height), ToImColor(scene.background));
 
-  for (const auto& r : scene.rects) {
+  // A rectangle that holds others (an expert box with its token slots) keeps its label above the
+  // first of them. Only rectangles large enough to carry text count (a 64 × 64 grid has none).
+  const auto big = [&](const view::SceneRect& r) { return r.w >= 0.8f && r.h >= 0.8f; };
+  std::vector<float> label_bottom(scene.rects.size());
+  for (size_t i = 0; i < scene.rects.size(); ++i) {
+    const auto& r = scene.rects[i];
+    label_bottom[i] = r.y + r.h;
+    if (!big(r)) continue;
+    for (const auto& c : scene.rects)
+      if (&c != &r && big(c) && c.x >= r.x && c.y > r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h)
+        label_bottom[i] = std::min(label_bottom[i], c.y);
+  }
+  for (size_t ri = 0; ri < scene.rects.size(); ++ri) {
+    const auto& r = scene.rects[ri];
     const ImVec2 a = P(r.x, r.y), b = P(r.x + r.w, r.y + r.h);
     // Tiny tiles (a 64 × 64 grid): two triangles each, no rounding or border — thousands of them
     // must stay cheap to draw, and the gaps between them already separate them.
     if (b.x - a.x < 0.8f * em || b.y - a.y < 0.8f * em) {
       dl->AddRectFilled(a, b, ToImColor(r.fill));
-      painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill});
+      painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill, view::StateBadge(r.state)});
       continue;
     }
     dl->AddRectFilled(a, b, ToImColor(r.fill), 0.15f * em);
@@ -79,36 +269,43 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     } else {
       dl->AddRect(a, b, ToImColor(r.border), 0.15f * em, 0, thick);
     }
-    // Label lines centred in the upper part; the state word along the bottom.
-    const auto lines = Lines(r.label);
-    float y = a.y + 0.35f * em;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      const float px = (i == 0 ? 1.15f : 0.8f) * em;
-      const ImVec2 sz = Measure(fonts, px, lines[i]);
-      Text(dl, fonts, px, {std::max(a.x + 0.2f * em, (a.x + b.x - sz.x) / 2), y}, ToImColor(pal.text), lines[i]);
-      y += sz.y + 0.1f * em;
-    }
-    if (!r.sublabel.empty()) {
-      const float px = 0.85f * em;
-      const ImVec2 sz = Measure(fonts, px, r.sublabel);
-      const ImVec2 pos{(a.x + b.x - sz.x) / 2, b.y - sz.y - 0.3f * em};
-      // A light plate behind the state word keeps it legible on hatched or dark fills.
-      dl->AddRectFilled({pos.x - 0.2f * em, pos.y}, {pos.x + sz.x + 0.2f * em, pos.y + sz.y}, IM_COL32(255, 255, 255, 210),
-                        0.1f * em);
-      Text(dl, fonts, px, pos, ToImColor(pal.text), r.sublabel);
-    }
-    painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill});
+    FitRectLabels(dl, fonts, pal, r, a, {b.x, P(0, label_bottom[ri]).y}, em, text_scale, placer, painted);
+    painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill, view::StateBadge(r.state)});
   }
 
-  // What the step points at: a thick outline just outside the rectangle, in a colour no state uses.
+  // What the step points at: a thick outline just outside the rectangle.
   for (const auto& id : highlight)
     if (const auto* r = scene.FindRect(id)) {
       const float pad = 0.18f * em;
-      dl->AddRect({P(r->x, r->y).x - pad, P(r->x, r->y).y - pad}, {P(r->x + r->w, r->y + r->h).x + pad, P(r->x + r->w, r->y + r->h).y + pad},
-                  IM_COL32(142, 36, 170, 255), 0.25f * em, 0, std::max(3.0f, 0.22f * em));
+      // Black outside, white inside: visible on every fill and palette, and no state's colour.
+      const ImVec2 a{P(r->x, r->y).x - pad, P(r->x, r->y).y - pad}, b{P(r->x + r->w, r->y + r->h).x + pad, P(r->x + r->w, r->y + r->h).y + pad};
+      dl->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.25f * em, 0, std::max(3.0f, 0.22f * em));
+      dl->AddRect({a.x + 0.14f * em, a.y + 0.14f * em}, {b.x - 0.14f * em, b.y - 0.14f * em}, IM_COL32(255, 255, 255, 255), 0.2f * em, 0,
+                  std::max(1.5f, 0.08f * em));
     }
 
-  for (const auto& t : scene.texts) Text(dl, fonts, t.size_em * em, P(t.x, t.y), ToImColor(t.color), t.text);
+  // Arrow shafts are obstacles for every free label.
+  for (const auto& ar : scene.arrows)
+    for (size_t i = 1; i < ar.points.size(); ++i)
+      placer.segments.push_back({P(ar.points[i - 1].x, ar.points[i - 1].y), P(ar.points[i].x, ar.points[i].y)});
+  // Free texts and arrow labels at the Ctrl ± size; when one finds no free place, all of them are
+  // placed again a step smaller, down to the size the scene was laid out for.
+  const Placer after_rects = placer;
+  const size_t rect_labels = painted.labels.size();
+  std::vector<Deferred> deferred;
+  for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
+    placer = after_rects;
+    painted.labels.resize(rect_labels);
+    deferred.clear();
+    bool all = true;
+    for (const auto& t : scene.texts)
+      all &= PlaceFree(deferred, fonts, t.size_em * em * ts, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted);
+    for (const auto& ar : scene.arrows)
+      if (!ar.label.empty())
+        all &= PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label, "arrow:" + ar.id,
+                         em, placer, painted);
+    if (all || ts <= 1.0f) break;
+  }
 
   for (const auto& ar : scene.arrows) {
     if (ar.points.size() < 2) continue;
@@ -147,8 +344,9 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     const ImVec2 n{-dir.y, dir.x};
     dl->AddTriangleFilled(tip, {tip.x - dir.x * head + n.x * head * 0.5f, tip.y - dir.y * head + n.y * head * 0.5f},
                           {tip.x - dir.x * head - n.x * head * 0.5f, tip.y - dir.y * head - n.y * head * 0.5f}, col);
-    Text(dl, fonts, 0.95f * em, P(ar.label_at.x, ar.label_at.y), col, ar.label);
+
   }
+  for (const auto& d : deferred) Text(dl, fonts, d.px, d.pos, d.col, d.text);
   return painted;
 }
 

@@ -17,6 +17,7 @@ struct PaintedRect {
   std::string state;
   float x0, y0, x1, y1;   // framebuffer pixels, origin top-left
   view::Color fill;
+  std::string badge;      // the state's symbol (view::StateBadge)
 };
 
 struct PaintedArrow {
@@ -25,17 +26,31 @@ struct PaintedArrow {
   view::Color color;
 };
 
+// Every piece of text the painter put on the diagram, with the box it occupies (real glyph metrics).
+struct PaintedLabel {
+  std::string owner;      // "rect:ID", "sublabel:ID", "text:ID" or "arrow:ID"
+  std::string text;
+  float x0, y0, x1, y1;   // framebuffer pixels
+  float px;               // the font size it was drawn at
+};
+
 struct Painted {
   std::vector<PaintedRect> rects;
   std::vector<PaintedArrow> arrows;
+  std::vector<PaintedLabel> labels;
+  float em = 0;           // pixels per em the scene was painted at
 };
 
+// Labels never collide: a rectangle's label and state word are fitted inside it (smaller, or left
+// out when they cannot be read); free texts and arrow labels move to the nearest free place that
+// overlaps no other label and no arrow. Text is never drawn outside the scene.
 // Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels. Arrows are drawn
 // up to `arrow_progress` (0–1) of their length: the transfer animation.
-// `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
+// `text_scale` (Ctrl ±: the base font over its default) enlarges the diagram's labels as far as
+// their boxes and free space allow. `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
                    const view::Palette& palette, float arrow_progress = 1.0f,
-                   const std::vector<std::string>& highlight = {});
+                   const std::vector<std::string>& highlight = {}, float text_scale = 1.0f);
 
 ImU32 ToImColor(view::Color c);
 

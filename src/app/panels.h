@@ -14,8 +14,10 @@ namespace bw::app {
 void DrawTopBar(AppState& s, const Fonts& fonts);
 void DrawErrorBanner(AppState& s);
 // The diagram in the space left of the side panel; returns the painted rectangles.
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress = 1.0f);
-void DrawStepText(const AppState& s, const Fonts& fonts);
+// The scene is scaled to fill width × height (pixels); *label_px receives its largest label size.
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress = 1.0f,
+                    float* label_px = nullptr);
+void DrawStepText(AppState& s, const Fonts& fonts);   // title, body, predict box (Reveal), further
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);

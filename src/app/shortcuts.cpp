@@ -52,7 +52,8 @@ const std::vector<Shortcut>& Shortcuts() {
          const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;
          s.InLesson() ? GoToStep(s, to) : SetEvent(s, to);
        }},
-      {"key_space", {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.playing); }},
+      {"key_space", {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
+      {"key_reveal", {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
       {"key_speed", {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
       {"key_f5", {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.presenter); }},
       {"key_f11", {Key(GLFW_KEY_F11)},

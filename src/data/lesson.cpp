@@ -101,6 +101,10 @@ Lesson LoadLesson(const std::filesystem::path& path) {
       }
     }
     if (s.contains("predict")) st.predict = Text(r, s, sp, "predict");
+    if (s.contains("panel")) {
+      st.panel = r.String(s["panel"], JsonPath(sp, "panel"));
+      if (st.panel.empty()) r.Fail(JsonPath(sp, "panel"), "a panel id is empty");
+    }
     lesson.steps.push_back(std::move(st));
   }
   return lesson;

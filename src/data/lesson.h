@@ -5,7 +5,8 @@
 //                                                               never outside the lesson's folder
 //     "steps": [ { "id": "RC-T3/b0", "scenario": "worked", "position": "start",
 //                  "title", "body", "further", "teacher_notes", "source": {"zh","en"},
-//                  "highlight": ["hbm.sp"], "predict": {"zh","en"}  — both optional }, … ] }
+//                  "highlight": ["hbm.sp"], "predict": {"zh","en"}, "panel": "counters"
+//                  — all three optional }, … ] }
 // "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…;
 // each scenario kind lists its own: view::ScenarioModel::PositionHelp).
 // Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}: see view/lesson_text.h.
@@ -38,6 +39,10 @@ struct LessonStep {
   // before the next step reveals it (predict-then-reveal).
   std::vector<std::string> highlight;
   std::optional<LocalText> predict;
+  // Optional. "panel": the id of the side-panel section the step is about ("accumulator",
+  // "blocks", "counters", "compare", …; view::PanelSection::id). It is the one panel shown in
+  // projector mode. view::LoadLessonModel checks that the step's scenario has it.
+  std::string panel;
 };
 
 struct ScenarioRef {

@@ -534,6 +534,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   std::vector<PanelSection> out;
 
   PanelSection run;
+  run.id = "run";
   run.title = T("panel_run");
   const auto& p = scenario_.problem;
   run.rows.push_back({T("shape"), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") + ", d " + q.at("d") + ", d_v " + q.at("d_v")});
@@ -556,6 +557,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     const engine::BlockState bs = run_.trace.StateAt(p, static_cast<size_t>(e));
     if (bs.valid) {
       PanelSection acc;
+  acc.id = "accumulator";
       acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
       acc.columns = {"row", "m (" + T("before") + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
       for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
@@ -573,6 +575,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
 
   if (!wrong_.empty() && reference_.O.size() > 0) {
     PanelSection wrong;
+  wrong.id = "wrong_merges";
     wrong.title = T("wrong_merges");
     wrong.columns = {T("merge_variant"), "O[1,1]", T("max_error")};
     wrong.rows.push_back({"correct", FormatDouble(reference_.O(0, 0)) + "\t0"});
@@ -584,6 +587,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   }
 
   PanelSection counters;
+  counters.id = "counters";
   counters.title = T("panel_counters");
   counters.columns = {T("tensor"), T("reads_now"), T("writes_now"), T("formula_total")};
   const engine::Counters c = run_.trace.empty() ? run_.counters : run_.trace.CountersAt(static_cast<size_t>(e));
@@ -601,6 +605,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   out.push_back(counters);
 
   PanelSection totals;
+  totals.id = "compare";
   totals.title = T("panel_compare");
   totals.rows.push_back({T("hbm_now"), q.at("hbm_elements") + " " + T("elements") + " (" + q.at("hbm_bytes") + ")"});
   // Bars to the scale of the largest: the materialising path against the two tiled orders.
@@ -637,6 +642,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (bwd_recompute_ && bwd_reference_) {
     const bool zh = lang == "zh";
     PanelSection bwd;
+  bwd.id = "backward";
     bwd.title = zh ? "反向：重算 (FA-2 Alg. 2) 与物化 (FA Alg. 3)" : "Backward: recompute (FA-2 Alg. 2) vs materialise (FA Alg. 3)";
     bwd.columns = {zh ? "量" : "quantity", zh ? "重算" : "recompute", zh ? "物化" : "materialise"};
     bwd.rows.push_back({zh ? "HBM 读写（元素）" : "HBM traffic (elements)",

@@ -10,6 +10,25 @@ FilledText LessonModel::Text(int step, const data::LocalText data::LessonStep::*
   return FillPlaceholders((st.*field).In(lang), ScenarioOf(step).QuantitiesAt(step_events[step]));
 }
 
+std::pair<int, int> LessonModel::RunOf(int step) const {
+  const auto& steps = lesson.steps;
+  int b = step, e = step + 1;
+  while (b > 0 && steps[b - 1].scenario == steps[step].scenario) --b;
+  while (e < static_cast<int>(steps.size()) && steps[e].scenario == steps[step].scenario) ++e;
+  return {b, e};
+}
+
+int LessonModel::OwnerStep(int current, int event) const {
+  const auto [b, e] = RunOf(current);
+  int owner = -1;
+  for (int i = b; i < e; ++i) {
+    const int mark = step_events[i];
+    if (mark > event) continue;
+    if (owner < 0 || mark > step_events[owner] || (mark == step_events[owner] && i == current)) owner = i;
+  }
+  return owner < 0 ? b : owner;
+}
+
 LessonModel LoadLessonModel(const std::filesystem::path& path) {
   LessonModel m;
   m.lesson = data::LoadLesson(path);
@@ -29,6 +48,17 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       r.Fail(data::JsonPath(data::JsonPath("/steps", i), "position"),
              "the trace of \"" + st.scenario + "\" has no position \"" + st.position + "\" (use " + sc.PositionHelp() + ")");
     m.step_events.push_back(e);
+    if (!st.panel.empty()) {
+      std::string ids;
+      bool found = false;
+      for (const auto& sec : sc.Panels(e, "en")) {
+        found |= sec.id == st.panel;
+        ids += (ids.empty() ? "" : ", ") + sec.id;
+      }
+      if (!found)
+        r.Fail(data::JsonPath(data::JsonPath("/steps", i), "panel"),
+               "the scenario \"" + st.scenario + "\" has no panel \"" + st.panel + "\" at this step (panels: " + ids + ")");
+    }
   }
   return m;
 }

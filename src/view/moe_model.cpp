@@ -365,6 +365,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   const auto q = QuantitiesAt(e);
   std::vector<PanelSection> out;
   PanelSection p;
+  p.id = "params";
   p.title = Word("panel_params", lang);
   p.rows.push_back({Word("shared", lang), q.at("shared_params")});
   p.rows.push_back({Word("experts_title", lang), q.at("experts") + " \u00d7 " + q.at("expert_params") + " = " + q.at("experts_total_params")});
@@ -375,6 +376,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   out.push_back(p);
 
   PanelSection t;
+  t.id = "token";
   t.title = Word("panel_token", lang);
   t.rows.push_back({Word("event", lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventLabel(e)});
   t.rows.push_back({Word("token", lang), q.at("token")});
@@ -384,6 +386,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   out.push_back(t);
 
   PanelSection r;
+  r.id = "router";
   r.title = Word("panel_router", lang);
   r.columns = {Word("expert", lang), Word("served", lang), Word("demand", lang), Word("dropped", lang)};
   const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
@@ -397,6 +400,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   out.push_back(r);
 
   PanelSection s;
+  s.id = "summary";
   s.title = Word("panel_summary", lang);
   s.rows.push_back({Word("tokens", lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
   s.rows.push_back({Word("capacity", lang), q.at("capacity")});

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "data/scenario.h"
+#include "view/event_title.h"
 #include "view/lesson_text.h"
 #include "view/scene.h"
 
@@ -21,10 +22,15 @@ namespace bw::view {
 // One row of a side panel: a name and its value, already formatted.
 struct PanelRow {
   std::string name, value;
-  bool warning = false;   // shown in red (a wrong merge, a flagged row)
+  bool warning = false;   // a wrong value (a wrong merge, the wrong average): marked ×, never in red
   float bar = -1;         // 0–1: also drawn as a bar of this length (comparisons); < 0 = no bar
+  // The row answers a comparison question (the right output, the wrong average): hidden while the
+  // lesson step's predict question is unanswered. Values the trace has not reached yet are not
+  // shown at all: each model prints NotYet() for them.
+  bool answer = false;
 };
 struct PanelSection {
+  std::string id;         // "accumulator", "blocks", "counters", …: what a lesson step's "panel" names
   std::string title;
   std::vector<PanelRow> rows;
   std::vector<std::string> columns;            // non-empty: rows are table rows, value split on '\t'
@@ -53,6 +59,8 @@ class ScenarioModel {
   virtual const std::string& File() const = 0;
   virtual int EventCount() const = 0;            // ≥ 1
   virtual std::string EventLabel(int e) const = 0;   // short, e.g. "update:2", "read K_3"
+  // What the timeline shows for event e, in `lang` ("合并块 2" / "merge block 2").
+  std::string EventTitle(int e, const std::string& lang) const { return view::EventTitle(EventLabel(e), lang); }
   // The event a lesson position names ("start", "update:2", "tile:1,3", "end", "event:17"), or -1.
   virtual int FindPosition(const std::string& position) const = 0;
   // The positions this kind understands, for error messages.

@@ -196,8 +196,15 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"mode_raw", {"原始累加（不减最大值）", "raw (no max shift)"}},
       {"mode_stable", {"稳定递推（减去最大值 m）", "stable (max-shifted by m)"}},
       {"exact_note", {"整数输入：精确分数", "integer inputs: exact fractions"}},
+      // Classroom (issue 10): predict then reveal, values not reached yet, the legend.
+      {"not_yet", {"？（尚未算到）", "? (not reached yet)"}},
+      {"hidden_answer", {"？（先猜，再揭晓）", "? (predict first)"}},
+      {"reveal", {"揭晓答案", "Reveal"}},
+      {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
+      {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
       // Desktop (issue 13): settings window, shortcuts, start-up and editor messages
       {"key_settings", {"Ctrl+,\t设置：语言、配色、字号、显示器、导出文件夹、播放速度", "Ctrl+,\tsettings: language, palette, text size, monitor, export folder, play speed"}},
+      {"key_reveal", {"R\t揭晓先猜问题的答案", "R\treveal the answer to a predict-first question"}},
       {"key_escape", {"Esc\t关闭本表、打开对话框或设置", "Esc\tclose this list, the open dialog or the settings"}},
       {"settings_title", {"设置", "Settings"}},
       {"settings_button", {"设置", "Settings"}},
@@ -241,6 +248,20 @@ std::string ShortStateWord(TileState s, const std::string& lang) {
     case TileState::kMasked: return UiText("short_skip", lang);
     default: return StateWord(s, lang);
   }
+}
+
+const char* StateBadge(TileState s) {
+  switch (s) {
+    case TileState::kPending: return "\u25cb";
+    case TileState::kInSram: return "\u25c6";
+    case TileState::kProcessed: return "\u2713";
+    case TileState::kMasked: return "\uff0f";
+    case TileState::kWritten: return "\u25bc";
+    case TileState::kNotWritten: return "\u25c7";
+    case TileState::kNotStored: return "\u25a1";
+    case TileState::kNone: break;
+  }
+  return "";
 }
 
 std::string StateWord(TileState s, const std::string& lang) {

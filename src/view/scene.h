@@ -80,6 +80,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 std::string StateWord(TileState s, const std::string& lang);
 // The same in one short word, for small grid cells ("done", "skip", "now", "to do").
 std::string ShortStateWord(TileState s, const std::string& lang);
+// The state's symbol, drawn beside its word and kept when the word does not fit: ○ pending,
+// ◆ in SRAM, ✓ done, ／ masked, ▼ written, ◇ not written, □ not stored. Every category has its own,
+// so a colour-blind student or a washed-out projector loses nothing ("" for kNone).
+const char* StateBadge(TileState s);
 
 // Fixed user-interface strings ("HBM (off-chip)", "done", …) in zh and en. Unknown key → key.
 const std::string& UiText(const std::string& key, const std::string& lang);

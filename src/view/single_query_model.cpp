@@ -42,7 +42,13 @@ Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::Quantities
 std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lang) const {
   const auto q = QuantitiesAt(e);
   const auto T = [&](const char* k) { return UiText(k, lang); };
+  const int merged = run_.BlocksMergedAt(e);
+  // Predict, then reveal: what the trace has not reached yet is not shown. A block's own (m_b, l_b,
+  // u_b) appear once it is merged; the true output and the wrong average once every block is in.
+  const bool all_in = merged == run_.BlockCount();
+  const std::string not_yet = T("not_yet");
   PanelSection acc;
+  acc.id = "accumulator";
   acc.title = T("panel_accumulator");
   const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? "mode_raw" : "mode_stable");
   acc.rows.push_back({T("mode"), mode + (run_.exact ? "  \u00b7  " + T("exact_note") : "")});
@@ -50,27 +56,35 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   acc.rows.push_back({"l", q.at("l")});
   acc.rows.push_back({"u", q.at("u")});
   acc.rows.push_back({T("output_so_far"), q.at("output_so_far")});
-  const int merged = run_.BlocksMergedAt(e);
   if (merged > 0) {
     // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
     const std::string before = merged > 1 ? "@" + std::to_string(merged - 1) : "";
     acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
-                                                            : "\u2212\u221e, 0, 0"});
+                                                            : T("empty_state")});
     acc.rows.push_back({T("rescale") + " @" + j, q.at("alpha@" + j)});
     acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
-  acc.rows.push_back({T("true_output"), q.at("reference")});
-  acc.rows.push_back({T("blocked_output"), merged == run_.BlockCount() ? q.at("output") : "\u2026"});
-  acc.rows.push_back({T("wrong_average"), q.at("average"), true});
+  PanelRow truth{T("true_output"), all_in ? q.at("reference") : not_yet};
+  truth.answer = true;
+  acc.rows.push_back(truth);
+  acc.rows.push_back({T("blocked_output"), all_in ? q.at("output") : not_yet});
+  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in};
+  wrong.answer = true;
+  acc.rows.push_back(wrong);
   if (run_.all_masked) acc.rows.push_back({T("note"), T("all_masked"), true});
 
   PanelSection blocks;
+  blocks.id = "blocks";
   blocks.title = T("block_contrib");
   blocks.columns = {"#", "m_b", "l_b", "u_b", "u_b/l_b"};
   for (const auto& b : run_.blocks) {
     const std::string j = std::to_string(b.block);
+    if (b.block > merged) {
+      blocks.rows.push_back({j, not_yet + "\t" + not_yet + "\t" + not_yet + "\t" + not_yet});
+      continue;
+    }
     blocks.rows.push_back({j, q.at("m_b@" + j) + "\t" + q.at("l_b@" + j) + "\t" + q.at("u_b@" + j) + "\t" +
                                   q.at("local_output@" + j)});
   }

@@ -128,8 +128,8 @@ case $case_ in
     stop ;;
   export)
     rm -rf "$out/exports"; mkdir -p "$out/exports"
-    start --width 1000 --height 700 --export-dir "$out/exports"
-    xdotool key Next; expect step RC-T3/b1
+    first_step=RC-T3/b1
+    start --width 1000 --height 700 --export-dir "$out/exports" --step RC-T3/b1
     xdotool key ctrl+e  # press and release at once: the queued keys keep it
     want="$out/exports/blockwise-RC-T3-b1@2x.png"
     for _ in $(seq 50); do [ -s "$want" ] && break; sleep 0.1; done

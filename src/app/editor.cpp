@@ -1,0 +1,103 @@
+// The single-query scenario editor (live recompute, Save As); see panels.h.
+#include "app/panels.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+#include <nlohmann/json.hpp>
+
+#include "app/editor_fields.h"
+#include "app/save_as.h"
+#include "data/json_file.h"
+#include "data/load_error.h"
+#include "view/single_query_model.h"
+
+namespace bw::app {
+
+namespace {
+
+// "[2, 1, 4]" → "2, 1, 4": how a list is shown in an editor field.
+std::string ListText(const nlohmann::json& a) {
+  std::string t = a.dump();
+  if (t.size() >= 2 && t.front() == '[') t = t.substr(1, t.size() - 2);
+  std::string out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    out += t[i];
+    if (t[i] == ',' && (i + 1 >= t.size() || t[i + 1] != ' ')) out += ' ';
+  }
+  return out;
+}
+
+void FillEditor(Editor& ed, const view::SingleQueryModel& m) {
+  const nlohmann::json j = data::SingleQueryScenarioToJson(m.scenario());
+  ed.logits = j.contains("logits");
+  ed.scores = ListText(ed.logits ? j["logits"] : j["weights"]);
+  ed.values = ListText(j["values"]);
+  ed.blocks = ListText(j["block_sizes"]);
+  ed.stable = j["mode"] == "stable";
+  ed.error.clear();
+  ed.source = &m;
+}
+
+}  // namespace
+
+void DrawEditor(AppState& s) {
+  const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
+  if (!m) return;
+  Editor& ed = s.ui.editor;
+  if (!ImGui::CollapsingHeader(T(s, "editor").c_str())) return;
+  if (ed.source != m) FillEditor(ed, *m);
+  bool changed = false;
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
+  // Each field shows its own error (and the masked-logit hint) right under it.
+  const auto field = [&](const char* label, std::string* text, int index) {
+    changed |= ImGui::InputText(label, text);
+    const bool here = !ed.error.empty() && ed.error_key == EditorKey(ed, index);
+    const bool hint = index == 0 && ed.masked_hint;
+    if (here || hint) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+    if (here) Wrapped(ed.error);
+    if (hint) Wrapped(T(s, "masked_hint"));
+    if (here || hint) ImGui::PopStyleColor();
+  };
+  field(ed.logits ? "logits" : "weights", &ed.scores, 0);
+  field("values", &ed.values, 1);
+  field("block sizes", &ed.blocks, 2);
+  ImGui::PopItemWidth();
+  changed |= ImGui::Checkbox(T(s, "stable_mode").c_str(), &ed.stable);
+  if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
+    try {
+      ed.masked_hint = NeedsMaskedHint(ed.scores);
+      const nlohmann::json doc = EditedDocument(ed, m->Title());
+      auto model = view::ParseScenarioModel(doc, "(editor)");
+      const int event = s.ui.event;
+      s.model.standalone = model;
+      ed.source = model.get();
+      SetEvent(s, event);
+      ed.error.clear();
+      ed.error_key.clear();
+      s.ui.fonts_dirty = true;
+    } catch (const data::LoadError& e) {  // "/logits/2" → the scores field; "/values" → values
+      ed.error = e.what();
+      const std::string& p = e.json_path();
+      ed.error_key = p.substr(1, p.find('/', 1) == std::string::npos ? std::string::npos : p.find('/', 1) - 1);
+    } catch (const std::exception& e) {
+      ed.error = e.what();
+      ed.error_key.clear();
+    }
+  }
+  if (!ed.error.empty() && ed.error_key != EditorKey(ed, 0) && ed.error_key != "values" && ed.error_key != "block_sizes") {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+    Wrapped(ed.error);  // not about one field (e.g. the block sizes do not add up to the positions)
+    ImGui::PopStyleColor();
+  }
+  if (ed.save_path.empty()) ed.save_path = "scenario-edited.json";
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  ImGui::InputText("##save", &ed.save_path);
+  ImGui::SameLine();
+  if (ImGui::Button(T(s, "save_as").c_str())) {
+    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, "saved") + " " + s.options.recent[0];
+    else s.ui.error = err;
+  }
+}
+
+}  // namespace bw::app

@@ -1,0 +1,106 @@
+// The lesson step's text, predict box, teacher notes and the presenter's notes window content; see panels.h.
+#include "app/panels.h"
+#include "app/shown.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+
+namespace bw::app {
+
+void DrawStepText(AppState& s, const Fonts& fonts) {
+  const ShownStep st = StepTextNow(s);
+  if (st.title.empty()) return;
+  Heading(fonts, st.title);
+  ImGui::Spacing();
+  const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
+  if (big) ImGui::PushFont(fonts.text);
+  Wrapped(st.body);
+  if (big) ImGui::PopFont();
+  if (!st.predict.empty()) {  // predict, then reveal: the answer waits for the first PageDown (or R)
+    ImGui::Spacing();
+    // A tinted box exactly as tall as its content: drawn behind it once the content is laid out.
+    auto* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    const float pad = ImGui::GetStyle().FramePadding.x * 2;
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - pad);
+    ImGui::PushFont(fonts.text);
+    Wrapped("? " + T(s, "predict") + " " + st.predict);
+    ImGui::PopFont();
+    ImGui::PopTextWrapPos();
+    if (!st.reveal.empty()) {
+      if (ImGui::Button(T(s, "reveal").c_str())) Reveal(s);
+      ImGui::SameLine();
+      ImGui::TextDisabled("%s", st.reveal.c_str());
+    }
+    ImGui::EndGroup();
+    const ImVec2 bottom = ImGui::GetItemRectMax();
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, bottom.y + pad), IM_COL32(227, 242, 253, 255),
+                      ImGui::GetFontSize() * 0.3f);
+    dl->AddRect(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, bottom.y + pad), IM_COL32(30, 101, 216, 255),
+                ImGui::GetFontSize() * 0.3f, 0, 2.0f);
+    dl->ChannelsMerge();
+    ImGui::Dummy(ImVec2(0, pad));
+  }
+  if (!st.further.empty()) {
+    ImGui::Spacing();
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
+    Wrapped(T(s, "further") + " \u2014 " + st.further);
+    ImGui::PopStyleColor();
+  }
+}
+
+void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {
+  const auto* st = s.CurrentStep();
+  if (!st) return;
+  (void)fonts;
+  ImGui::Spacing();
+  if (ImGui::CollapsingHeader(T(s, "teacher_notes").c_str()))  // folded: its Q&A answers stay off the screen
+    Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+  Wrapped(T(s, "source") + ": " + Fill(s, st->source.In(s.options.lang)));
+  ImGui::PopStyleColor();
+}
+
+void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
+  const auto* st = s.CurrentStep();
+  const int minutes = static_cast<int>(elapsed_s) / 60, seconds = static_cast<int>(elapsed_s) % 60;
+  ImGui::Text("%02d:%02d", minutes, seconds);
+  ImGui::SameLine();
+  if (!st) {
+    Wrapped(T(s, "no_lesson_notes"));
+    return;
+  }
+  const auto& L = s.model.lesson->lesson;
+  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s", T(s, "step").c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str());
+  Heading(fonts, Fill(s, st->title.In(s.options.lang)));
+  ImGui::Separator();
+  ImGui::PushFont(fonts.text);
+  Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
+  ImGui::PopFont();
+  ImGui::Separator();
+  if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
+    const auto& next = L.steps[s.ui.step + 1];
+    ImGui::TextDisabled("%s", T(s, "next_step").c_str());
+    Wrapped(next.id + "  " + next.title.In(s.options.lang));
+  }
+  ImGui::Spacing();
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+  Wrapped(T(s, "source") + ": " + Fill(s, st->source.In(s.options.lang)));
+  ImGui::PopStyleColor();
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", T(s, "steps").c_str());
+  for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
+    // Titles begin with the step's short id ("k1 · …"): the full id would repeat it.
+    const std::string& title = L.steps[i].title.In(s.options.lang);
+    const std::string label = title.empty() ? L.steps[i].id : title;
+    if (ImGui::Selectable(label.c_str(), i == s.ui.step)) GoToStep(s, i);
+  }
+}
+
+}  // namespace bw::app

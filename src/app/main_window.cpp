@@ -1,0 +1,125 @@
+// The main window's arrangement and the glyph texts; see panels.h.
+#include "app/panels.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "view/layout.h"
+#include "view/scenario_model.h"
+
+namespace bw::app {
+
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap) {
+  const ImGuiIO& io = ImGui::GetIO();
+  // The projector palette reaches the whole window: true white, black text, thick borders.
+  ImGuiStyle& style = ImGui::GetStyle();
+  const view::Palette pal = s.Palette();
+  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(ToImColor(pal.background));
+  style.Colors[ImGuiCol_WindowBg] = s.options.projector ? bg : ImVec4(0.94f, 0.94f, 0.94f, 1.0f);
+  style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
+  style.Colors[ImGuiCol_Text] = s.options.projector ? ImVec4(0, 0, 0, 1) : ImVec4(0, 0, 0, 1);
+  style.ChildBorderSize = s.options.projector ? 2.0f : 1.0f;
+  style.FrameBorderSize = s.options.projector ? 1.0f : 0.0f;
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::Begin("Blockwise", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
+                   ImGuiWindowFlags_NoBackground);  // glClear paints it: one full-screen layer less to blend
+  // The chrome (top bar, timeline) is sized from the window, not by Ctrl ±: larger text never takes
+  // height from the diagram. Its font is rebaked when the window's size class changes.
+  const float chrome_px = view::ChromePx(io.DisplaySize.y);
+  if (std::abs(chrome_px - s.ui.chrome_px) > s.ui.chrome_px * 0.12f) {
+    s.ui.chrome_px = chrome_px;
+    s.ui.fonts_dirty = true;
+  }
+  ImGui::PushFont(fonts.chrome);
+  DrawTopBar(s, fonts);
+  DrawErrorBanner(s);
+  ImGui::PopFont();
+  // Below the top bar: the layout comes from the window (view::ComputeLayout), never from the font,
+  // so larger text never shrinks the diagram; text and panels scroll instead.
+  const ImVec2 origin = ImGui::GetCursorPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const auto* cur = s.Current();
+  view::LayoutInput in;
+  in.width = avail.x;
+  in.height = avail.y;
+  in.font_px = s.FontPx();  // physical: the logical setting × the content scale
+  in.chrome_px = fonts.chrome_px;
+  in.projector = s.options.projector;
+  in.presenter = s.ui.presenter;
+  in.heatmap = cur && cur->HeatmapAt(s.ui.event).has_value();
+  const view::Layout L = view::ComputeLayout(in);
+  const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
+
+  place(L.diagram);
+  ImGui::BeginChild("diagram", ImVec2(L.diagram.w, L.diagram.h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  float label_px = 0;
+  Painted painted = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, arrow_progress, &label_px);
+  ImGui::EndChild();
+  // The diagram's labels get a font baked at their size: rebuild the atlas when the scale moved by
+  // more than a step (~12 %), e.g. after a resize or going fullscreen.
+  if (label_px > 0 && std::abs(label_px - s.ui.diagram_px) > s.ui.diagram_px * 0.12f) {
+    s.ui.diagram_px = std::min(label_px, 200.0f);
+    s.ui.fonts_dirty = true;
+  }
+
+  place(L.text);
+  ImGui::BeginChild("text", ImVec2(L.text.w, L.text.h), false);
+  DrawStepText(s, fonts);
+  ImGui::EndChild();
+  if (L.heatmap.w > 0) {
+    place(L.heatmap);
+    ImGui::BeginChild("heatmap", ImVec2(L.heatmap.w, L.heatmap.h), false);
+    DrawHeatmap(s, heatmap);
+    ImGui::EndChild();
+  }
+  place(L.side);
+  ImGui::BeginChild("right", ImVec2(L.side.w, L.side.h), true);
+  DrawPanels(s, fonts);
+  // Teacher notes never reach the projected screen: in projector or presenter mode they live in
+  // the F5 window only; otherwise folded until opened.
+  if (!s.ui.presenter && !s.options.projector) DrawTeacherNotes(s, fonts);
+  if (!s.options.projector) DrawEditor(s);
+  ImGui::EndChild();
+  place(L.timeline);
+  ImGui::PushFont(fonts.chrome);
+  DrawTimeline(s);
+  ImGui::PopFont();
+  ImGui::End();
+  DrawHelp(s);
+  return painted;
+}
+
+std::vector<std::string> ShownTexts(const AppState& s) {
+  std::vector<std::string> texts = view::AllUiTexts();
+  const auto add_model = [&](const view::ScenarioModel& m) {
+    auto t = m.Texts();
+    texts.insert(texts.end(), t.begin(), t.end());
+  };
+  if (s.model.lesson) {
+    const auto& L = *s.model.lesson;
+    texts.push_back(L.lesson.title.zh);
+    texts.push_back(L.lesson.title.en);
+    for (const auto& st : L.lesson.steps) {
+      for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source}) {
+        texts.push_back(t->zh);
+        texts.push_back(t->en);
+      }
+      if (st.predict) {
+        texts.push_back(st.predict->zh);
+        texts.push_back(st.predict->en);
+      }
+    }
+    for (const auto& [k, m] : L.scenarios) add_model(*m);
+  }
+  if (s.model.standalone) add_model(*s.model.standalone);
+  if (!s.ui.error.empty()) texts.push_back(s.ui.error);
+  return texts;
+}
+
+
+}  // namespace bw::app

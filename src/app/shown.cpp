@@ -1,0 +1,78 @@
+// See shown.h.
+#include "app/shown.h"
+
+#include "app/widgets.h"
+#include "view/scenario_model.h"
+
+namespace bw::app {
+
+ShownStep StepTextNow(const AppState& s) {
+  ShownStep out;
+  const auto* st = s.CurrentStep();
+  const auto& lang = s.options.lang;
+  if (!st) {
+    if (const auto* cur = s.Current()) {
+      out.title = cur->Title().In(lang);
+      out.body = T(s, "keys_hint");
+    }
+    return out;
+  }
+  out.title = Fill(s, st->title.In(lang));
+  out.body = Fill(s, st->body.In(lang));
+  if (st->predict) out.predict = Fill(s, st->predict->In(lang));
+  if (s.PredictPending()) out.reveal = T(s, "reveal_hint");
+  else out.further = Fill(s, st->further.In(lang));
+  return out;
+}
+
+std::vector<view::PanelSection> PanelsNow(const AppState& s) {
+  const auto* cur = s.Current();
+  if (!cur) return {};
+  auto sections = cur->Panels(s.ui.event, s.options.lang);
+  if (s.PredictPending())
+    for (auto& sec : sections)
+      for (auto& r : sec.rows)
+        if (r.answer) {
+          r.value = T(s, "hidden_answer");
+          r.warning = false;
+          r.bar = -1;
+        }
+  if (s.options.projector && !sections.empty()) {
+    const auto* st = s.CurrentStep();
+    size_t keep = 0;
+    if (st && !st->panel.empty())
+      for (size_t i = 0; i < sections.size(); ++i)
+        if (sections[i].id == st->panel) keep = i;
+    sections = {sections[keep]};
+  }
+  return sections;
+}
+
+std::vector<std::string> VisibleTexts(const AppState& s) {
+  std::vector<std::string> out;
+  const ShownStep st = StepTextNow(s);
+  for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.further})
+    if (!t->empty()) out.push_back(*t);
+  for (const auto& sec : PanelsNow(s)) {
+    out.push_back(sec.title);
+    for (const auto& c : sec.columns) out.push_back(c);
+    for (const auto& r : sec.rows) {
+      out.push_back(r.name);
+      out.push_back(r.value);
+    }
+  }
+  if (const auto* cur = s.Current()) {
+    const auto scene = cur->BuildScene(s.ui.event, s.options.lang, s.Palette());
+    for (const auto& r : scene.rects) {
+      if (!r.label.empty()) out.push_back(r.label);
+      if (!r.sublabel.empty()) out.push_back(r.sublabel);
+    }
+    for (const auto& t : scene.texts) out.push_back(t.text);
+    for (const auto& a : scene.arrows)
+      if (!a.label.empty()) out.push_back(a.label);
+    out.push_back(cur->EventTitle(s.ui.event, s.options.lang));
+  }
+  return out;
+}
+
+}  // namespace bw::app

@@ -1,0 +1,30 @@
+// What the main window shows now, as text, from one place: the step's text (filled from the engine
+// at the current position, its answer held back while a predict question is open), the side panels
+// (answers held back likewise; in projector mode only the panel the step is about), and the
+// diagram's labels. The panels draw these, --dump-scene writes them, tests read them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/app_state.h"
+
+namespace bw::app {
+
+struct ShownStep {
+  std::string title, body;
+  std::string predict;   // the question, or "" when the step asks none
+  std::string reveal;    // how to reveal the answer ("PageDown / R …"), while the question is open
+  std::string further;   // "" while the question is open: the explanation would answer it
+};
+ShownStep StepTextNow(const AppState& s);
+
+// The scenario's panel sections at the current event. Rows marked `answer` show a placeholder while
+// the step's predict question is open. In projector mode only the section the step names (its
+// "panel", else the first) is kept: diagram + one panel + the step text.
+std::vector<view::PanelSection> PanelsNow(const AppState& s);
+
+// Every string the main window shows now (step text, panels, diagram labels, timeline label).
+std::vector<std::string> VisibleTexts(const AppState& s);
+
+}  // namespace bw::app

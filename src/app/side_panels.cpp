@@ -1,0 +1,112 @@
+// The diagram, the side-panel sections and the P heatmap; see panels.h.
+#include "app/panels.h"
+#include "app/shown.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+#include "view/layout.h"
+#include "view/scenario_model.h"
+
+namespace bw::app {
+
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress,
+                    float* label_px) {
+  const auto* cur = s.Current();
+  if (!cur) return {};
+  const auto pal = s.Palette();
+  const view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, pal);
+  // The scene fills its box (centred across it): its scale follows the window, not the font.
+  const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);
+  const float ts = view::TextScale(s.options.font_px);  // Ctrl ± enlarges the labels as far as they fit
+  if (label_px) *label_px = em * 1.15f * ts;  // the largest label size the painter uses
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  origin.x += std::max(0.0f, (width - scene.width * em) / 2);
+  // The step's highlights apply at the step's own event (not while scrubbing away from it).
+  std::vector<std::string> highlight;
+  // Never while its predict question is open: a highlight must not point at the answer.
+  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step) && !s.PredictPending())
+    highlight = st->highlight;
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts);
+  ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
+  return painted;
+}
+
+void DrawPanels(const AppState& s, const Fonts& fonts) {
+  int n = 0;
+  // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
+  const bool big = s.options.projector;
+  for (const auto& sec : PanelsNow(s)) {
+    ImGui::PushID(n++);
+    Heading(fonts, sec.title);
+    if (big) ImGui::PushFont(fonts.text);
+    if (sec.columns.empty()) {
+      if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+        ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning, r.bar);
+        ImGui::EndTable();
+      }
+    } else if (ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
+                                 ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+      for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
+      ImGui::TableHeadersRow();
+      for (const auto& r : sec.rows) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        if (r.warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+        Wrapped(r.warning ? "\u00d7 " + r.name : r.name);
+        size_t col = 1, from = 0;
+        while (col < sec.columns.size()) {
+          const size_t tab = r.value.find('\t', from);
+          ImGui::TableSetColumnIndex(static_cast<int>(col++));
+          Wrapped(r.value.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+          if (tab == std::string::npos) break;
+          from = tab + 1;
+        }
+        if (r.warning) ImGui::PopStyleColor();
+      }
+      ImGui::EndTable();
+    }
+    if (big) ImGui::PopFont();
+    ImGui::Spacing();
+    ImGui::PopID();
+  }
+}
+
+void DrawHeatmap(const AppState& s, HeatmapRenderer* renderer) {
+  const auto* cur = s.Current();
+  if (!cur || !renderer) return;
+  const auto h = cur->HeatmapAt(s.ui.event);
+  if (!h) return;
+  ImGui::TextUnformatted((T(s, "heatmap") + "  " + h->title).c_str());
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+  // Cells keep their aspect: a single row is a strip, a square matrix a square.
+  const float aspect = static_cast<float>(h->rows) / static_cast<float>(h->cols);
+  float width = avail.x;
+  float height = std::clamp(width * aspect, ImGui::GetFontSize() * 1.5f, width);
+  if (height > avail.y - legend_h && avail.y - legend_h > ImGui::GetFontSize() * 3) {
+    height = avail.y - legend_h;
+    width = std::min(avail.x, height / std::max(aspect, 1e-6f));
+  }
+  const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1{p0.x + width, p0.y + height};
+  auto* dl = ImGui::GetWindowDrawList();
+  if (!renderer->Draw(dl, *h, p0, p1, 6.0f)) {
+    Wrapped(T(s, "heatmap_too_big"));
+    return;
+  }
+  if (h->r1 > h->r0) {  // the current tile, outlined
+    const float cw = width / static_cast<float>(h->cols), ch = height / static_cast<float>(h->rows);
+    dl->AddRect({p0.x + cw * static_cast<float>(h->c0), p0.y + ch * static_cast<float>(h->r0)},
+                {p0.x + cw * static_cast<float>(h->c1), p0.y + ch * static_cast<float>(h->r1)},
+                IM_COL32(255, 64, 32, 255), 0, 0, std::max(2.0f, ImGui::GetFontSize() * 0.12f));
+  }
+  dl->AddRect(p0, p1, IM_COL32(60, 60, 60, 255));
+  ImGui::Dummy(ImVec2(width, height));
+  Wrapped(T(s, "heatmap_legend") + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols));
+}
+
+}  // namespace bw::app

@@ -1,0 +1,41 @@
+// The timeline: every trace event as a slider, block ticks and lesson step marks; see panels.h.
+#include "app/panels.h"
+#include "app/icons.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+#include "view/scenario_model.h"
+
+namespace bw::app {
+
+void DrawTimeline(AppState& s) {
+  const auto* cur = s.Current();
+  if (!cur) return;
+  const int n = cur->EventCount();
+  int e = s.ui.event;
+  if (PlayPauseButton(s.ui.playing)) TogglePlay(s);  // drawn: the font has no pause sign
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  const std::string label = std::to_string(s.ui.event + 1) + " / " + std::to_string(n) + "   " + cur->EventTitle(s.ui.event, s.options.lang);
+  if (ImGui::SliderInt("##timeline", &e, 0, n - 1, label.c_str())) SetEvent(s, e);
+  // Block boundaries as grey ticks, lesson steps as blue triangles, under the slider.
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  auto* dl = ImGui::GetWindowDrawList();
+  const float grab = ImGui::GetStyle().GrabMinSize;
+  const auto x_of = [&](int ev) {
+    return min.x + grab / 2 + (max.x - min.x - grab) * (n > 1 ? static_cast<float>(ev) / static_cast<float>(n - 1) : 0.f);
+  };
+  const auto marks = cur->BlockMarks();
+  if (marks.size() < 2000)
+    for (const auto& m : marks) dl->AddLine({x_of(m.event), max.y}, {x_of(m.event), max.y + 5}, IM_COL32(96, 96, 96, 255));
+  if (s.InLesson()) {
+    for (size_t i = 0; i < s.model.lesson->lesson.steps.size(); ++i) {
+      if (&s.model.lesson->ScenarioOf(static_cast<int>(i)) != cur) continue;
+      const float x = x_of(s.model.lesson->EventOf(static_cast<int>(i)));
+      dl->AddTriangleFilled({x, max.y + 1}, {x - 5, max.y + 10}, {x + 5, max.y + 10}, IM_COL32(30, 101, 216, 255));
+    }
+  }
+  ImGui::Dummy(ImVec2(0, 10));
+}
+
+}  // namespace bw::app

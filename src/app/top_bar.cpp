@@ -1,0 +1,72 @@
+// Top bar (title, step count, buttons), error banner and status line; see panels.h (the ? overlay is
+// drawn from the shortcut table, shortcuts.cpp).
+#include "app/panels.h"
+#include "app/widgets.h"
+
+#include <imgui.h>
+
+namespace bw::app {
+
+void DrawTopBar(AppState& s, const Fonts& fonts) {
+  ImGui::PushFont(fonts.chrome);
+  std::string title = "Blockwise";
+  if (const auto* st = s.CurrentStep()) {
+    title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
+  } else if (const auto* cur = s.Current()) {
+    title += "  \u00b7  " + cur->Title().In(s.options.lang);
+  }
+  ImGui::TextUnformatted(title.c_str());
+  ImGui::PopFont();
+  if (s.CurrentStep()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
+  }
+  // The buttons sit at the right edge, or on their own line when the title leaves no room.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
+  const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w(T(s, "settings_button")) +
+                        button_w("?") + style.ItemSpacing.x * 8 + style.ItemInnerSpacing.x;
+  ImGui::SameLine();
+  const float right = ImGui::GetWindowContentRegionMax().x - buttons;
+  if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
+  else ImGui::SetCursorPosX(right);
+  if (ImGui::Button("\u25c0")) StepLesson(s, -1);
+  ImGui::SameLine();
+  if (ImGui::Button("\u25b6")) StepLesson(s, +1);
+  ImGui::SameLine();
+  if (ImGui::Button(T(s, "lang_switch").c_str())) {
+    s.options.lang = s.options.lang == "zh" ? "en" : "zh";
+    s.ui.settings_dirty = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector)) s.ui.settings_dirty = true;
+  ImGui::SameLine();
+  if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
+  ImGui::SameLine();
+  if (ImGui::Button(T(s, "settings_button").c_str())) s.ui.show_settings = !s.ui.show_settings;
+  ImGui::SameLine();
+  if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
+  DrawStatus(s);
+}
+
+void DrawErrorBanner(AppState& s) {
+  if (s.ui.error.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
+  ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, s.Current() ? "kept_scenario" : "nothing_loaded"));
+  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+void DrawStatus(AppState& s) {
+  if (s.ui.status.empty()) return;
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", s.ui.status.c_str());
+}
+
+}  // namespace bw::app

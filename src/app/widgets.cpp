@@ -1,0 +1,91 @@
+// Shared panel helpers; see widgets.h.
+#include "app/widgets.h"
+
+#include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
+
+#include <algorithm>
+
+#include "view/lesson_text.h"
+#include "view/scenario_model.h"
+
+namespace bw::app {
+
+const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+
+std::string Fill(const AppState& s, const std::string& tmpl) {
+  const auto* cur = s.Current();
+  if (!cur) return tmpl;
+  return view::FillPlaceholders(tmpl, cur->QuantitiesAt(s.ui.event)).text;
+}
+
+// Dear ImGui 1.86 wraps only at spaces and ASCII punctuation, so Chinese runs break mid-number
+// ("22." / "86"). This wraps between any two CJK characters, never inside a Latin word or number,
+// and never starts a line with closing punctuation.
+namespace {
+
+bool IsCjk(unsigned c) { return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF); }
+bool NoLineStart(unsigned c) {
+  for (unsigned p : {0xFF0Cu, 0x3002u, 0xFF1Bu, 0xFF1Au, 0x3001u, 0xFF09u, 0x300Fu, 0x300Du, 0x3011u, 0xFF01u, 0xFF1Fu, 0x201Du})
+    if (c == p) return true;
+  return false;
+}
+
+}  // namespace
+
+void Wrapped(const std::string& text) {
+  ImFont* font = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  const float width = std::max(size * 4, ImGui::GetContentRegionAvail().x);
+  const char* s = text.c_str();
+  const char* end = s + text.size();
+  while (s < end) {
+    const char* line = s;
+    const char* brk = nullptr;  // last place a line may end (exclusive)
+    float w = 0;
+    unsigned prev = 0;
+    const char* p = s;
+    while (p < end) {
+      unsigned c = 0;
+      const int len = ImTextCharFromUtf8(&c, p, end);
+      if (c == '\n') { brk = p; break; }
+      if (p > line && (c == ' ' || ((IsCjk(c) || IsCjk(prev)) && !NoLineStart(c)))) brk = p;
+      w += font->CalcTextSizeA(size, 1e9f, 0, p, p + len).x;
+      if (w > width && p > line) {
+        if (!brk || brk == line) brk = p;  // a single word longer than the line: cut it
+        break;
+      }
+      prev = c;
+      p += len;
+    }
+    if (p >= end) brk = end;
+    ImGui::TextUnformatted(line, brk);
+    s = brk;
+    while (s < end && (*s == ' ' || *s == '\n')) ++s;
+  }
+}
+
+void Heading(const Fonts& f, const std::string& text) {
+  ImGui::PushFont(f.large);
+  Wrapped(text);
+  ImGui::PopFont();
+}
+
+void Row(const char* name, const std::string& value, bool emphasise, float bar) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  // A wrong value carries its own mark (×) and hue — never red, which means "written to HBM".
+  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+  Wrapped(emphasise ? std::string("\u00d7 ") + name : std::string(name));
+  ImGui::TableSetColumnIndex(1);
+  if (bar >= 0) {  // the number on a bar of its size: comparisons read at a glance from the back
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, IM_COL32(30, 101, 216, 150));
+    ImGui::ProgressBar(bar, ImVec2(-1, 0), value.c_str());
+    ImGui::PopStyleColor();
+  } else {
+    Wrapped(value);
+  }
+  if (emphasise) ImGui::PopStyleColor();
+}
+
+}  // namespace bw::app

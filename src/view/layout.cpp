@@ -1,0 +1,44 @@
+// See layout.h.
+#include "view/layout.h"
+
+#include <algorithm>
+
+namespace bw::view {
+
+Layout ComputeLayout(const LayoutInput& in) {
+  Layout L;
+  // Gaps and the diagram's share are computed from the window and a 22 px reference font only, so
+  // the diagram's box is the same at any font size; a taller timeline (larger text) is taken from
+  // the step text below the diagram, which scrolls.
+  const float gap = std::max(4.0f, in.chrome_px * 0.35f);
+  const float timeline_ref = std::min(in.height * 0.2f, in.chrome_px * 2.4f + 12.0f);
+  const float timeline_h = timeline_ref;
+  const float body_h = std::max(0.0f, in.height - timeline_h - gap);
+  // The side panel is a share of the window, never of the font: at 96 px text it scrolls.
+  const float side_share = in.projector ? 0.27f : (in.presenter ? 0.28f : 0.31f);
+  const float side_w = std::clamp(in.width * side_share, std::min(in.width * 0.45f, 240.0f), in.width * 0.45f);
+  const float left_w = std::max(0.0f, in.width - side_w - gap);
+  const float diagram_share = in.projector ? 0.64f : 0.60f;
+  const float diagram_h = std::min(body_h, (in.height - timeline_ref - gap) * diagram_share);
+  L.diagram = {0, 0, left_w, diagram_h};
+  const float text_y = diagram_h + gap;
+  const float text_h = std::max(1.0f, body_h - text_y);
+  float heat_w = 0;
+  if (in.heatmap) heat_w = std::min(left_w * 0.3f, text_h * 1.2f);
+  L.text = {0, text_y, std::max(0.0f, left_w - heat_w - (heat_w > 0 ? gap : 0)), text_h};
+  L.heatmap = {heat_w > 0 ? left_w - heat_w : 0, text_y, heat_w, heat_w > 0 ? text_h : 0};
+  L.side = {left_w + gap, 0, side_w, body_h};
+  L.timeline = {0, body_h + gap, in.width, timeline_h};
+  return L;
+}
+
+float ChromePx(float display_h) { return std::clamp(display_h / 40.0f, 16.0f, 56.0f); }
+
+float TextScale(float font_px) { return std::clamp(font_px / kDefaultFontPx, 0.75f, 2.0f); }
+
+float FitEm(const Box& box, float scene_w, float scene_h) {
+  if (scene_w <= 0 || scene_h <= 0) return 1;
+  return std::max(1.0f, std::min(box.w / scene_w, box.h / scene_h));
+}
+
+}  // namespace bw::view

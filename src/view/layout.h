@@ -1,0 +1,47 @@
+// ComputeLayout: where the main window's parts go, as rectangles in pixels, from the window size,
+// the font size and the mode — a pure function, unit-tested without a window.
+// The diagram's box depends on the window, not on the font: larger text never shrinks the diagram
+// (the step text and the side panel scroll instead). In projector mode the side panel narrows to the
+// one panel the step is about, and the diagram takes the rest of the width.
+#pragma once
+
+namespace bw::view {
+
+struct Box {
+  float x = 0, y = 0, w = 0, h = 0;   // pixels, origin top-left of the window's content region
+  float Right() const { return x + w; }
+  float Bottom() const { return y + h; }
+  bool Contains(const Box& o) const { return o.x >= x - 0.5f && o.y >= y - 0.5f && o.Right() <= Right() + 0.5f && o.Bottom() <= Bottom() + 0.5f; }
+  bool Intersects(const Box& o) const { return x < o.Right() && o.x < Right() && y < o.Bottom() && o.y < Bottom(); }
+};
+
+struct LayoutInput {
+  float width = 0, height = 0;   // the content region below the top bar (pixels)
+  float font_px = 22;            // the base font size (pixels; Ctrl ±): sizes the text, not the parts
+  float chrome_px = 22;          // the top bar's and timeline's font (ChromePx)
+  bool projector = false;        // projector layout: diagram + the step's panel + the step text
+  bool presenter = false;        // notes in the F5 window
+  bool heatmap = false;          // the scenario has a P heatmap beside the step text
+};
+
+struct Layout {
+  Box diagram;     // the HBM/SRAM diagram, scaled to fit
+  Box text;        // the step text (scrolls)
+  Box heatmap;     // empty (w = 0) when there is none
+  Box side;        // the side panels (scroll)
+  Box timeline;    // the timeline slider and its marks
+};
+
+Layout ComputeLayout(const LayoutInput& in);
+
+// The top bar's and timeline's font size: from the window height (larger on a 4K screen), never from
+// Ctrl ±, so larger text never takes height from the diagram. ≈ 27 px at 1080 rows.
+float ChromePx(float display_h);
+// How much Ctrl ± enlarges the diagram's labels: the base font over its default (22 px), 0.75–2.
+float TextScale(float font_px);
+inline constexpr float kDefaultFontPx = 22.0f;
+
+// The diagram's scale: pixels per em so that a scene of `scene_w × scene_h` em fills `box`.
+float FitEm(const Box& box, float scene_w, float scene_h);
+
+}  // namespace bw::view
