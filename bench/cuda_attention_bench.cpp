@@ -4,19 +4,23 @@
 //   tc        tensor-core bf16 kernel, same grid, heads = 65536/N (torch SDPA is timed by sdpa_bench.py)
 //   overhead  counters (tile records + per-tensor tallies) on vs off, and live records into mapped host memory
 //   ncu ALG N D CAUSAL   one launch with counters, prints our byte counters (ncu reads its own)
-//   record PATH [N D B_r B_c MASK PACE_NS]   one live GpuRun, saved as recorded-run JSON
+//   live      issue 15: counters off / on / live (device copy) / live (mapped host memory), medians
+//   record PATH [N D B_r B_c MASK PACE_NS ALG]   one live GpuRun, saved as recorded-run JSON (ALG fp32|bf16)
 // TFLOP/s = 4*N^2*d*heads / time, halved for causal (issue 6).
 #include "cuda/attention_cuda.h"
 #include "cuda/gpu_record_json.h"
 #include "cuda/gpu_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 using namespace bw::cuda;
 
@@ -79,29 +83,93 @@ int Overhead() {
                         100.0 * (on.median_ms - off.median_ms) / off.median_ms);
           Line("overhead", a, n, d, heads, causal, off, extra);
         }
-  // live: records into mapped pinned host memory through GpuRun (one head, one run after a warm-up)
+  return 0;
+}
+
+// One GpuRun of `p`, polled every `poll_us` microseconds while it runs (poll_us < 0: not polled until
+// the kernel is done). Returns the kernel's CUDA-event time; copies/mismatches/polls with news out.
+double TimeGpuRun(const Problem& p, Algorithm a, RecordTransport tr, int poll_us, int& copies, int& mismatches, int& news) {
+  GpuRun run;
+  GpuRunOptions o;
+  o.algorithm = a;
+  o.tiling = Tiling{64, 64};
+  o.transport = tr;
+  run.Start(p, o);
+  news = 0;
+  while (!run.Done()) {
+    if (poll_us >= 0) {
+      if (!run.Poll().empty()) ++news;
+      if (poll_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(poll_us));
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
+  run.Poll();
+  if (run.TilesSeen() != run.TilesTotal()) throw std::runtime_error("live run lost records");
+  copies = run.CopiesIssued();
+  mismatches = run.LiveMismatches();
+  return run.Totals().kernel_ms;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Issue 15: counters off / counters on (records in device memory, read after the kernel) / live (the
+// same kernel while its whole record buffer is copied to pinned host memory on a second stream, back to
+// back) / mapped (issue 6: records into mapped host memory behind system fences) — all four in the same
+// harness (Benchmark: buffers allocated once, 2 warm-ups, median of 20). Then GpuRun end to end (fresh
+// buffers and upload per run, records copied only for unfinished rows, polled back to back; and the same
+// not polled): median of 5, with its copies and the live records that differed from the final read.
+BenchResult RunLive(Algorithm a, int n, int d, int heads, bool causal, int live) {
+  BenchConfig c;
+  c.algorithm = a;
+  c.n = n; c.d = d; c.heads = heads; c.causal = causal;
+  c.tiling = Tiling{64, 64};
+  c.record_tiles = true;
+  c.live = live;
+  c.warmup = 2;
+  c.iters = 20;
+  return Benchmark(c);
+}
+
+int Live() {
+  struct Shape { int n, d, heads; bool causal; };
+  std::vector<Shape> shapes;
+  for (int n : {4096, 8192})
+    for (int d : {64, 128})
+      for (bool causal : {false, true}) shapes.push_back({n, d, 65536 / n, causal});
+  for (int n : {4096, 8192}) shapes.push_back({n, 64, 1, false});  // issue 15's case: one head, short kernels
   for (Algorithm a : {Algorithm::TiledFp32, Algorithm::TensorCoreBf16})
-    for (int n : {4096, 8192}) {
+    for (const Shape& sh : shapes) {
+      const BenchResult off = Run(a, sh.n, sh.d, sh.heads, sh.causal, false, 20);
+      const BenchResult on = Run(a, sh.n, sh.d, sh.heads, sh.causal, true, 20);
+      const BenchResult live = RunLive(a, sh.n, sh.d, sh.heads, sh.causal, 1);
+      const BenchResult mapped = RunLive(a, sh.n, sh.d, sh.heads, sh.causal, 2);
       std::mt19937 rng(5);
       std::uniform_real_distribution<float> u(-1.f, 1.f);
       Problem p;
-      p.n_q = p.n_k = n; p.d = p.d_v = 64; p.scale = 0.125f;
-      p.q.resize((size_t)n * 64); p.k.resize(p.q.size()); p.v.resize(p.q.size());
+      p.n_q = p.n_k = sh.n; p.d = p.d_v = sh.d; p.heads = sh.heads; p.scale = 1.f / std::sqrt((float)sh.d);
+      p.mask.kind = sh.causal ? MaskKind::CausalTopLeft : MaskKind::None;
+      p.q.resize((size_t)sh.heads * sh.n * sh.d); p.k.resize(p.q.size()); p.v.resize(p.q.size());
       for (auto* x : {&p.q, &p.k, &p.v}) for (auto& e : *x) e = u(rng);
-      double best = 1e30;
-      for (int rep = 0; rep < 3; ++rep) {
-        GpuRun run;
-        GpuRunOptions o;
-        o.algorithm = a;
-        run.Start(p, o);
-        while (!run.Done()) { run.Poll(); std::this_thread::sleep_for(std::chrono::microseconds(200)); }
-        run.Poll();
-        best = std::min(best, run.Totals().kernel_ms);
+      int copies = 0, mism = 0, news = 0, copies_total = 0, mism_total = 0;
+      std::vector<double> quiet, polled;
+      for (int rep = 0; rep < 5; ++rep) {
+        quiet.push_back(TimeGpuRun(p, a, RecordTransport::kDeviceCopy, -1, copies, mism, news));
+        mism_total += mism;
+        polled.push_back(TimeGpuRun(p, a, RecordTransport::kDeviceCopy, 0, copies, mism, news));
+        copies_total += copies; mism_total += mism;
       }
-      const BenchResult off = Run(a, n, 64, 1, false, false, 20);
-      std::printf("{\"table\":\"live\",\"alg\":\"%s\",\"n\":%d,\"d\":64,\"heads\":1,\"causal\":0,\"ms\":%.5f,\"ms_live_mapped\":%.5f,"
-                  "\"overhead_pct\":%.2f}\n",
-                  AlgorithmName(a), n, off.median_ms, best, 100.0 * (best - off.median_ms) / off.median_ms);
+      const double q = Median(quiet), g = Median(polled), base = off.median_ms;
+      std::printf("{\"table\":\"live\",\"alg\":\"%s\",\"n\":%d,\"d\":%d,\"heads\":%d,\"causal\":%d,\"ms\":%.5f,"
+                  "\"ms_counters_on\":%.5f,\"ms_live\":%.5f,\"ms_live_mapped\":%.5f,\"ms_gpurun_live\":%.5f,"
+                  "\"ms_gpurun_not_polled\":%.5f,\"on_pct\":%.2f,\"live_pct\":%.2f,\"mapped_pct\":%.2f,"
+                  "\"copies_per_kernel\":%.1f,\"gpurun_copies_per_run\":%.1f,\"live_mismatches\":%d}\n",
+                  AlgorithmName(a), sh.n, sh.d, sh.heads, sh.causal ? 1 : 0, base, on.median_ms, live.median_ms,
+                  mapped.median_ms, g, q, 100.0 * (on.median_ms - base) / base, 100.0 * (live.median_ms - base) / base,
+                  100.0 * (mapped.median_ms - base) / base, live.copies_per_iter, copies_total / 5.0, mism_total);
       std::fflush(stdout);
     }
   return 0;
@@ -142,6 +210,7 @@ int Record(int argc, char** argv) {
   GpuRunOptions o;
   o.tiling = {b_r, b_c};
   o.pace_ns = pace;
+  if (argc > 9 && std::string(argv[9]) == "bf16") o.algorithm = Algorithm::TensorCoreBf16;
   { GpuRun warm; warm.Start(p, o); while (!warm.Done()) std::this_thread::sleep_for(std::chrono::microseconds(100)); }
   GpuRun run;
   run.Start(p, o);
@@ -164,7 +233,7 @@ int Record(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s fp32|tc|overhead|ncu ALG N D CAUSAL|record PATH [N D B_r B_c MASK PACE_NS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s fp32|tc|overhead|live|ncu ALG N D CAUSAL|record PATH [N D B_r B_c MASK PACE_NS fp32|bf16]\n", argv[0]);
     return 2;
   }
   std::string why;
@@ -175,6 +244,7 @@ int main(int argc, char** argv) {
     if (mode == "fp32") return Fp32();
     if (mode == "tc") return Tc();
     if (mode == "overhead") return Overhead();
+    if (mode == "live") return Live();
     if (mode == "ncu") return Ncu(argc, argv);
     if (mode == "record" && argc > 2) return Record(argc, argv);
   } catch (const std::exception& e) {

@@ -7,8 +7,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BW_CUDA_BUILD:-/work/build-cuda}
 cmake -S "$root" -B "$build" -DBLOCKWISE_GUI=OFF -DBLOCKWISE_CUDA=ON -DBLOCKWISE_BENCH=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$build" -j2 --target test_cuda_attention test_gpu_record cuda_attention_bench
+cmake --build "$build" -j2 --target test_cuda_attention test_gpu_record cuda_attention_bench blockwise-cli
 mkdir -p "$root/.devbuild"
-cp "$build/tests/cuda/test_cuda_attention" "$build/tests/cuda/test_gpu_record" "$build/src/cuda/cuda_attention_bench" "$root/.devbuild/"
+cp "$build/tests/cuda/test_cuda_attention" "$build/tests/cuda/test_gpu_record" "$build/src/cuda/cuda_attention_bench" \
+   "$build/src/cli/blockwise-cli" "$root/.devbuild/"
 grep -qx '/.devbuild/' "$root/.git/info/exclude" || echo '/.devbuild/' >> "$root/.git/info/exclude"
 ls -la "$root/.devbuild"

@@ -74,11 +74,22 @@ def main():
         p()
     live = [r for r in bench if r["table"] == "live"]
     if live:
-        p("Live records into mapped pinned host memory (GpuRun, one head, d = 64, best of 3):\n")
-        p("| kernel | N | off ms | live ms | overhead |")
-        p("|---|---:|---:|---:|---:|")
+        p("### Counters off / on / live (issue 15)\n")
+        p("One harness for the first four columns (buffers allocated once, 2 warm-ups, median of 20 launches): "
+          "off = no records, no tallies; on = records and tallies in device memory, read after the kernel; "
+          "live = the same kernel while its whole record buffer is copied to pinned host memory on a second "
+          "stream, back to back until it ends (GpuRun's transport at its most eager; copies = per kernel); "
+          "mapped = issue 6's transport (records in mapped host memory, system fence per 8 records). "
+          "Overheads against off. GpuRun columns: the app's live path end to end (fresh buffers and upload "
+          "per run), polled back to back and not polled, median of 5; mismatches = live records that differed "
+          "from the final read.\n")
+        p("| kernel | N | d | heads | causal | off ms | on ms | live ms | mapped ms | on | live | mapped | copies | GpuRun polled ms | GpuRun not polled ms | mismatches |")
+        p("|---|---:|---:|---:|:---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in live:
-            p(f"| {r['alg']} | {r['n']} | {r['ms']:.4f} | {r['ms_live_mapped']:.4f} | {r['overhead_pct']:+.1f} % |")
+            p(f"| {r['alg']} | {r['n']} | {r['d']} | {r['heads']} | {'yes' if r['causal'] else 'no'} | {r['ms']:.4f} | "
+              f"{r['ms_counters_on']:.4f} | {r['ms_live']:.4f} | {r['ms_live_mapped']:.4f} | {r['on_pct']:+.1f} % | "
+              f"**{r['live_pct']:+.1f} %** | {r['mapped_pct']:+.1f} % | {r['copies_per_kernel']:.0f} | "
+              f"{r['ms_gpurun_live']:.4f} | {r['ms_gpurun_not_polled']:.4f} | {r['live_mismatches']} |")
         p()
 
     ours = {(r["alg"], r["n"], r["d"], r["causal"]): r for r in bench if r["table"] == "ncu_ours"}

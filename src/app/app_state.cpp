@@ -31,6 +31,11 @@ void StepLesson(AppState& s, int delta) {
   if (!s.InLesson()) return StepEvent(s, delta);
   s.ui.playing = false;
   if (delta > 0 && s.PredictPending()) return Reveal(s);
+  const int last = static_cast<int>(s.model.lesson->lesson.steps.size()) - 1;
+  if (delta > 0 && s.ui.step == last) {  // the clicker at the end: say so instead of doing nothing
+    s.ui.status = view::UiText("lesson_end", s.options.lang);
+    return;
+  }
   GoToStep(s, s.ui.step + delta);
 }
 

@@ -45,6 +45,18 @@ struct Editor {
   bool masked_hint = false;      // the scores hold an unquoted inf: masked logits are written "-inf"
 };
 
+// What the GPU panel shows, as it last drew it (for --dump-scene / --state-file and the tests).
+struct GpuStatus {
+  std::string source;            // "live" | "replay" | "" (nothing loaded)
+  std::string sentence;          // the line above the run: live device, or the plain no-GPU sentence
+  std::string detail;            // the driver's reason, shown on hover ("" with a GPU)
+  std::string recording;         // file name of the replayed recording
+  bool paused = false;
+  double position_us = 0, span_us = 0;  // replay position and length, GPU microseconds
+  long long computed = 0, computed_total = 0, skipped = 0, skipped_total = 0;
+  bool roofline = false;         // the roofline point is drawn
+};
+
 struct Transient {
   // Key presses queued by the GLFW callback and applied at the start of the next frame: with
   // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
@@ -59,6 +71,7 @@ struct Transient {
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
   bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
+  GpuStatus gpu;                 // written by the GPU panel each frame it draws
   std::string open_path;         // its path field
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)
@@ -79,6 +92,7 @@ struct Transient {
   int missing_glyphs = 0;        // characters of RuntimeTexts the atlas lacks after a rebuild (glyphs.h)
   float diagram_px = 0;          // the diagram's label size in pixels (a font is baked at it)
   float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
+  float text_px = 22;            // the text's font size: options.font_px × view::WindowTextScale
 };
 
 struct Model {

@@ -1,8 +1,9 @@
-// The GPU panel (G): the CUDA backend's tile traffic, live from a kernel on a real GPU — each
-// (Q tile, K/V tile) step lights up in the colour of the SM that ran it while counters rise — then
-// kernel time, TFLOP/s and GB/s beside the CPU engine's prediction of the same counters. Without a
-// GPU (or in a build without CUDA) it says why and replays the run recorded on an H200
-// (assets/gpu/recorded_run_h200.json), slowed down so a class can watch.
+// The GPU panel (G): the CUDA backend's tile traffic, from a kernel running on this machine's GPU
+// ("LIVE", only then) or from a run recorded on an H200 (assets/gpu/*.json) that can be paused,
+// sped up or slowed down, and scrubbed. Beside the tile grid (cells coloured by start time, skipped
+// tiles striped): the SM × time lanes, the roofline against the device's peaks, and the counters
+// against the CPU engine's prediction. Without a GPU it opens on a plain sentence (the driver's reason
+// on hover) and a paused replay. Geometry comes from src/view/gpu_scene.h and gpu_roofline.h.
 #pragma once
 
 #include <memory>
@@ -12,8 +13,9 @@
 
 #include "app/app_state.h"
 #include "app/fonts.h"
-#include "cuda/gpu_replay.h"
+#include "app/painter.h"
 #include "cuda/gpu_types.h"
+#include "view/gpu_scene.h"
 
 namespace bw::cuda {
 class GpuRun;
@@ -23,39 +25,45 @@ namespace bw::app {
 
 class GpuPanel {
  public:
+  // `recording_path`: the default recording; every *.json beside it is offered too.
   explicit GpuPanel(std::string recording_path);
   ~GpuPanel();
   // The panel's window; call every frame while s.ui.show_gpu. `now` in seconds (glfwGetTime).
-  void Draw(AppState& s, const Fonts& fonts, double now);
-  // True while tiles are still arriving (the app keeps drawing frames).
+  // Returns what it painted (grid, lanes, roofline) for --dump-scene; fills s.ui.gpu.
+  Painted Draw(AppState& s, const Fonts& fonts, double now);
+  // True while tiles are still arriving (a live run, or a replay playing): the app keeps drawing.
   bool Busy() const;
-  // Starts the recorded run as if it began `elapsed_s` seconds ago (tests and screenshots).
+  // Plays the default recording from `elapsed_s` wall-clock seconds in (tests and screenshots).
   void StartReplay(double now, double elapsed_s = 0);
+  // Starts a live run from "ALG,N,D,CAUSAL,PACE_MS" (ALG fp32|bf16); returns "" or why not.
+  std::string StartLiveFromSpec(const std::string& spec, double now);
 
  private:
-  void Reset(const cuda::RunSummary& shape);
-  void Take(const std::vector<cuda::TileRecord>& records);
+  void LoadRecording(size_t index);
   void StartLive(double now);
-  void DrawResults(AppState& s);
+  void PollLive();
+  void DrawControls(AppState& s, double now);
+  void DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted);
 
-  std::string recording_path_;
-  std::string why_no_gpu_;       // "" when a live GPU can be used
+  std::vector<std::string> recordings_;  // paths, default first
+  size_t recording_ = 0;
+  std::string why_no_gpu_;               // "" when a live GPU can be used
+  std::string device_name_;
   std::string error_;
   // Live-run settings.
   int n_ = 4096, d_ = 64, b_r_ = 64, b_c_ = 64, precision_ = 0;
   bool causal_ = true;
   float pace_ms_ = 0.0f;
-  float slow_down_ = 20000.0f;   // replay: wall-clock seconds per GPU second
-  // What is shown.
-  std::optional<cuda::GpuReplay> replay_;
-  // Created only in builds with CUDA; the deleter comes with it, so builds without CUDA never
-  // reference GpuRun's code.
+  // Replay: the recording, the position in GPU nanoseconds, paused or playing at `slow_down_`.
+  std::optional<cuda::RunSummary> replay_;
+  double position_ns_ = 0, span_ns_ = 0;
+  bool playing_ = false;
+  float slow_down_ = 20000.0f;           // wall-clock seconds per GPU second
+  double last_now_ = 0;
+  // Live: created only in builds with CUDA; the deleter comes with it.
   std::unique_ptr<cuda::GpuRun, void (*)(cuda::GpuRun*)> live_{nullptr, nullptr};
-  double started_at_ = 0;
-  cuda::RunSummary shape_;       // problem, device, tiling of the run on screen
-  std::vector<int> cells_;       // T_r × T_c: view::kGpuCellPending / kGpuCellSkipped / SM id
-  int t_r_ = 0, t_c_ = 0, seen_ = 0, total_ = 0;
-  long long loaded_ = 0, written_ = 0;  // bytes, from the records so far
+  cuda::RunSummary shape_;               // problem, device, tiling of the run on screen
+  view::GpuFrame frame_;
   bool done_ = false;
   std::optional<cuda::RunSummary> totals_;  // after the run: counters, time, TFLOP/s, GB/s
 };

@@ -7,45 +7,53 @@
 
 namespace bw::app {
 
+namespace {
+
+// The question in a tinted box exactly as tall as its content, with its answer once revealed.
+void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
+  ImGui::Spacing();
+  auto* dl = ImGui::GetWindowDrawList();
+  dl->ChannelsSplit(2);
+  dl->ChannelsSetCurrent(1);
+  const float pad = ImGui::GetStyle().FramePadding.x * 2;
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
+  ImGui::BeginGroup();
+  ImGui::PushFont(fonts.text);
+  Wrapped("? " + T(s, "predict") + " " + st.predict);
+  if (!st.answer.empty()) Wrapped("\u2192 " + st.answer);
+  ImGui::PopFont();
+  if (!st.reveal.empty()) {
+    if (ImGui::Button(T(s, "reveal").c_str())) Reveal(s);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", st.reveal.c_str());
+  }
+  ImGui::EndGroup();
+  const ImVec2 bottom = ImGui::GetItemRectMax();
+  dl->ChannelsSetCurrent(0);
+  const ImVec2 br(top.x + width, bottom.y + pad);
+  dl->AddRectFilled(top, br, IM_COL32(227, 242, 253, 255), ImGui::GetFontSize() * 0.3f);
+  dl->AddRect(top, br, IM_COL32(30, 101, 216, 255), ImGui::GetFontSize() * 0.3f, 0, 2.0f);
+  dl->ChannelsMerge();
+  ImGui::Dummy(ImVec2(0, pad));
+}
+
+}  // namespace
+
 void DrawStepText(AppState& s, const Fonts& fonts) {
   const ShownStep st = StepTextNow(s);
   if (st.title.empty()) return;
   Heading(fonts, st.title);
+  // An open question comes first, so it is never scrolled away below a long text (1280×720, Ctrl +).
+  const bool open = !st.predict.empty() && !st.reveal.empty();
+  if (open) PredictBox(s, fonts, st);
   ImGui::Spacing();
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
   if (big) ImGui::PushFont(fonts.text);
   Wrapped(st.body);
   if (big) ImGui::PopFont();
-  if (!st.predict.empty()) {  // predict, then reveal: the answer waits for the first PageDown (or R)
-    ImGui::Spacing();
-    // A tinted box exactly as tall as its content: drawn behind it once the content is laid out.
-    auto* dl = ImGui::GetWindowDrawList();
-    dl->ChannelsSplit(2);
-    dl->ChannelsSetCurrent(1);
-    const float pad = ImGui::GetStyle().FramePadding.x * 2;
-    const ImVec2 top = ImGui::GetCursorScreenPos();
-    ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
-    ImGui::BeginGroup();
-    ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x - pad);
-    ImGui::PushFont(fonts.text);
-    Wrapped("? " + T(s, "predict") + " " + st.predict);
-    ImGui::PopFont();
-    ImGui::PopTextWrapPos();
-    if (!st.reveal.empty()) {
-      if (ImGui::Button(T(s, "reveal").c_str())) Reveal(s);
-      ImGui::SameLine();
-      ImGui::TextDisabled("%s", st.reveal.c_str());
-    }
-    ImGui::EndGroup();
-    const ImVec2 bottom = ImGui::GetItemRectMax();
-    dl->ChannelsSetCurrent(0);
-    dl->AddRectFilled(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, bottom.y + pad), IM_COL32(227, 242, 253, 255),
-                      ImGui::GetFontSize() * 0.3f);
-    dl->AddRect(top, ImVec2(top.x + ImGui::GetContentRegionAvail().x, bottom.y + pad), IM_COL32(30, 101, 216, 255),
-                ImGui::GetFontSize() * 0.3f, 0, 2.0f);
-    dl->ChannelsMerge();
-    ImGui::Dummy(ImVec2(0, pad));
-  }
+  if (!st.predict.empty() && !open) PredictBox(s, fonts, st);
   if (!st.further.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));

@@ -56,6 +56,9 @@ struct Args {
   float font_px = 0;     // 0 = from settings
   float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
   double gpu_replay_at = -1;  // open the GPU panel replaying the H200 recording at this many seconds
+  bool gpu_open = false;      // --gpu: open the GPU panel in its default state
+  std::string gpu_live;       // --gpu-live: open it and start a live run (screenshots on a GPU machine)
+  double screenshot_after = 0;  // --screenshot-after: seconds to wait before the capture
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
@@ -110,7 +113,12 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
           {"open_path", s.ui.open_path},
           {"show_open", s.ui.show_open},
           {"missing_glyphs", s.ui.missing_glyphs},
-          {"error", s.ui.error}};
+          {"error", s.ui.error},
+          {"gpu", {{"shown", s.ui.show_gpu}, {"source", s.ui.gpu.source}, {"sentence", s.ui.gpu.sentence},
+                   {"detail", s.ui.gpu.detail}, {"recording", s.ui.gpu.recording}, {"paused", s.ui.gpu.paused},
+                   {"position_us", s.ui.gpu.position_us}, {"span_us", s.ui.gpu.span_us}, {"computed", s.ui.gpu.computed},
+                   {"computed_total", s.ui.gpu.computed_total}, {"skipped", s.ui.gpu.skipped},
+                   {"skipped_total", s.ui.gpu.skipped_total}, {"roofline", s.ui.gpu.roofline}}}};
 }
 
 // Returns "" or an error line.
@@ -151,7 +159,7 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
   auto texts = bw::app::ShownTexts(s);
   const auto runtime = bw::app::RuntimeTexts(s);  // glyphs on demand (glyphs.h)
   texts.insert(texts.end(), runtime.begin(), runtime.end());
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.FontPx(), texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.ui.text_px * scale, texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 
@@ -240,6 +248,9 @@ int main(int argc, char** argv) {
   cli.add_option("--dump-scene", args.dump_scene, "With --screenshot: write the painted scene as JSON");
   cli.add_option("--open-after", args.open_after, "Then open this file as if dropped (tests: a bad file keeps the scenario)");
   cli.add_option("--gpu-replay-at", args.gpu_replay_at, "Open the GPU panel replaying the H200 recording, this many seconds in");
+  cli.add_flag("--gpu", args.gpu_open, "Open the GPU panel (G) as a user would: live with a GPU, else a paused replay");
+  cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
+  cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
   cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O) or help (?); for screenshots")
@@ -364,6 +375,14 @@ int main(int argc, char** argv) {
     state.ui.show_gpu = true;
     gpu.StartReplay(glfwGetTime(), args.gpu_replay_at);
   }
+  if (args.gpu_open) state.ui.show_gpu = true;
+  if (!args.gpu_live.empty()) {
+    state.ui.show_gpu = true;
+    if (const std::string err = gpu.StartLiveFromSpec(args.gpu_live, glfwGetTime()); !err.empty()) {
+      std::cerr << "error: --gpu-live: " << err << "\n";
+      return 1;
+    }
+  }
   bw::app::HeatmapRenderer heatmap;
   if (const std::string err = heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
   bw::app::Fonts fonts;
@@ -395,6 +414,7 @@ int main(int argc, char** argv) {
   std::vector<double> frame_ms;                // [soak] CPU time per frame, for the benchmark
   double first_frame_ms = -1;
   int exit_code = 0;
+  const double start_time = glfwGetTime();
   constexpr double kAnimSeconds = 0.3;  // transfer arrows grow over this long, eased, then stay still
 
   while (!glfwWindowShouldClose(window)) {
@@ -454,11 +474,16 @@ int main(int argc, char** argv) {
       continue;
     }
     const auto frame_start = Clock::now();
+    {
+      int win_w = 0, win_h = 0;
+      glfwGetWindowSize(window, &win_w, &win_h);
+      bw::app::UpdateFontSizes(state, static_cast<float>(win_h));
+    }
     if (state.ui.fonts_dirty) {
       auto texts = bw::app::ShownTexts(state);
       const auto runtime = bw::app::RuntimeTexts(state);  // glyphs on demand (glyphs.h)
       texts.insert(texts.end(), runtime.begin(), runtime.end());
-      fonts = bw::app::LoadFonts(state.FontPx(), texts, state.ui.diagram_px, state.ui.chrome_px);
+      fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;
@@ -483,7 +508,10 @@ int main(int argc, char** argv) {
     bw::app::HandleKeys(state);
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
     bw::app::DrawOpenBrowser(state, shipped);
-    if (state.ui.show_gpu) gpu.Draw(state, fonts, glfwGetTime());
+    if (state.ui.show_gpu) {
+      bw::app::Painted gp = gpu.Draw(state, fonts, glfwGetTime());
+      painted.rects.insert(painted.rects.end(), gp.rects.begin(), gp.rects.end());
+    }
     bw::app::DrawSettingsWindow(state);
     bw::app::DrawToast(state, glfwGetTime());
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON. The keys
@@ -561,7 +589,7 @@ int main(int argc, char** argv) {
       }
     }
     // A few frames let ImGui settle its layout (window sizes, table widths) before the capture.
-    if (headless && ++frame == 4) {
+    if (headless && ++frame >= 4 && glfwGetTime() - start_time >= args.screenshot_after) {
       bw::app::Painted scaled;
       std::string err;
       if (args.scale > 1.0f) {

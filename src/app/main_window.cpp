@@ -12,6 +12,21 @@
 
 namespace bw::app {
 
+void UpdateFontSizes(AppState& s, float display_h) {
+  // The chrome (top bar, timeline) is sized from the window, not by Ctrl ±: larger text never takes
+  // height from the diagram. The text grows with the window (4K) and with Ctrl ±. Fonts are rebaked
+  // when a size moves by more than a step.
+  const float chrome_px = view::ChromePx(display_h);
+  // font_px is logical: the content scale is applied once (FontPx), the window's growth in logical rows.
+  const float text_px = s.FontPx() * view::WindowTextScale(display_h / s.ui.content_scale);
+  const auto moved = [](float now, float was) { return std::abs(now - was) > was * 0.04f; };
+  if (moved(chrome_px, s.ui.chrome_px) || moved(text_px, s.ui.text_px)) {
+    s.ui.chrome_px = chrome_px;
+    s.ui.text_px = text_px;
+    s.ui.fonts_dirty = true;
+  }
+}
+
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap) {
   const ImGuiIO& io = ImGui::GetIO();
   // The projector palette reaches the whole window: true white, black text, thick borders.
@@ -28,13 +43,6 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   ImGui::Begin("Blockwise", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
                    ImGuiWindowFlags_NoBackground);  // glClear paints it: one full-screen layer less to blend
-  // The chrome (top bar, timeline) is sized from the window, not by Ctrl ±: larger text never takes
-  // height from the diagram. Its font is rebaked when the window's size class changes.
-  const float chrome_px = view::ChromePx(io.DisplaySize.y);
-  if (std::abs(chrome_px - s.ui.chrome_px) > s.ui.chrome_px * 0.12f) {
-    s.ui.chrome_px = chrome_px;
-    s.ui.fonts_dirty = true;
-  }
   ImGui::PushFont(fonts.chrome);
   DrawTopBar(s, fonts);
   DrawErrorBanner(s);
@@ -112,6 +120,10 @@ std::vector<std::string> ShownTexts(const AppState& s) {
       if (st.predict) {
         texts.push_back(st.predict->zh);
         texts.push_back(st.predict->en);
+      }
+      if (st.answer) {
+        texts.push_back(st.answer->zh);
+        texts.push_back(st.answer->en);
       }
     }
     for (const auto& [k, m] : L.scenarios) add_model(*m);

@@ -279,9 +279,9 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       const float pad = 0.18f * em;
       // Black outside, white inside: visible on every fill and palette, and no state's colour.
       const ImVec2 a{P(r->x, r->y).x - pad, P(r->x, r->y).y - pad}, b{P(r->x + r->w, r->y + r->h).x + pad, P(r->x + r->w, r->y + r->h).y + pad};
-      dl->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.25f * em, 0, std::max(3.0f, 0.22f * em));
-      dl->AddRect({a.x + 0.14f * em, a.y + 0.14f * em}, {b.x - 0.14f * em, b.y - 0.14f * em}, IM_COL32(255, 255, 255, 255), 0.2f * em, 0,
-                  std::max(1.5f, 0.08f * em));
+      dl->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.25f * em, 0, std::max(4.0f, 0.32f * em));
+      dl->AddRect({a.x + 0.2f * em, a.y + 0.2f * em}, {b.x - 0.2f * em, b.y - 0.2f * em}, IM_COL32(255, 255, 255, 255), 0.2f * em, 0,
+                  std::max(2.0f, 0.1f * em));
     }
 
   // Arrow shafts are obstacles for every free label.

@@ -23,6 +23,8 @@ void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);
 void DrawHelp(AppState& s);       // the '?' overlay of every shortcut
 void HandleKeys(AppState& s);
+// Before the fonts are (re)built each frame: the chrome and text sizes for a window `display_h` high.
+void UpdateFontSizes(AppState& s, float display_h);
 // The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
 // P as a heatmap (our shader), the current tile outlined.

@@ -20,8 +20,12 @@ ShownStep StepTextNow(const AppState& s) {
   out.title = Fill(s, st->title.In(lang));
   out.body = Fill(s, st->body.In(lang));
   if (st->predict) out.predict = Fill(s, st->predict->In(lang));
-  if (s.PredictPending()) out.reveal = T(s, "reveal_hint");
-  else out.further = Fill(s, st->further.In(lang));
+  if (s.PredictPending()) {
+    out.reveal = T(s, "reveal_hint");
+  } else {
+    out.further = Fill(s, st->further.In(lang));
+    if (st->answer) out.answer = Fill(s, st->answer->In(lang));
+  }
   return out;
 }
 
@@ -51,7 +55,7 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
 std::vector<std::string> VisibleTexts(const AppState& s) {
   std::vector<std::string> out;
   const ShownStep st = StepTextNow(s);
-  for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.further})
+  for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.answer, &st.further})
     if (!t->empty()) out.push_back(*t);
   for (const auto& sec : PanelsNow(s)) {
     out.push_back(sec.title);

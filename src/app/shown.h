@@ -15,6 +15,7 @@ struct ShownStep {
   std::string title, body;
   std::string predict;   // the question, or "" when the step asks none
   std::string reveal;    // how to reveal the answer ("PageDown / R …"), while the question is open
+  std::string answer;    // the step's answer, once revealed ("" before, or when it has none)
   std::string further;   // "" while the question is open: the explanation would answer it
 };
 ShownStep StepTextNow(const AppState& s);

@@ -26,9 +26,8 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   origin.x += std::max(0.0f, (width - scene.width * em) / 2);
   // The step's highlights apply at the step's own event (not while scrubbing away from it).
   std::vector<std::string> highlight;
-  // Never while its predict question is open: a highlight must not point at the answer.
-  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step) && !s.PredictPending())
-    highlight = st->highlight;
+  // (A lesson must not highlight its own question's answer: the lesson tests check MOE's.)
+  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step)) highlight = st->highlight;
   auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;

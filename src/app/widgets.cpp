@@ -16,6 +16,8 @@ const std::string& T(const AppState& s, const char* key) { return view::UiText(k
 std::string Fill(const AppState& s, const std::string& tmpl) {
   const auto* cur = s.Current();
   if (!cur) return tmpl;
+  // In a lesson, {KEY/NAME} may quote another of its scenarios (LessonModel::Fill).
+  if (s.InLesson()) return s.model.lesson->Fill(tmpl, cur->QuantitiesAt(s.ui.event)).text;
   return view::FillPlaceholders(tmpl, cur->QuantitiesAt(s.ui.event)).text;
 }
 

@@ -11,9 +11,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli/numerics_report.h"
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
+#include "view/attention_runs.h"
 
 namespace bw::cli {
 namespace {
@@ -28,9 +30,12 @@ using nlohmann::json;
 struct Options {
   std::string file, trace_json, counters_csv;
   bool as_json = false;
+  bool strict = false;
   int trace_limit = 200;
 };
 
+// The runs the CLI prints: the scenario's order and the backward it stands for, from the same code
+// the app's AttentionModel uses (view/attention_runs.h).
 struct Runs {
   AttentionResult forward;
   std::optional<BackwardResult> backward;
@@ -39,29 +44,15 @@ struct Runs {
 };
 
 Runs RunScenario(const data::AttentionScenario& sc, bool record_trace) {
+  view::AttentionRuns all = view::RunAttentionScenario(sc, {.record_trace = record_trace, .side_runs = false});
   Runs r;
-  engine::RunOptions o = sc.options;
-  o.record_trace = record_trace;
-  switch (sc.order) {
-    case engine::Algorithm::kFlash2: r.forward = engine::RunFlash2(sc.problem, o); break;
-    case engine::Algorithm::kFlash1: r.forward = engine::RunFlash1(sc.problem, o); break;
-    default: r.forward = engine::RunReference(sc.problem, o); break;
+  if (const BackwardResult* b = all.Backward()) {
+    r.backward = *b;
+    r.backward_formula = all.BackwardFormula();
   }
-  const auto shape = engine::AttentionShape::Of(sc.problem);
-  r.forward_formula = engine::FormulaFor(sc.order, shape, o.tiles, sc.problem.mask, o.precision);
-  const AttentionResult ref = engine::RunReference(sc.problem);
-  // The property test's tolerances: |a − b| ≤ tol·(1 + |b|), tol = 1e-12 (double) or 1e-5 (float).
-  const double tol = o.precision == engine::Precision::kDouble ? 1e-12 : 1e-5;
-  r.vs_reference = engine::Compare(r.forward.O, ref.O, tol, tol);
-  if (sc.backward) {
-    if (sc.order == engine::Algorithm::kReference) {
-      r.backward = engine::RunBackwardReference(sc.problem, sc.dO, o);
-      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardReference, shape, o.tiles, sc.problem.mask, o.precision);
-    } else {
-      r.backward = engine::RunBackwardRecompute(sc.problem, r.forward, sc.dO, o);
-      r.backward_formula = engine::FormulaFor(engine::Algorithm::kBackwardRecompute, shape, o.tiles, sc.problem.mask, o.precision);
-    }
-  }
+  r.forward = std::move(all.run);
+  r.forward_formula = std::move(all.formula);
+  r.vs_reference = all.check;
   return r;
 }
 
@@ -145,9 +136,13 @@ void PrintMatrix(std::ostream& os, const char* name, const engine::AttentionMatr
   os << std::setprecision(6);
   for (Eigen::Index i = 0; i < std::min(m.rows(), kMax); ++i) {
     os << "  [";
-    for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) os << (j ? ", " : "") << std::setw(11) << m(i, j);
+    for (Eigen::Index j = 0; j < std::min(m.cols(), kMax); ++j) {
+      os << (j ? ", " : "") << std::setw(11);
+      if (std::isnan(m(i, j))) os << "NaN";  // not the C library's "-nan": one spelling everywhere
+      else os << m(i, j);
+    }
     os << "]";
-    if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row: output 0, flagged";
+    if (flags && (*flags)[static_cast<size_t>(i)]) os << "  <- fully masked row (the mask allows no key): output 0, flagged";
     os << "\n";
   }
 }
@@ -183,11 +178,11 @@ json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
   for (std::size_t e = 0; e < r.trace.size(); ++e) {
     const auto& ev = r.trace[e];
     engine::ApplyEvent(ev, running);
-    json je = {{"index", e},
+    json je = {{"event", e + 1},  // 1-based, as "i" and "j" (0 = none)
                {"kind", engine::ToString(ev.kind)},
                {"text", engine::Describe(ev)},
-               {"i", ev.i},
-               {"j", ev.j},
+               {"i", ev.i + 1},
+               {"j", ev.j + 1},
                {"step", ev.step},
                {"elements", ev.elements},
                {"flops", ev.flops},
@@ -275,7 +270,7 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   for (std::size_t e = 0; e < r.trace.size(); ++e) {
     engine::ApplyEvent(r.trace[e], running);
     if (static_cast<std::int64_t>(e) >= trace_limit) continue;
-    std::cout << "  #" << std::left << std::setw(5) << e << std::setw(60) << engine::Describe(r.trace[e]) << std::right
+    std::cout << "  #" << std::left << std::setw(5) << e + 1 << std::setw(60) << engine::Describe(r.trace[e]) << std::right
               << " HBM " << running.TotalHbmElements() << " el";
     if (r.trace[e].kind == engine::EventKind::kUpdateMLU && SmallState(sc))
       std::cout << "\n        " << StateText(r.trace.StateAt(p, e));
@@ -285,6 +280,7 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   PrintMatrix(std::cout, "O", r.O, &r.row_fully_masked);
   std::cout << "against the reference (double; tolerance " << (r.precision == engine::Precision::kDouble ? "1e-12" : "1e-5")
             << " x (1 + |O|)): " << (runs.vs_reference.ok() ? "agrees" : "DIFFERS") << "; " << runs.vs_reference.Summary() << "\n";
+  PrintNumerics(std::cout, r.numerics, view::InputPaths(sc));
   if (runs.backward) {
     std::cout << "\nbackward: " << engine::ToString(runs.backward->algorithm) << " with dO "
               << (sc.dO_given ? "from the file" : "= all ones") << "\n";
@@ -314,7 +310,9 @@ json AllJson(const data::AttentionScenario& sc, const Runs& runs) {
                        {"mismatches", runs.vs_reference.mismatches},
                        {"max_abs_error", runs.vs_reference.max_abs_error},
                        {"max_rel_error", runs.vs_reference.max_rel_error},
-                       {"nan", runs.vs_reference.nan_actual}};
+                       {"nan", runs.vs_reference.nan_actual},
+                       {"nonfinite_mismatches", runs.vs_reference.nonfinite_mismatches}};
+  j["numerics"] = NumericsJson(r.numerics, view::InputPaths(sc));
   if (runs.backward) {
     j["backward"] = {{"algorithm", engine::ToString(runs.backward->algorithm)},
                      {"counters", CountersJson(runs.backward->counters, runs.backward_formula)},
@@ -349,6 +347,7 @@ void Run(const Options& opt) {
     std::cout << AllJson(sc, runs).dump(2) << "\n";
   else
     PrintText(sc, runs, opt.trace_limit);
+  if (opt.strict && !runs.forward.numerics.empty()) throw CLI::RuntimeError(kStrictExit);
 }
 
 }  // namespace
@@ -362,6 +361,7 @@ void AddAttentionCommand(CLI::App& app) {
   cmd->add_option("--counters-csv", opt->counters_csv, "Write the counters and their formulas to FILE as CSV");
   cmd->add_flag("--json", opt->as_json, "Print everything as JSON instead of text");
   cmd->add_option("--trace-limit", opt->trace_limit, "Trace events printed as text (default 200)");
+  cmd->add_flag("--strict", opt->strict, "Exit with status 4 when the numerics report names any overflow, underflow, infinite score, NaN or out-of-range input");
   cmd->callback([opt]() { Run(*opt); });
 }
 

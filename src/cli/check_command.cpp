@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/numerics_report.h"
 #include "data/json_file.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
@@ -12,16 +13,30 @@ namespace bw::cli {
 
 namespace {
 
+struct Checked {
+  std::string summary;
+  // Every scenario loaded whose numerics report is not empty.
+  std::vector<std::shared_ptr<const view::ScenarioModel>> numerics;
+};
+
 // The app's OpenFile dispatch (src/app/app_state.cpp), without the window.
-std::string Check(const std::string& path) {
+Checked Check(const std::string& path) {
+  Checked c;
+  const auto note = [&](const std::shared_ptr<const view::ScenarioModel>& m) {
+    if (const auto* rep = m->Numerics(); rep && !rep->empty()) c.numerics.push_back(m);
+  };
   const auto doc = data::ReadJsonFile(path);
   if (doc.is_object() && doc.contains("steps")) {
     const auto m = view::LoadLessonModel(path);
-    return "lesson \"" + m.lesson.id + "\", " + std::to_string(m.lesson.steps.size()) + " steps, " +
-           std::to_string(m.scenarios.size()) + " scenarios";
+    for (const auto& [key, sc] : m.scenarios) note(sc);
+    c.summary = "lesson \"" + m.lesson.id + "\", " + std::to_string(m.lesson.steps.size()) + " steps, " +
+                std::to_string(m.scenarios.size()) + " scenarios";
+    return c;
   }
   const auto m = view::ParseScenarioModel(doc, path);
-  return "scenario (" + m->Kind() + "), " + std::to_string(m->EventCount()) + " trace events";
+  note(m);
+  c.summary = "scenario (" + m->Kind() + "), " + std::to_string(m->EventCount()) + " trace events";
+  return c;
 }
 
 }  // namespace
@@ -30,12 +45,18 @@ void AddCheckCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("check", "Load lesson or scenario files as the app would; print ok or the one-line error");
   auto files = std::make_shared<std::vector<std::string>>();
   cmd->add_option("files", *files, "Lesson or scenario JSON files")->required();
-  cmd->callback([files]() {
-    bool all_ok = true;
+  auto strict = std::make_shared<bool>(false);
+  cmd->add_flag("--strict", *strict, "Exit with status 4 when a file loads but its numerics report is not empty");
+  cmd->callback([files, strict]() {
+    bool all_ok = true, any_numerics = false;
     for (const auto& f : *files) {
       try {
-        const std::string summary = Check(f);  // before printing: a failure prints nothing on stdout
-        std::cout << "ok: " << f << ": " << summary << "\n";
+        const Checked c = Check(f);  // before printing: a failure prints nothing on stdout
+        std::cout << "ok: " << f << ": " << c.summary
+                  << (c.numerics.empty() ? "" : "; numerics: see the warnings (overflow, underflow or NaN)") << "\n";
+        for (const auto& m : c.numerics)
+          PrintNumericsWarnings(std::cerr, m->File(), *m->Numerics(), [&m](const engine::NumericsEvent& ev) { return m->InputPath(ev); });
+        any_numerics = any_numerics || !c.numerics.empty();
       } catch (const data::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
         all_ok = false;
@@ -45,6 +66,7 @@ void AddCheckCommand(CLI::App& app) {
       }
     }
     if (!all_ok) throw CLI::RuntimeError(2);
+    if (*strict && any_numerics) throw CLI::RuntimeError(kStrictExit);
   });
 }
 

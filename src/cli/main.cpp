@@ -3,6 +3,7 @@
 
 #include "cli/attention_command.h"
 #include "cli/check_command.h"
+#include "cli/gpu_command.h"
 #include "cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -11,6 +12,7 @@ int main(int argc, char** argv) {
   bw::cli::AddRunCommand(app);
   bw::cli::AddAttentionCommand(app);
   bw::cli::AddCheckCommand(app);
+  bw::cli::AddGpuCommand(app);
   CLI11_PARSE(app, argc, argv);
   return 0;
 }

@@ -1,11 +1,14 @@
 // `blockwise-cli run`: loads a scenario file v1, runs the engine, prints each block's merge —
 // m, l, u (exact when the inputs are integers), the rescale factor, output so far — then the final
-// output beside the direct reference and the wrong average of block outputs. --json for machines.
+// output beside the direct reference and the wrong average of block outputs, then the numerics
+// report (overflow, underflow, NaN). --json for machines; --strict exits 4 when the report is not
+// empty. Blocks and positions are numbered from 1, as in the app and the papers.
 #include "cli/run_command.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/numerics_report.h"
 #include "data/scenario.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
@@ -25,7 +28,7 @@ nlohmann::json TraceJson(const data::SingleQueryScenario& sc, const engine::Sing
     const auto q = view::QuantitiesAt(run, run.FindEvent("update:" + std::to_string(b.block)));
     nlohmann::json jb;
     jb["block"] = b.block;
-    jb["positions"] = {b.begin, b.end};
+    jb["positions"] = {b.begin + 1, b.end};  // first and last, 1-based
     jb["m_b"] = b.local.IsEmpty() ? nlohmann::json(nullptr) : nlohmann::json(b.local.m);
     jb["l_b"] = b.local.l;
     jb["u_b"] = vec(b.local.u);
@@ -45,6 +48,7 @@ nlohmann::json TraceJson(const data::SingleQueryScenario& sc, const engine::Sing
   j["reference_output"] = vec(run.reference_output);
   j["average_of_block_outputs"] = vec(run.average_of_block_outputs);
   j["all_masked"] = run.all_masked;
+  j["numerics"] = NumericsJson(run.numerics, view::InputPaths(sc));
   if (run.exact) {
     const auto strs = [](const std::vector<engine::Rational>& v) {
       std::vector<std::string> s;
@@ -64,7 +68,7 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
   for (const auto& b : run.blocks) {
     const std::string j = std::to_string(b.block);
     const auto q = view::QuantitiesAt(run, run.FindEvent("update:" + j));
-    std::cout << "block " << j << "  positions " << b.begin << ".." << b.end - 1 << "\n"
+    std::cout << "block " << j << "  positions " << b.begin + 1 << ".." << b.end << "\n"
               << "  alone:        m_b = " << q.at("m_b@" + j) << "   l_b = " << q.at("l_b@" + j)
               << "   u_b = " << q.at("u_b@" + j) << "   u_b/l_b = " << q.at("local_output@" + j) << "\n"
               << "  rescale:      old × " << q.at("alpha@" + j) << ", block × " << q.at("beta@" + j) << "\n"
@@ -76,6 +80,7 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
             << "reference (direct Σwv/Σw)   = " << q.at("reference") << "\n"
             << "wrong: mean of block outputs = " << q.at("average") << "\n";
   if (run.all_masked) std::cout << "note: every position is masked; the output is defined as 0 and flagged\n";
+  PrintNumerics(std::cout, run.numerics, view::InputPaths(sc));
 }
 
 }  // namespace
@@ -84,9 +89,11 @@ void AddRunCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a single-query scenario (file v1) and print its per-block trace");
   auto file = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
+  auto strict = std::make_shared<bool>(false);
   cmd->add_option("scenario", *file, "Scenario JSON file")->required();
   cmd->add_flag("--json", *as_json, "Print the trace as JSON");
-  cmd->callback([file, as_json]() {
+  cmd->add_flag("--strict", *strict, "Exit with status 4 when the numerics report names any overflow, underflow or NaN");
+  cmd->callback([file, as_json, strict]() {
     data::SingleQueryScenario sc;
     try {
       sc = data::LoadSingleQueryScenario(*file);
@@ -97,6 +104,7 @@ void AddRunCommand(CLI::App& app) {
     const auto run = engine::RunSingleQuery(sc.problem);
     if (*as_json) std::cout << TraceJson(sc, run).dump(2) << "\n";
     else PrintText(sc, run);
+    if (*strict && !run.numerics.empty()) throw CLI::RuntimeError(kStrictExit);
   });
 }
 

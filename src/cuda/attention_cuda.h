@@ -49,6 +49,7 @@ struct Output {
 // Whether a usable GPU is present; `why` says why not (no device, driver too old, ...).
 bool GpuAvailable(std::string* why = nullptr);
 std::string DeviceName();
+int SmCount();  // multiprocessors of device 0
 
 // Limits: tiled fp32 needs d, d_v <= 256, B_r in [1, 64] and B_c in [1, 128]; tensor-core needs d, d_v <= 128
 // (zero-padded to 32, 64 or 128) and uses TensorCoreTiling(d, d_v) (there is no `tiling` argument).
@@ -76,9 +77,14 @@ struct BenchConfig {
   bool causal = false;
   Tiling tiling;
   bool record_tiles = false;
+  // With record_tiles, how the records leave the GPU while the kernel runs (issue 15): 0 not at all
+  // (read after it); 1 the whole record buffer copied to pinned host memory on a second stream, back to
+  // back until the kernel ends (GpuRun's transport, at its most eager); 2 written into mapped host
+  // memory behind a system fence per 8 records (issue 6's transport).
+  int live = 0;
   int warmup = 3, iters = 10;
 };
-struct BenchResult { double median_ms = 0, min_ms = 0; Counters counters; };
+struct BenchResult { double median_ms = 0, min_ms = 0; Counters counters; double copies_per_iter = 0; };
 BenchResult Benchmark(const BenchConfig& c);
 
 }  // namespace bw::cuda

@@ -1,8 +1,10 @@
 // device_common.cuh — small device helpers shared by the kernels: %smid, %globaltimer, the mask
 // predicate (the engine's mask kinds and causal alignments) and the live tile-record writer.
-// Record protocol (issue 6, "Live"): one thread owns a slot, writes the fields, executes
-// __threadfence_system() so they reach host memory first, then writes the ready word. No atomics
-// on words the CPU also writes.
+// Record protocol: one thread owns a slot and writes the fields, then the ready word. In device memory
+// (the default, also for live runs since issue 15: GpuRun copies the records on a second stream while
+// the kernel runs) the ready word is RecordSeal(fields) and there is no fence: the host accepts only
+// copies whose seal matches. In mapped host memory (GpuRunOptions::transport = kMappedHost, the issue 6
+// path kept for comparison) a __threadfence_system() precedes ready = 1. No atomics on host words.
 #pragma once
 
 #include "cuda/gpu_types.h"
@@ -68,6 +70,7 @@ __device__ __forceinline__ void WriteRecordFields(TileRecord* slot, const TileRe
 // kernel, whose end orders them) set `ready` right after the fields, with no fence.
 __device__ __forceinline__ void PublishRecords(TileRecord* last, int count) {
   __threadfence_system();
+  // (1, not the seal: reading the fields back over PCIe to hash them would cost more than the fence)
   for (int i = 0; i < count; ++i) reinterpret_cast<volatile TileRecord*>(last - i)->ready = 1u;
 }
 
@@ -106,7 +109,8 @@ __device__ __forceinline__ void FinishTileStep(const TileStep& st, TileRecord* r
   TileRecord* slot = records + ((long long)st.head * t_r + st.i_tile) * t_c + st.j;
   WriteRecordFields(slot, rec);
   if (!LIVE) {
-    reinterpret_cast<volatile TileRecord*>(slot)->ready = 1u;  // read after the kernel: no fence
+    // device memory: read after the kernel, or copied while it runs (GpuRun), which checks the seal
+    reinterpret_cast<volatile TileRecord*>(slot)->ready = RecordSeal(rec);
   } else if (++unpublished >= publish_every || st.last) {
     PublishRecords(slot, unpublished);
     unpublished = 0;
@@ -135,7 +139,7 @@ __device__ __forceinline__ void WriteSkippedRecords(const std::uint8_t* cls_row,
     rec.flags = kTileSkipped;
     rec.head = head;
     WriteRecordFields(row + j, rec);
-    reinterpret_cast<volatile TileRecord*>(row + j)->ready = 1u;
+    reinterpret_cast<volatile TileRecord*>(row + j)->ready = RecordSeal(rec);
   }
 }
 

@@ -113,3 +113,33 @@ Counters PredictCounters(const Problem& p, Algorithm a, const Tiling& t_in) {
 }
 
 }  // namespace bw::cuda
+
+namespace bw::cuda {
+
+bool PeaksFor(const std::string& device_name, DevicePeaks* out) {
+  // Datasheet figures (NVIDIA H100/H200 Tensor Core GPU datasheets, SXM parts, dense): see gpu_types.h.
+  static const DevicePeaks kKnown[] = {
+      {"NVIDIA H200", 4.8e12, 989e12, 67e12},
+      {"NVIDIA H100 80GB HBM3", 3.35e12, 989e12, 67e12},
+  };
+  for (const auto& k : kKnown)
+    if (device_name == k.name) {
+      if (out) *out = k;
+      return true;
+    }
+  return false;
+}
+
+double RunFlops(const RunSummary& r) {
+  // 4 N_q N_k d per head (2 for Q K^T, 2 for P V), halved for causal: the same count as FlopsOf (host.cu)
+  double f = 2.0 * r.n_q * (double)r.n_k * (r.d + r.d_v) * r.heads;
+  if (r.mask == MaskKind::CausalTopLeft || r.mask == MaskKind::CausalBottomRight) f *= 0.5;
+  return f;
+}
+
+double RunIntensity(const RunSummary& r) {
+  const double bytes = static_cast<double>(r.counters.hbm_read_bytes() + r.counters.hbm_write_bytes());
+  return bytes > 0 ? RunFlops(r) / bytes : 0.0;
+}
+
+}  // namespace bw::cuda

@@ -166,7 +166,7 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
     tr.bytes_written = (std::uint32_t)v[6];
     tr.flags = (std::uint32_t)v[7];
     tr.head = (std::uint32_t)v[8];
-    tr.ready = 1;
+    tr.ready = RecordSeal(tr);
     if (tr.t_end_ns < tr.t_start_ns) rd.Fail(path, "ends before it starts");
     r.tiles.push_back(tr);
   }

@@ -1,7 +1,10 @@
-// gpu_run.cpp — GpuRun: live streaming of tile records through mapped pinned host memory.
-// The GPU side (device_common.cuh WriteRecord) writes a slot's fields, __threadfence_system(), then
-// ready = 1; this side reads ready through a volatile pointer, then an acquire fence, then the fields.
-// A block visits its K/V tiles in order, so the host keeps one cursor per (head, Q tile).
+// gpu_run.cu — GpuRun: live streaming of tile records (see gpu_run.h).
+// Default transport: the kernel writes records to device memory (ready = RecordSeal(fields), no fence);
+// Poll() keeps one cudaMemcpyAsync of the unfinished rows in flight on a second stream and, when it has
+// landed, accepts each record whose seal matches. Mapped transport (issue 6): the kernel writes the
+// fields, __threadfence_system(), then ready = 1; this side reads ready through a volatile pointer, then
+// an acquire fence, then the fields. Either way a block finishes its K/V tiles in j order... except for
+// skipped tiles in device memory, written at the block's end; one cursor per (head, Q tile) waits for them.
 #include "cuda/gpu_run.h"
 #include "cuda/cuda_util.h"
 #include "cuda/kernels.h"
@@ -20,8 +23,15 @@ struct GpuRun::Impl {
   Tiling tiling;
   int t_r = 0, t_c = 0, D = 0;
   cudaStream_t stream = nullptr;
-  TileRecord* host_rec = nullptr;  // mapped pinned host memory, (heads, T_r, T_c)
-  TileRecord* dev_rec = nullptr;   // the same memory as the GPU addresses it
+  bool mapped = false;
+  TileRecord* host_rec = nullptr;  // pinned host memory, (heads, T_r, T_c): mapped, or the copy's target
+  TileRecord* dev_rec = nullptr;   // where the kernel writes: the mapped memory's device address, or rec_buf
+  DevBuf rec_buf;                  // device-copy transport: the records in device memory
+  cudaStream_t copy_stream = nullptr;
+  cudaEvent_t copy_done = nullptr;
+  bool copy_in_flight = false;
+  int copy_lo = 0, copy_hi = 0;    // rows (head * T_r + i) the copy in flight covers
+  int copies = 0, mismatches = 0;
   std::vector<int> cursor;         // next K/V tile to look at, per (head, Q tile)
   int seen = 0;
   std::vector<TileRecord> pending;  // seen by Done() but not yet handed out by Poll()
@@ -34,17 +44,23 @@ struct GpuRun::Impl {
   ~Impl() { Release(); }
   void Release() {
     if (stream) { cudaStreamSynchronize(stream); cudaStreamDestroy(stream); stream = nullptr; }
+    if (copy_stream) { cudaStreamSynchronize(copy_stream); cudaStreamDestroy(copy_stream); copy_stream = nullptr; }
+    if (copy_done) { cudaEventDestroy(copy_done); copy_done = nullptr; }
     if (host_rec) { cudaFreeHost(host_rec); host_rec = nullptr; }
   }
-  void PollInto(std::vector<TileRecord>& out) {
-    const int rows = problem.heads * t_r;
-    for (int r = 0; r < rows; ++r) {
+  int Rows() const { return problem.heads * t_r; }
+  // Takes the complete records of rows [lo, hi) from host_rec, per row in j order from the cursor.
+  void ScanRows(int lo, int hi, std::vector<TileRecord>& out) {
+    for (int r = lo; r < hi; ++r) {
       while (cursor[r] < t_c) {
         TileRecord* slot = host_rec + (size_t)r * t_c + cursor[r];
-        if (*reinterpret_cast<volatile std::uint32_t*>(&slot->ready) == 0u) break;
+        const std::uint32_t ready = *reinterpret_cast<volatile std::uint32_t*>(&slot->ready);
+        if (ready == 0u) break;
         std::atomic_thread_fence(std::memory_order_acquire);
         TileRecord copy;
         std::memcpy(&copy, (const void*)slot, sizeof copy);
+        if (!mapped && ready != RecordSeal(copy)) break;  // torn copy: the next one will have it whole
+        copy.ready = RecordSeal(copy);
         out.push_back(copy);
         summary.tiles.push_back(copy);
         ++cursor[r];
@@ -52,9 +68,54 @@ struct GpuRun::Impl {
       }
     }
   }
+  int FirstOpenRow() const {
+    int r = 0;
+    while (r < Rows() && cursor[r] >= t_c) ++r;
+    return r;
+  }
+  void IssueCopy() {
+    copy_lo = FirstOpenRow();
+    copy_hi = Rows();
+    if (copy_lo >= copy_hi) return;
+    const size_t off = (size_t)copy_lo * t_c, n = (size_t)(copy_hi - copy_lo) * t_c;
+    Check(cudaMemcpyAsync(host_rec + off, dev_rec + off, n * sizeof(TileRecord), cudaMemcpyDeviceToHost, copy_stream),
+          "GpuRun record copy");
+    Check(cudaEventRecord(copy_done, copy_stream), "cudaEventRecord");
+    copy_in_flight = true;
+    ++copies;
+  }
+  void PollInto(std::vector<TileRecord>& out) {
+    if (mapped) { ScanRows(0, Rows(), out); return; }
+    if (copy_in_flight) {
+      const cudaError_t e = cudaEventQuery(copy_done);
+      if (e == cudaErrorNotReady) return;
+      Check(e, "GpuRun record copy");
+      copy_in_flight = false;
+      ScanRows(copy_lo, copy_hi, out);
+    }
+    IssueCopy();
+  }
   void Finish() {
     Check(cudaStreamSynchronize(stream), "GpuRun kernel");
-    PollInto(pending);
+    if (mapped) {
+      PollInto(pending);
+    } else {
+      // Take what the last live copy brought, then read every record once more: the kernel has ended,
+      // so this copy is whole. Records handed out live must equal it (LiveMismatches).
+      Check(cudaStreamSynchronize(copy_stream), "GpuRun record copy");
+      if (copy_in_flight) { copy_in_flight = false; ScanRows(copy_lo, copy_hi, pending); }
+      std::vector<TileRecord> live = std::move(summary.tiles);
+      const size_t n = (size_t)Rows() * t_c;
+      Check(cudaMemcpy(host_rec, dev_rec, n * sizeof(TileRecord), cudaMemcpyDeviceToHost), "GpuRun record copy");
+      for (const TileRecord& r : live) {
+        const TileRecord& f = host_rec[((size_t)r.head * t_r + r.q_tile) * t_c + r.kv_tile];
+        if (std::memcmp(&r, &f, sizeof r) != 0) ++mismatches;
+      }
+      summary.tiles.clear();
+      for (const TileRecord& r : live) summary.tiles.push_back(host_rec[((size_t)r.head * t_r + r.q_tile) * t_c + r.kv_tile]);
+      ScanRows(0, Rows(), pending);
+      if (seen != Rows() * t_c) throw std::runtime_error("GpuRun: " + std::to_string(Rows() * t_c - seen) + " tile records missing after the kernel");
+    }
     const bool tc = opt.algorithm != Algorithm::TiledFp32;
     const size_t nq = (size_t)problem.heads * problem.n_q;
     output.lse.resize(nq);
@@ -97,11 +158,20 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.t_r = (p.n_q + m.tiling.b_r - 1) / m.tiling.b_r;
   m.t_c = (p.n_k + m.tiling.b_c - 1) / m.tiling.b_c;
   const size_t n_rec = (size_t)p.heads * m.t_r * m.t_c, nq = (size_t)p.heads * p.n_q;
+  m.mapped = o.transport == RecordTransport::kMappedHost;
   Check(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
-  Check(cudaHostAlloc(reinterpret_cast<void**>(&m.host_rec), n_rec * sizeof(TileRecord), cudaHostAllocMapped),
-        "cudaHostAlloc(mapped)");
+  Check(cudaHostAlloc(reinterpret_cast<void**>(&m.host_rec), n_rec * sizeof(TileRecord), m.mapped ? cudaHostAllocMapped : 0),
+        "cudaHostAlloc");
   std::memset(static_cast<void*>(m.host_rec), 0, n_rec * sizeof(TileRecord));
-  Check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m.dev_rec), m.host_rec, 0), "cudaHostGetDevicePointer");
+  if (m.mapped) {
+    Check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&m.dev_rec), m.host_rec, 0), "cudaHostGetDevicePointer");
+  } else {
+    m.rec_buf = DevBuf(n_rec * sizeof(TileRecord));
+    m.rec_buf.Zero();
+    m.dev_rec = m.rec_buf.as<TileRecord>();
+    Check(cudaStreamCreateWithFlags(&m.copy_stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    Check(cudaEventCreateWithFlags(&m.copy_done, cudaEventDisableTiming), "cudaEventCreate");
+  }
   m.cursor.assign((size_t)p.heads * m.t_r, 0);
   const auto cls = ClassifyTiles(p, m.tiling);
   m.cls = DevBuf(cls.size());
@@ -124,15 +194,23 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.cnt.Zero();
   m.mask = UploadMask(p);
   DevProblem dp = MakeDevProblem(p, m.mask.dev);
+  if (tc) dp.d = dp.d_v = m.D;
+  if (o.warm_up) {  // same kernel, no records, no counters, no pace: loads the module outside the timing
+    if (tc)
+      LaunchTensorCore(dp, m.tiling.b_r, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
+                       m.rm.as<std::uint8_t>(), nullptr, nullptr, 0, false, m.stream);
+    else
+      LaunchTiledFp32(dp, m.tiling.b_r, m.tiling.b_c, m.q.as<float>(), m.k.as<float>(), m.v.as<float>(), m.cls.as<std::uint8_t>(),
+                      m.o.as<float>(), m.lse.as<float>(), m.rm.as<std::uint8_t>(), nullptr, nullptr, 0, false, m.stream);
+  }
   m.ev.Record(0, m.stream);
   if (tc) {
-    dp.d = dp.d_v = m.D;
     LaunchTensorCore(dp, m.tiling.b_r, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
-                     m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, true, m.stream);
+                     m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.pace_ns, m.mapped, m.stream);
   } else {
     LaunchTiledFp32(dp, m.tiling.b_r, m.tiling.b_c, m.q.as<float>(), m.k.as<float>(), m.v.as<float>(), m.cls.as<std::uint8_t>(),
                     m.o.as<float>(), m.lse.as<float>(), m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(),
-                    o.pace_ns, true, m.stream);
+                    o.pace_ns, m.mapped, m.stream);
   }
   m.ev.Record(1, m.stream);
   m.started = true;
@@ -160,6 +238,8 @@ bool GpuRun::Done() {
 
 int GpuRun::TilesTotal() const { return impl_->problem.heads * impl_->t_r * impl_->t_c; }
 int GpuRun::TilesSeen() const { return impl_->seen; }
+int GpuRun::LiveMismatches() const { return impl_->mismatches; }
+int GpuRun::CopiesIssued() const { return impl_->copies; }
 const RunSummary& GpuRun::Totals() const { return impl_->summary; }
 const Output& GpuRun::Result() const { return impl_->output; }
 

@@ -1,7 +1,11 @@
-// gpu_run.h — a live GPU run the app polls once per frame (issue 6, "Live").
+// gpu_run.h — a live GPU run the app polls once per frame (issue 6, "Live"; issue 15, cheap records).
 // The tiled kernel runs on its own non-default stream; each (Q tile, K/V tile) step writes one
-// TileRecord into mapped pinned host memory (one writer per slot, fence, then the ready word), and
-// Poll() hands the app the records that became ready since the last call. No CUDA include here.
+// TileRecord into device memory, exactly as a counted (not live) run does, with its ready word set to
+// RecordSeal(fields). Poll() copies the records on a second stream while the kernel runs (one copy in
+// flight at a time, from the first Q tile row not yet complete) and hands out those whose seal matches,
+// in j order per Q tile. So live streaming costs the kernel what counting does (docs/performance.md).
+// The issue 6 transport, mapped pinned host memory behind a system fence, stays selectable for
+// comparison (it costs the tensor-core kernel 30-50 %). No CUDA include here.
 //   GpuRun run; run.Start(problem, {Algorithm::TiledFp32, {64, 64}, 2'000'000});   // 2 ms per tile
 //   each frame: for (auto& r : run.Poll()) light(r.q_tile, r.kv_tile, r.smid);  if (run.Done()) show(run.Totals());
 #pragma once
@@ -13,10 +17,19 @@
 
 namespace bw::cuda {
 
+enum class RecordTransport : int {
+  kDeviceCopy = 0,  // records in device memory, copied to pinned host memory on a second stream (default)
+  kMappedHost = 1,  // records written straight into mapped pinned host memory, system fence per 8 (issue 6)
+};
+
 struct GpuRunOptions {
   Algorithm algorithm = Algorithm::TiledFp32;  // TiledFp32, TensorCoreBf16 or TensorCoreFp16
   Tiling tiling;                               // tiled fp32 only; tensor core uses TensorCoreTiling(mask)
   std::uint64_t pace_ns = 0;                   // slow motion: minimum time per computed tile, 0 = full speed
+  RecordTransport transport = RecordTransport::kDeviceCopy;
+  // Launch the kernel once, unpaced and unrecorded, before the timed run: the first launch of a kernel
+  // in a process also loads its module (lazy loading), which would otherwise be counted in kernel_ms.
+  bool warm_up = true;
 };
 
 class GpuRun {
@@ -35,6 +48,10 @@ class GpuRun {
   bool Done();                  // the kernel finished (call Poll() once more for the last records)
   int TilesTotal() const;       // heads * T_r * T_c
   int TilesSeen() const;        // records polled so far
+  // After Done(): live records that differ from the same record read again after the kernel (a torn
+  // copy whose seal matched by chance). Expected 0; the final Totals().tiles hold the re-read values.
+  int LiveMismatches() const;
+  int CopiesIssued() const;     // device-to-host copies of the record buffer made while the kernel ran
   // After Done(): counters read back from the GPU, kernel time, TFLOP/s, GB/s, and all records in
   // the order they were polled. Output (O, lse, flags) likewise.
   const RunSummary& Totals() const;

@@ -26,7 +26,9 @@ const char* AlgorithmName(Algorithm a);
 const char* MaskKindName(MaskKind k);
 
 // One (Q tile, K/V tile) step of the tiled kernel: FlashAttention-2 Algorithm 1, lines 6-10 for one j.
-// Written by exactly one GPU thread; `ready` is written last, after __threadfence_system().
+// Written by exactly one GPU thread; `ready` is written last and holds RecordSeal() of the fields, so
+// a reader that copies a record while it is being written (the live copy on a second stream, issue 15)
+// can tell a whole record from a torn one without any fence on the GPU side.
 // Q-tile load bytes are booked on the record of the first K/V tile (j = 0), the O and L write on the
 // record of the last K/V tile (j = T_c - 1): summing records gives the per-tensor totals.
 struct TileRecord {
@@ -39,9 +41,28 @@ struct TileRecord {
   std::uint32_t smid = 0;         // %smid of the multiprocessor that ran the block
   std::uint32_t flags = 0;        // bit 0: skipped (tile fully masked); bit 1: partially masked
   std::uint32_t head = 0;         // batch*head index
-  std::uint32_t ready = 0;        // 1 once the record is complete (live streaming)
+  std::uint32_t ready = 0;        // 0 = not written; RecordSeal(fields) once complete
 };
 static_assert(sizeof(TileRecord) == 48, "TileRecord layout is shared with the GPU and the JSON");
+
+#if defined(__CUDACC__)
+#define BW_HOST_DEVICE __host__ __device__
+#else
+#define BW_HOST_DEVICE
+#endif
+// The `ready` word of a complete record: a 32-bit mix (FNV-1a over the nine fields' 32-bit words,
+// then a murmur3 finaliser) with bit 0 forced to 1, so it is never 0. A torn copy (some fields still 0)
+// matches its seal only by a 32-bit hash collision; GpuRun also re-reads every record after the kernel
+// and counts any live record that differs (GpuRun::LiveMismatches).
+BW_HOST_DEVICE inline std::uint32_t RecordSeal(const TileRecord& r) {
+  const std::uint32_t w[10] = {(std::uint32_t)r.t_start_ns, (std::uint32_t)(r.t_start_ns >> 32), (std::uint32_t)r.t_end_ns,
+                               (std::uint32_t)(r.t_end_ns >> 32), r.q_tile, r.kv_tile, r.bytes_loaded ^ (r.bytes_written << 16),
+                               r.bytes_written, r.smid ^ (r.flags << 24), r.head};
+  std::uint32_t h = 2166136261u;
+  for (int i = 0; i < 10; ++i) h = (h ^ w[i]) * 16777619u;
+  h ^= h >> 16; h *= 0x85ebca6bu; h ^= h >> 13; h *= 0xc2b2ae35u; h ^= h >> 16;
+  return h | 1u;
+}
 constexpr std::uint32_t kTileSkipped = 1u;
 constexpr std::uint32_t kTilePartial = 2u;
 
@@ -82,5 +103,24 @@ struct RunSummary {
   Counters counters;
   std::vector<TileRecord> tiles;   // in completion order when recorded live
 };
+
+// A device's peak rates, for the roofline (issue 15). Vendor datasheet figures, dense (no sparsity):
+// NVIDIA H200 SXM: HBM3e 4.8 TB/s, bf16/fp16 tensor core 989 TFLOP/s, fp32 (CUDA cores) 67 TFLOP/s;
+// H100 SXM: 3.35 TB/s, 989, 67. Unknown devices: std::nullopt (the roofline is not drawn).
+struct DevicePeaks {
+  std::string name;            // as nvidia-smi / cudaGetDeviceProperties names it
+  double hbm_bytes_per_s = 0;  // bytes per second
+  double tensor_flops = 0;     // bf16/fp16 tensor-core FLOP/s, dense
+  double fp32_flops = 0;       // fp32 FLOP/s without tensor cores
+  // The compute roof that applies to `a`: tensor cores for the 16-bit kernels, fp32 otherwise.
+  double ComputeRoof(Algorithm a) const { return (a == Algorithm::TensorCoreBf16 || a == Algorithm::TensorCoreFp16) ? tensor_flops : fp32_flops; }
+};
+// Looks the device up by name ("NVIDIA H200", "NVIDIA H100 80GB HBM3", …); false when unknown.
+bool PeaksFor(const std::string& device_name, DevicePeaks* out);
+
+// FLOPs of a run as its TFLOP/s figure counts them (4·N_q·N_k·d·heads, halved for causal with
+// N_q == N_k), and its arithmetic intensity against the modelled HBM traffic (FLOP per byte).
+double RunFlops(const RunSummary& r);
+double RunIntensity(const RunSummary& r);
 
 }  // namespace bw::cuda

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace bw::cuda {
@@ -36,6 +37,12 @@ std::string DeviceName() {
   cudaDeviceProp prop{};
   Check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
   return prop.name;
+}
+
+int SmCount() {
+  cudaDeviceProp prop{};
+  Check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  return prop.multiProcessorCount;
 }
 
 namespace detail {
@@ -245,6 +252,17 @@ BenchResult Benchmark(const BenchConfig& c) {
     const int t_r = (c.n + t.b_r - 1) / t.b_r, t_c = (c.n + t.b_c - 1) / t.b_c;
     if (c.record_tiles) rec = DevBuf((size_t)c.heads * t_r * t_c * sizeof(TileRecord));
   }
+  // Live transports (record_tiles only): pinned staging + a second stream, or mapped host records.
+  TileRecord* host_rec = nullptr;
+  TileRecord* rec_ptr = rec.as<TileRecord>();
+  cudaStream_t copy_stream = nullptr;
+  if (c.record_tiles && c.live != 0) {
+    Check(cudaHostAlloc(reinterpret_cast<void**>(&host_rec), rec.bytes, c.live == 2 ? cudaHostAllocMapped : 0), "cudaHostAlloc");
+    std::memset(static_cast<void*>(host_rec), 0, rec.bytes);
+    if (c.live == 2) Check(cudaHostGetDevicePointer(reinterpret_cast<void**>(&rec_ptr), host_rec, 0), "cudaHostGetDevicePointer");
+    else Check(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  }
+  const bool mapped = c.record_tiles && c.live == 2;
   const DevProblem dp = MakeDevProblem(p, dev::MaskDev{static_cast<int>(p.mask.kind), c.n, c.n, nullptr, nullptr});
   auto launch = [&] {
     if (c.record_tiles) cnt.ZeroAsync();
@@ -255,28 +273,39 @@ BenchResult Benchmark(const BenchConfig& c) {
         break;
       case Algorithm::TiledFp32:
         LaunchTiledFp32(dp, t.b_r, t.b_c, q.as<float>(), k.as<float>(), v.as<float>(), dcls.as<std::uint8_t>(), o.as<float>(),
-                        lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec.as<TileRecord>() : nullptr,
-                        c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
+                        lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec_ptr : nullptr,
+                        c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, mapped, nullptr);
         break;
       default:
         LaunchTensorCore(dp, t.b_r, c.algorithm == Algorithm::TensorCoreBf16, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr,
-                         lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec.as<TileRecord>() : nullptr,
-                         c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, false, nullptr);
+                         lse.as<float>(), rm.as<std::uint8_t>(), c.record_tiles ? rec_ptr : nullptr,
+                         c.record_tiles ? cnt.as<unsigned long long>() : nullptr, 0, mapped, nullptr);
     }
   };
   for (int w = 0; w < c.warmup; ++w) launch();
   Check(cudaDeviceSynchronize(), "benchmark warm-up");
   std::vector<double> ms;
+  long long copies = 0;
   Events ev;
   for (int it = 0; it < c.iters; ++it) {
     ev.Record(0, nullptr);
     launch();
     ev.Record(1, nullptr);
+    if (copy_stream) {  // copy every record, again and again, while the kernel runs
+      while (cudaEventQuery(ev.e[1]) == cudaErrorNotReady) {
+        Check(cudaMemcpyAsync(host_rec, rec.ptr, rec.bytes, cudaMemcpyDeviceToHost, copy_stream), "record copy");
+        Check(cudaStreamSynchronize(copy_stream), "record copy");
+        ++copies;
+      }
+    }
     Check(cudaEventSynchronize(ev.e[1]), "benchmark iteration");
     ms.push_back(ev.Ms(0, 1));
   }
+  if (copy_stream) cudaStreamDestroy(copy_stream);
+  if (host_rec) cudaFreeHost(host_rec);
   std::sort(ms.begin(), ms.end());
   BenchResult r;
+  r.copies_per_iter = static_cast<double>(copies) / c.iters;
   r.median_ms = ms[ms.size() / 2];
   r.min_ms = ms.front();
   if (c.algorithm == Algorithm::Materialising) {

@@ -60,6 +60,9 @@ engine::Mask ParseMask(const JsonReader& r, const nlohmann::json& v, I64 n_q, I6
   } else {
     r.ExpectObject(v, path);
     kind = r.String(r.Require(v, path, "kind"), path + "/kind");
+    // Each kind has its own keys: {"kind": "causal", "keep": …} is refused, not run as causal alone.
+    if (kind == "causal") r.Fields(v, path, {"kind", "alignment"});
+    else if (kind == "key_padding" || kind == "explicit") r.Fields(v, path, {"kind", "keep"});
   }
   if (kind == "none") return engine::Mask::None();
   if (kind == "causal") {
@@ -108,6 +111,8 @@ engine::Mask ParseMask(const JsonReader& r, const nlohmann::json& v, I64 n_q, I6
 AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
   r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "Q", "K", "V", "logits", "scale", "mask", "tiles",
+                     "sram_elements", "order", "precision", "merge", "backward", "dO"});
   r.SchemaVersion(doc, 2);
   const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "attention") r.Fail("/kind", "expected \"attention\", found \"" + kind + "\"");
@@ -191,6 +196,7 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
   if (has_tiles) {
     const auto& t = doc["tiles"];
     r.ExpectObject(t, "/tiles");
+    r.Fields(t, "/tiles", {"B_r", "B_c"});
     auto block = [&](const char* key) {
       const std::string path = JsonPath("/tiles", key);
       const auto& v = r.Require(t, "/tiles", key);

@@ -1,6 +1,7 @@
 // JSON reading with one-line errors; see json_file.h.
 #include "data/json_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <fstream>
@@ -196,10 +197,53 @@ std::string JsonReader::String(const nlohmann::json& v, const std::string& path)
 
 LocalText JsonReader::Text(const nlohmann::json& v, const std::string& path) const {
   ExpectObject(v, path);
+  Fields(v, path, {"zh", "en"});
   LocalText t;
   t.zh = String(Require(v, path, "zh"), JsonPath(path, "zh"));
   t.en = String(Require(v, path, "en"), JsonPath(path, "en"));
+  if (t.zh.empty()) Fail(JsonPath(path, "zh"), "text is empty");
+  if (t.en.empty()) Fail(JsonPath(path, "en"), "text is empty");
   return t;
+}
+
+namespace {
+std::size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = 0;
+  for (const auto& c : candidates) {
+    const std::size_t d = EditDistance(word, c);
+    if (best.empty() || d < best_d) best = c, best_d = d;
+  }
+  const std::size_t limit = std::min(word.size(), best.size()) <= 3 ? 1 : 2;
+  return !best.empty() && best_d <= limit ? best : "";
+}
+
+void JsonReader::Fields(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known) const {
+  ExpectObject(obj, path);
+  const std::vector<std::string> names(known.begin(), known.end());
+  for (const auto& [key, value] : obj.items()) {
+    if (std::find(names.begin(), names.end(), key) != names.end()) continue;
+    const std::string near = DidYouMean(key, names);
+    std::string list;
+    for (const auto& n : names)
+      if (n != "$schema") list += (list.empty() ? "" : ", ") + n;
+    Fail(JsonPath(path, key), near.empty() ? "unknown key (known here: " + list + ")"
+                                           : "unknown key; did you mean " + JsonPath(path, near) + "?");
+  }
 }
 
 double JsonReader::FiniteNumber(const nlohmann::json& v, const std::string& path) const {
@@ -218,10 +262,10 @@ std::int64_t JsonReader::Integer(const nlohmann::json& v, const std::string& pat
   if (v.is_number_float()) {
     const double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d)) Fail(path, "expected a whole number, found " + v.dump());
-    // A whole number too large for a 64-bit integer arrives as a double: report the range, not a fraction.
+    // A whole number too large for a 64-bit integer arrives as a double: report the range.
     if (d < static_cast<double>(lo)) Fail(path, v.dump() + " is below the minimum " + std::to_string(lo));
     if (d > static_cast<double>(hi)) Fail(path, v.dump() + " is above the limit " + std::to_string(hi));
-    Fail(path, "expected a whole number written without a fraction, found " + v.dump());
+    return static_cast<std::int64_t>(d);  // 2.0 is 2 (JSON Schema 2020-12 counts it as an integer)
   }
   if (!v.is_number_integer()) Fail(path, "expected a whole number, found " + TypeName(v));
   std::int64_t x;

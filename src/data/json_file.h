@@ -39,10 +39,16 @@ class JsonReader {
   void ExpectObject(const nlohmann::json& v, const std::string& path) const;
   void ExpectArray(const nlohmann::json& v, const std::string& path, size_t min_size = 0) const;
   std::string String(const nlohmann::json& v, const std::string& path) const;
-  // {"zh": "…", "en": "…"} at `path`, both strings required.
+  // {"zh": "…", "en": "…"} at `path`, both strings required and non-empty, no other key.
   LocalText Text(const nlohmann::json& v, const std::string& path) const;
   double FiniteNumber(const nlohmann::json& v, const std::string& path) const;
-  // A whole number in [lo, hi]; rejects 2.7, -1 below lo, and numbers written with a fraction.
+  // Refuses any key of `obj` not in `known`, naming it and the closest known key when one is near
+  // ("/sacle: unknown key; did you mean /scale?"). The schemas forbid unknown keys
+  // ("additionalProperties": false); this is the loaders' side of that rule.
+  void Fields(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known) const;
+  // A whole number in [lo, hi]; rejects 2.7 and -1 below lo. 2.0 is the whole number 2, as in
+  // JSON Schema draft 2020-12 ("a number with a zero fractional part" is an integer) — the schemas
+  // and the loaders agree on it (tests/corpus: schema_agreement).
   std::int64_t Integer(const nlohmann::json& v, const std::string& path, std::int64_t lo, std::int64_t hi) const;
   // Checks schema_version == expected.
   void SchemaVersion(const nlohmann::json& doc, int expected) const;
@@ -54,5 +60,9 @@ class JsonReader {
 // "/a/b" + "c" → "/a/b/c" (escapes ~ and / per RFC 6901).
 std::string JsonPath(const std::string& parent, const std::string& key);
 std::string JsonPath(const std::string& parent, size_t index);
+
+// The candidate closest to `word` by edit distance, when close enough to be a likely typo
+// (distance ≤ 2, or ≤ 1 for words of up to 3 letters; case differences count 0); "" otherwise.
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace bw::data

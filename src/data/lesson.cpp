@@ -1,6 +1,7 @@
 // Lesson file v1 loader; see lesson.h for the format.
 #include "data/lesson.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "data/json_file.h"
@@ -44,16 +45,19 @@ Lesson LoadLesson(const std::filesystem::path& path) {
   const nlohmann::json doc = ReadJsonFile(path);
   JsonReader r(file);
   r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "id", "title", "scenarios", "steps"});
   r.SchemaVersion(doc, 1);
 
   Lesson lesson;
   lesson.file = file;
   lesson.id = r.String(r.Require(doc, "", "id"), "/id");
+  if (lesson.id.empty()) r.Fail("/id", "the lesson id is empty");
   lesson.title = Text(r, doc, "", "title");
 
   const auto folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   const auto& scenarios = r.Require(doc, "", "scenarios");
   r.ExpectObject(scenarios, "/scenarios");
+  if (scenarios.empty()) r.Fail("/scenarios", "expected at least one scenario");
   if (scenarios.size() > static_cast<size_t>(kMaxLessonScenarios))
     r.Fail("/scenarios", std::to_string(scenarios.size()) + " scenarios; the limit is " + std::to_string(kMaxLessonScenarios));
   for (const auto& [key, value] : scenarios.items()) {
@@ -78,8 +82,11 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     const std::string sp = JsonPath("/steps", i);
     const auto& s = steps[i];
     r.ExpectObject(s, sp);
+    r.Fields(s, sp, {"id", "scenario", "position", "title", "body", "further", "teacher_notes", "source", "highlight", "predict", "answer",
+                     "panel"});
     LessonStep st;
     st.id = r.String(r.Require(s, sp, "id"), JsonPath(sp, "id"));
+    if (st.id.empty()) r.Fail(JsonPath(sp, "id"), "the step id is empty");
     if (lesson.FindStep(st.id) >= 0) r.Fail(JsonPath(sp, "id"), "step id \"" + st.id + "\" is used twice");
     st.scenario = r.String(r.Require(s, sp, "scenario"), JsonPath(sp, "scenario"));
     if (!lesson.scenarios.count(st.scenario))
@@ -97,10 +104,16 @@ Lesson LoadLesson(const std::filesystem::path& path) {
       for (size_t k = 0; k < h.size(); ++k) {
         std::string id = r.String(h[k], JsonPath(hp, k));
         if (id.empty()) r.Fail(JsonPath(hp, k), "a highlight id is empty");
+        if (std::find(st.highlight.begin(), st.highlight.end(), id) != st.highlight.end())
+          r.Fail(JsonPath(hp, k), "highlight id \"" + id + "\" is listed twice");
         st.highlight.push_back(std::move(id));
       }
     }
     if (s.contains("predict")) st.predict = Text(r, s, sp, "predict");
+    if (s.contains("answer")) {
+      if (!st.predict) r.Fail(JsonPath(sp, "answer"), "an answer needs a \"predict\" question");
+      st.answer = Text(r, s, sp, "answer");
+    }
     if (s.contains("panel")) {
       st.panel = r.String(s["panel"], JsonPath(sp, "panel"));
       if (st.panel.empty()) r.Fail(JsonPath(sp, "panel"), "a panel id is empty");

@@ -39,6 +39,9 @@ struct LessonStep {
   // before the next step reveals it (predict-then-reveal).
   std::vector<std::string> highlight;
   std::optional<LocalText> predict;
+  // Optional, only with "predict": the answer, shown when the teacher reveals it (the first
+  // PageDown, R or the Reveal button). Placeholders are filled from the engine like any text.
+  std::optional<LocalText> answer;
   // Optional. "panel": the id of the side-panel section the step is about ("accumulator",
   // "blocks", "counters", "compare", …; view::PanelSection::id). It is the one panel shown in
   // projector mode. view::LoadLessonModel checks that the step's scenario has it.

@@ -10,6 +10,7 @@ namespace bw::data {
 MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
   r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "parameters", "router", "tokens"});
   r.SchemaVersion(doc, 1);
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "moe") r.Fail("/kind", "expected \"moe\", found \"" + kind + "\"");
@@ -20,6 +21,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
 
   const auto& params = r.Require(doc, "", "parameters");
   r.ExpectObject(params, "/parameters");
+  r.Fields(params, "/parameters", {"shared", "expert", "experts", "top_k"});
   sc.config.shared_params = r.Integer(r.Require(params, "/parameters", "shared"), "/parameters/shared", 0, kMaxMoeParams);
   sc.config.expert_params = r.Integer(r.Require(params, "/parameters", "expert"), "/parameters/expert", 0, kMaxMoeParams);
   sc.config.experts = r.Integer(r.Require(params, "/parameters", "experts"), "/parameters/experts", 1, kMaxMoeExperts);
@@ -30,6 +32,7 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
 
   const auto& router = r.Require(doc, "", "router");
   r.ExpectObject(router, "/router");
+  r.Fields(router, "/router", {"logits", "capacity", "capacity_factor"});
   const auto& logits = r.Require(router, "/router", "logits");
   r.ExpectArray(logits, "/router/logits", 1);
   const auto T = static_cast<std::int64_t>(logits.size());
@@ -70,6 +73,22 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
     for (size_t i = 0; i < labels.size(); ++i) sc.token_labels.push_back(r.String(labels[i], JsonPath("/tokens", i)));
   } else {
     for (std::int64_t t = 0; t < T; ++t) sc.token_labels.push_back("t" + std::to_string(t + 1));
+  }
+  if (doc.contains("deployment")) {
+    const auto& d = doc["deployment"];
+    const std::string dp = "/deployment";
+    r.ExpectObject(d, dp);
+    MoeDeployment dep;
+    dep.hidden = r.Integer(r.Require(d, dp, "hidden"), dp + "/hidden", 1, kMaxMoeHidden);
+    dep.activation_bytes = r.Integer(r.Require(d, dp, "activation_bytes"), dp + "/activation_bytes", 1, 8);
+    dep.weight_bits = r.Integer(r.Require(d, dp, "weight_bits"), dp + "/weight_bits", 1, 64);
+    if (d.contains("quantised_bits")) dep.quantised_bits = r.Integer(d["quantised_bits"], dp + "/quantised_bits", 1, 64);
+    dep.devices = r.Integer(r.Require(d, dp, "devices"), dp + "/devices", 1, kMaxMoeExperts);
+    if (dep.devices > E)
+      r.Fail(dp + "/devices", std::to_string(dep.devices) + " devices for " + std::to_string(E) +
+                                  " experts: every device must hold at least one expert");
+    dep.training_tokens = r.Integer(r.Require(d, dp, "training_tokens"), dp + "/training_tokens", 1, kMaxTrainingTokens);
+    sc.deployment = dep;
   }
   return sc;
 }

@@ -12,6 +12,7 @@ namespace bw::data {
 SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
   r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "block_sizes", "mode"});
   r.SchemaVersion(doc, 1);
   const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
   if (kind != "single_query") r.Fail("/kind", "expected \"single_query\", found \"" + kind + "\"");

@@ -22,6 +22,7 @@
 #include "engine/attention_counters.h"
 #include "engine/attention_trace.h"
 #include "engine/compare.h"
+#include "engine/numerics.h"
 
 namespace bw::engine {
 
@@ -52,8 +53,10 @@ inline constexpr CausalAlignment kDefaultCausalAlignment = CausalAlignment::kTop
 const char* ToString(MaskKind kind);            // "none", "causal", "key_padding", "explicit"
 const char* ToString(CausalAlignment align);    // "top_left", "bottom_right"
 
-// Which (query row r, key c) pairs take part. Masked pairs get logit −∞ (probability exactly 0).
-// A row with no allowed key is "fully masked": every path outputs 0 for it, L = −∞, and flags it.
+// Which (query row r, key c) pairs take part. Masked pairs get logit −∞ (probability exactly 0) and
+// contribute nothing, whatever their V holds. A row with no allowed key is "fully masked": every
+// path outputs 0 for it, L = −∞, and flags it. "Fully masked" is decided by the mask alone: a row
+// whose allowed scores are all −∞ in the working precision is reported as underflow (numerics.h).
 struct Mask {
   MaskKind kind = MaskKind::kNone;
   CausalAlignment alignment = kDefaultCausalAlignment;  // kCausal only
@@ -159,7 +162,10 @@ struct AttentionResult {
   TileSizes tiles;                           // {0, 0} for the reference
   AttentionMatrix O;                         // (N_q, d_v)
   AttentionVector L;                         // (N_q) logsumexp_c (scale·S_rc), −∞ on fully masked rows
-  std::vector<std::uint8_t> row_fully_masked;  // (N_q) 1 = no key allowed: O row is 0
+  std::vector<std::uint8_t> row_fully_masked;  // (N_q) 1 = the mask allows no key: O row is 0
+  // Every overflow, underflow, infinite score, NaN and out-of-range input of this run, where it
+  // happened (numerics.h). Empty when every number of the run is finite and in range.
+  NumericsReport numerics;
   // (N_q, N_k) P = softmax(S) as the reference computed it, in float (4 bytes an element), when
   // RunOptions::keep_probabilities was set; empty otherwise.
   Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> P;

@@ -67,6 +67,7 @@ class Builder {
     const std::string line = std::string(ToString(t)) + (read ? " reads" : " writes") + " = " + expr + " = " +
                              std::to_string(v) + " elements";
     (read ? f_.read_formula : f_.write_formula)[k] = line;
+    (read ? f_.read_expr : f_.write_expr)[k] = expr;
     f_.lines.push_back(line);
   }
   CounterFormula f_;

@@ -26,6 +26,9 @@ struct CounterFormula {
   // The formula line for one tensor's reads / writes ("" when that count is 0).
   std::vector<std::string> read_formula = std::vector<std::string>(kTensorCount);
   std::vector<std::string> write_formula = std::vector<std::string>(kTensorCount);
+  // The expression alone ("T_r*N_k*d"), for a view that writes the line in its own words.
+  std::vector<std::string> read_expr = std::vector<std::string>(kTensorCount);
+  std::vector<std::string> write_expr = std::vector<std::string>(kTensorCount);
 };
 
 // nullopt when no closed form exists (tiled path with a key-padding or explicit mask).

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "engine/attention.h"
 #include "engine/attention_kernels.h"
@@ -24,13 +25,64 @@ using detail::Recorder;
 using detail::RowState;
 using detail::Vec;
 using I64 = std::int64_t;
+using NumericsKind = engine::NumericsKind;
+
+template <typename T>
+const char* PrecisionName() {
+  return sizeof(T) == 8 ? "double" : "float";
+}
+
+// Inputs that do not fit the working precision T (|x| above its largest finite value, or non-zero
+// below half its smallest subnormal: they become ±∞ or 0 on conversion), reported with their
+// tensor, row and column. Only float can lose an input (the engine's inputs are doubles).
+template <typename T>
+void CheckInputRange(const AttentionProblem& p, NumericsReport& rep) {
+  if (sizeof(T) == 8) return;
+  const double big = LargestFinite(4), tiny = SmallestSubnormal(4) / 2;
+  const auto scan = [&](const AttentionMatrix& m, const char* name) {
+    for (I64 r = 0; r < m.rows(); ++r)
+      for (I64 c = 0; c < m.cols(); ++c) {
+        const double x = std::abs(m(r, c));
+        if (x > big || (x != 0 && x < tiny)) rep.Add({NumericsKind::kOutOfRange, name, r, c, -1, -1, m(r, c), "float"});
+      }
+  };
+  scan(p.Q, "Q");
+  scan(p.K, "K");
+  scan(p.V, "V");
+  const double s = std::abs(p.EffectiveScale());
+  if (s > big || (s != 0 && s < tiny)) rep.Add({NumericsKind::kOutOfRange, "scale", -1, -1, -1, -1, p.EffectiveScale(), "float"});
+}
+
+// "Fully masked" from the mask alone: row r has no allowed key.
+std::vector<std::uint8_t> FullyMaskedRows(const AttentionProblem& p, const MaskGeometry& mg) {
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(p.n_q()), 0);
+  for (I64 r = 0; r < p.n_q(); ++r) out[static_cast<std::size_t>(r)] = p.n_k() == 0 || mg.TileFullyMasked(r, r + 1, 0, p.n_k());
+  return out;
+}
+
+// After a run: rows the mask allows but whose weights all came out 0 (L = −∞), and — a safety net
+// the property test requires to stay unused — any row of O that is not finite and that no event
+// from the kernels names, as "O (cause not traced)".
+void FinishNumerics(AttentionResult& res, const char* precision) {
+  for (I64 r = 0; r < res.L.size(); ++r) {
+    if (res.row_fully_masked[static_cast<std::size_t>(r)] || res.L[r] != -std::numeric_limits<double>::infinity()) continue;
+    res.numerics.Add({NumericsKind::kWeightsUnderflow, "l", r, -1, -1, -1, 0.0, precision});
+  }
+  for (I64 r = 0; r < res.O.rows(); ++r)
+    for (I64 c = 0; c < res.O.cols(); ++c) {
+      const double x = res.O(r, c);
+      if (std::isfinite(x)) continue;
+      if (!res.numerics.NamesRow(r))
+        res.numerics.Add({std::isnan(x) ? NumericsKind::kNaN : NumericsKind::kAccumulatorOverflow, "O (cause not traced)", r,
+                          c, -1, -1, x, precision});
+      break;
+    }
+}
 
 template <typename T>
 void WidenOutputs(AttentionResult& res, const Mat<T>& O, const Vec<T>& L) {
   res.O = O.template cast<double>();
   res.L = L.template cast<double>();
-  res.row_fully_masked.assign(static_cast<std::size_t>(L.size()), 0);
-  for (I64 r = 0; r < L.size(); ++r) res.row_fully_masked[r] = L[r] == kNegInf<T> ? 1 : 0;
 }
 
 // [SECTION] Reference: FlashAttention Algorithm 0 ------------------------------------------------
@@ -43,9 +95,11 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   AttentionResult res;
   detail::StartRun<T>(res, p, opt, Algorithm::kReference, {});
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
+  CheckInputRange<T>(p, res.numerics);
   const Mat<T> Q = p.Q.cast<T>(), K = p.K.cast<T>(), V = p.V.cast<T>();
   const T scale = static_cast<T>(p.EffectiveScale());
   const MaskGeometry mg(p.mask, n_q, n_k);
+  const detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
 
   // pass 1: S = scale · Q Kᵀ, written to HBM (line 1: load Q, K by blocks, compute S, write S)
   rec.Emit(EventKind::kRead, Tensor::kQ, -1, -1, n_q * d, 0);
@@ -63,6 +117,7 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   Mat<T> row;  // one row of S in SRAM, masked there (S in HBM stays scale·QKᵀ)
   for (I64 r = 0; r < n_q; ++r) {
     row = S.row(r);
+    detail::CheckScores(row, r, 0, mg, sink);
     mg.ApplyToTile(row, r, 0);                      // masked keys → −∞
     const T m = n_k > 0 ? row.maxCoeff() : kNegInf<T>;
     if (m == kNegInf<T>) {  // fully masked row: P = 0, O = 0, flagged through L = −∞
@@ -83,12 +138,21 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   rec.Emit(EventKind::kRead, Tensor::kP, -1, -1, n_q * n_k, 0);
   rec.Emit(EventKind::kRead, Tensor::kV, -1, -1, n_k * d_v, 0);
   Mat<T> O(n_q, d_v);
-  O.noalias() = P * V;
+  detail::MultiplyPV(O, P, V);  // a zero probability contributes nothing, even against V = ±∞
+  {
+    std::vector<std::uint8_t> reported(static_cast<std::size_t>(n_q), 0);
+    const Vec<T> ones = Vec<T>::Ones(n_q);
+    detail::CheckAccumulator(ones, O, 0, reported, "O", sink);
+  }
+  for (I64 r = 0; r < n_q; ++r)
+    if (L[r] == kNegInf<T> && P.row(r).isZero()) O.row(r).setZero();  // +0, not the −0 of 0·(−v)
   rec.Emit(EventKind::kComputeFull, Tensor::kO, -1, -1, 0, 0, 0, 2 * n_q * n_k * d_v);
   rec.Emit(EventKind::kWrite, Tensor::kO, -1, -1, n_q * d_v, 0);
 
   res.counters.hbm_scratch_bytes = 2 * n_q * n_k * b;  // S and P, both held in HBM
   WidenOutputs(res, O, L);
+  res.row_fully_masked = FullyMaskedRows(p, mg);
+  FinishNumerics(res, PrecisionName<T>());
   if (opt.keep_probabilities) res.P = P.template cast<float>();
   if (rec.tracing()) res.trace.Finish(res.counters);
   return res;
@@ -115,7 +179,10 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
 
   res.O.resize(n_q, d_v);
   res.L.resize(n_q);
-  res.row_fully_masked.assign(static_cast<std::size_t>(n_q), 0);
+  res.row_fully_masked = FullyMaskedRows(p, mg);
+  CheckInputRange<T>(p, res.numerics);
+  detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
+  std::vector<std::uint8_t> reported(static_cast<std::size_t>(n_q), 0);
   RowState<T> st;
   Mat<T> S, PV, Oi;
   Vec<T> Li;
@@ -138,10 +205,12 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
       Vj = p.V.middleRows(c0, c).template cast<T>();
       rec.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
       rec.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
-      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0);  // line 8
+      sink.i = ii, sink.j = jj;
+      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0, sink);  // line 8
       const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
       rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
       detail::MergeTileFlash2(st, S, Vj, PV, opt.merge, masked);                   // lines 9–10
+      detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
       ++steps;
       rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
       if (stride > 0 && steps % stride == 0) res.trace.AddStateSnapshot(ii, detail::Snapshot(st, jj, steps));
@@ -151,11 +220,11 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
     detail::FinaliseFlash2<T>(st, Oi, Li);                                                    // lines 12–13
     res.O.middleRows(r0, r) = Oi.template cast<double>();
     res.L.segment(r0, r) = Li.template cast<double>();
-    for (I64 a = 0; a < r; ++a) res.row_fully_masked[static_cast<std::size_t>(r0 + a)] = Li[a] == kNegInf<T> ? 1 : 0;
     rec.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, steps);
     rec.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, steps);                     // line 14
     rec.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, steps);                           // line 15
   }
+  FinishNumerics(res, PrecisionName<T>());
   if (rec.tracing()) res.trace.Finish(res.counters);
   return res;
 }
@@ -185,6 +254,9 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   rec.Emit(EventKind::kWrite, Tensor::km, -1, -1, n_q, 0);
 
   std::vector<std::int32_t> steps(static_cast<std::size_t>(T_r), 0);
+  CheckInputRange<T>(p, res.numerics);
+  detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
+  std::vector<std::uint8_t> reported(static_cast<std::size_t>(n_q), 0);
   RowState<T> st;
   Mat<T> S, PV;
   for (I64 j = 0; j < T_c; ++j) {                          // line 5: for 1 ≤ j ≤ T_c
@@ -217,9 +289,11 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
       st.acc = O.middleRows(r0, r);
       st.l = l_hbm.segment(r0, r);
       st.m = m_hbm.segment(r0, r);
-      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0);  // line 9
+      sink.i = ii, sink.j = jj;
+      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0, sink);  // line 9
       rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d);
       detail::MergeTileFlash1(st, S, Vj, PV, masked);                                // lines 10–11
+      detail::CheckAccumulator(st.l, st.acc, r0, reported, "O", sink);
       ++step;
       rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d_v,
                r * c + 2 * r);
@@ -235,6 +309,8 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   Vec<T> L(n_q);
   for (I64 r = 0; r < n_q; ++r) L[r] = l_hbm[r] == T(0) ? kNegInf<T> : m_hbm[r] + std::log(l_hbm[r]);
   WidenOutputs(res, O, L);
+  res.row_fully_masked = FullyMaskedRows(p, mg);
+  FinishNumerics(res, PrecisionName<T>());
   if (rec.tracing()) res.trace.Finish(res.counters);
   return res;
 }

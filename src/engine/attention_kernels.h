@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/attention.h"
+#include "engine/numerics.h"
 
 namespace bw::engine::detail {
 
@@ -74,6 +75,80 @@ void ExpShiftedRow(Row row, T shift, bool may_have_masked) {
     row = (row.array() - shift).exp().matrix();
 }
 
+// PV ← P̃ · V_j where a zero weight contributes nothing whatever V holds: a masked key's value may
+// be ±∞ in the working precision (1e300 in float) and 0·∞ would be NaN (issue 12, case 5). With a
+// finite V_j this is the plain product (so a masked key's finite value leaves O bit-identical).
+template <typename T, typename VBlock>
+void MultiplyPV(Mat<T>& PV, const Mat<T>& P, const VBlock& Vj) {
+  if (Vj.allFinite()) {
+    PV.noalias() = P * Vj;
+    return;
+  }
+  // Rows of V_j that no row of P̃ weighs (masked for the whole tile) are set to 0: the same product
+  // as with any finite value there, so O stays bit-identical whatever a masked key's V holds.
+  Mat<T> Vz = Vj;
+  for (std::int64_t b = 0; b < P.cols(); ++b)
+    if ((P.col(b).array() == T(0)).all()) Vz.row(b).setZero();
+  if (Vz.allFinite()) {
+    PV.noalias() = P * Vz;
+    return;
+  }
+  // A used key holds ±∞: sum only the non-zero weights, so 0·∞ never makes a NaN.
+  PV.setZero(P.rows(), Vz.cols());
+  for (std::int64_t a = 0; a < P.rows(); ++a)
+    for (std::int64_t b = 0; b < P.cols(); ++b)
+      if (P(a, b) != T(0)) PV.row(a) += P(a, b) * Vz.row(b);
+}
+
+// Where the numerics report of a run is written from inside the kernels (numerics.h): the report,
+// the tile (i, j) being worked on, and the working precision's name. report == nullptr: not recorded
+// (trace replay recomputes tiles and must not report twice).
+struct NumericsSink {
+  NumericsReport* report = nullptr;
+  std::int32_t i = -1, j = -1;
+  const char* precision = "double";
+};
+
+// Scores of the tile (rows r0…, cols c0…) that are ±∞ or NaN although the mask allows the pair:
+// Q·K (times scale) overflowed the working precision, or an input did. Call before masking.
+template <typename T>
+void CheckScores(const Mat<T>& S, std::int64_t r0, std::int64_t c0, const MaskGeometry& mg, const NumericsSink& sink) {
+  if (!sink.report || S.allFinite()) return;
+  for (std::int64_t a = 0; a < S.rows(); ++a)
+    for (std::int64_t b = 0; b < S.cols(); ++b) {
+      const T x = S(a, b);
+      if (std::isfinite(x) || !mg.Allows(r0 + a, c0 + b)) continue;
+      sink.report->Add({std::isnan(x) ? NumericsKind::kNaN : NumericsKind::kInfiniteScore, "S", r0 + a, c0 + b, sink.i,
+                        sink.j, static_cast<double>(x), sink.precision});
+    }
+}
+
+// After a merge: rows of l or of the accumulator (u, or O for FA-1) that are no longer finite, each
+// row reported once (`reported`, indexed by query row).
+template <typename T>
+void CheckAccumulator(const Vec<T>& l, const Mat<T>& acc, std::int64_t r0, std::vector<std::uint8_t>& reported,
+                      const char* acc_name, const NumericsSink& sink) {
+  if (!sink.report || (l.allFinite() && acc.allFinite())) return;
+  for (std::int64_t a = 0; a < l.size(); ++a) {
+    auto& done = reported[static_cast<std::size_t>(r0 + a)];
+    if (done) continue;
+    const auto add = [&](const char* q, std::int64_t col, T x) {
+      sink.report->Add({std::isnan(x) ? NumericsKind::kNaN : NumericsKind::kAccumulatorOverflow, q, r0 + a, col, sink.i,
+                        sink.j, static_cast<double>(x), sink.precision});
+      done = 1;
+    };
+    if (!std::isfinite(l[a])) {
+      add("l", -1, l[a]);
+      continue;
+    }
+    for (std::int64_t c = 0; c < acc.cols(); ++c)
+      if (!std::isfinite(acc(a, c))) {
+        add(acc_name, c, acc(a, c));
+        break;
+      }
+  }
+}
+
 // (m, l, u) of the rows of one Q block, plus the last merge's m_prev and α = e^{m_prev − m}.
 // FA-1 keeps the normalised O in `acc` instead of u.
 template <typename T>
@@ -112,7 +187,7 @@ void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, M
     st.alpha[a] = m_old == kNegInf<T> ? T(0) : std::exp(m_old - m_new);
     st.m[a] = m_new;
   }
-  PV.noalias() = S * Vj;
+  MultiplyPV(PV, S, Vj);
   for (std::int64_t a = 0; a < r; ++a) {
     if (st.m[a] == kNegInf<T>) continue;
     const T rowsum = S.row(a).sum();
@@ -171,7 +246,7 @@ void MergeTileFlash1(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, b
     }
     ExpShiftedRow(S.row(a), tmax, masked);
   }
-  PV.noalias() = S * Vj;
+  MultiplyPV(PV, S, Vj);
   for (std::int64_t a = 0; a < r; ++a) {
     const T tmax = st.tile_max[a];
     if (tmax == kNegInf<T>) {
@@ -209,10 +284,11 @@ void FinaliseFlash2(const RowState<T>& st, Eigen::Ref<Mat<T>> O, Eigen::Ref<Vec<
 // masked entries (false when every pair in it is allowed).
 template <typename T, typename QBlock, typename KBlock>
 bool ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
-                   std::int64_t r0, std::int64_t c0) {
+                   std::int64_t r0, std::int64_t c0, const NumericsSink& sink = {}) {
   S.resize(Qi.rows(), Kj.rows());
   S.noalias() = Qi * Kj.transpose();
   S *= scale;
+  CheckScores(S, r0, c0, mg, sink);
   if (S.size() == 0 || mg.TileFullyAllowed(r0, r0 + S.rows(), c0, c0 + S.cols())) return false;
   mg.ApplyToTile(S, r0, c0);
   return true;

@@ -24,11 +24,14 @@ const char* ToString(EventKind k) {
   return "?";
 }
 
+// Block and tile numbers are printed 1-based (Q_1 … Q_{T_r}), as in the papers and the app; the
+// event's i and j stay 0-based.
 std::string Describe(const AttentionEvent& e) {
   std::ostringstream os;
+  const std::int32_t I = e.i + 1, J = e.j + 1;
   auto blk = [&](const char* name, std::int32_t idx) {
     os << name;
-    if (idx >= 0) os << '_' << idx;
+    if (idx >= 0) os << '_' << idx + 1;
   };
   switch (e.kind) {
     case EventKind::kRead:
@@ -41,17 +44,17 @@ std::string Describe(const AttentionEvent& e) {
       os << " (" << e.elements << " elements)";
       break;
     }
-    case EventKind::kComputeS: os << "compute S_" << e.i << ',' << e.j << " = scale * Q_" << e.i << " K_" << e.j << "^T"; break;
-    case EventKind::kSkipTile: os << "skip tile (" << e.i << ',' << e.j << "): fully masked"; break;
+    case EventKind::kComputeS: os << "compute S_" << I << ',' << J << " = scale * Q_" << I << " K_" << J << "^T"; break;
+    case EventKind::kSkipTile: os << "skip tile (" << I << ',' << J << "): fully masked"; break;
     case EventKind::kUpdateMLU:
-      os << "update m, l, u of Q_" << e.i << " with tile " << e.j << " (rescale by e^(m-m'))";
+      os << "update m, l, u of Q_" << I << " with tile " << J << " (rescale by e^(m-m'))";
       break;
-    case EventKind::kFinalise: os << "O_" << e.i << " = u / l, L_" << e.i << " = m + log l"; break;
+    case EventKind::kFinalise: os << "O_" << I << " = u / l, L_" << I << " = m + log l"; break;
     case EventKind::kInitialise: os << "initialise " << ToString(e.tensor) << " in HBM"; break;
     case EventKind::kComputeFull: os << "compute " << ToString(e.tensor); break;
     case EventKind::kComputeGrads:
-      os << "recompute P_" << e.i << ',' << e.j << "; dV_" << e.j << " += P^T dO_" << e.i << "; dS; dQ_" << e.i
-         << " += dS K_" << e.j << "; dK_" << e.j << " += dS^T Q_" << e.i;
+      os << "recompute P_" << I << ',' << J << "; dV_" << J << " += P^T dO_" << I << "; dS; dQ_" << I
+         << " += dS K_" << J << "; dK_" << J << " += dS^T Q_" << I;
       break;
   }
   return os.str();

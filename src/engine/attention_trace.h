@@ -42,7 +42,7 @@ struct AttentionEvent {
   std::int64_t sram_bytes = 0;     // on-chip bytes live after this event (BYTES)
 };
 
-// "read K_3 (B_c·d = 256 elements)", "compute S_1,3", "skip tile (0,5)", "update m/l/u of Q_1 with tile 3"
+// 1-based: "read K_3 (256 elements)", "compute S_1,3 = …", "skip tile (1,5): fully masked", "update m, l, u of Q_1 with tile 3 …"
 std::string Describe(const AttentionEvent& e);
 
 // (m, l, u) of the rows of one Q block, as after a given event. For FA-2, u is the running

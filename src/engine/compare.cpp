@@ -39,10 +39,11 @@ CompareReport Compare(const Eigen::Ref<const Eigen::Matrix<double, Eigen::Dynami
       rep.neg_inf_actual += ca == Cls::kNegInf;
       rep.neg_inf_expected += cb == Cls::kNegInf;
       bool mismatch;
-      if (ca != cb) {
-        mismatch = true;  // NaN vs number, Inf vs finite, +Inf vs −Inf
+      if (ca == Cls::kNaN || cb == Cls::kNaN || ca != cb) {
+        mismatch = true;  // NaN vs anything (NaN included), Inf vs finite, +Inf vs −Inf
+        ++rep.nonfinite_mismatches;
       } else if (ca != Cls::kFinite) {
-        mismatch = false;  // NaN vs NaN, +Inf vs +Inf, −Inf vs −Inf
+        mismatch = false;  // +Inf vs +Inf, −Inf vs −Inf
       } else {
         const double err = std::abs(a - b);
         if (err > rep.max_abs_error) rep.max_abs_error = err;
@@ -68,11 +69,24 @@ std::string CompareReport::Summary() const {
   std::ostringstream os;
   if (shape_mismatch) return "shape mismatch (expected " + std::to_string(rows) + "x" + std::to_string(cols) + ")";
   os.precision(17);
-  os << elements << " elements, " << mismatches << " mismatches, max abs error " << max_abs_error
-     << ", max rel error " << max_rel_error << ", NaN " << nan_actual << "/" << nan_expected << ", +Inf "
-     << pos_inf_actual << "/" << pos_inf_expected << ", -Inf " << neg_inf_actual << "/" << neg_inf_expected;
+  os << elements << " elements, " << mismatches << " mismatches";
+  if (nonfinite_mismatches) os << " (" << nonfinite_mismatches << " with NaN or ±Inf: never a match)";
+  os << ", max abs error over finite pairs " << max_abs_error
+     << ", max rel error " << max_rel_error;
+  // Non-finite counts (actual/expected) only when there are some: a clean summary names no NaN.
+  if (nan_actual || nan_expected) os << ", NaN " << nan_actual << "/" << nan_expected;
+  if (pos_inf_actual || pos_inf_expected) os << ", +Inf " << pos_inf_actual << "/" << pos_inf_expected;
+  if (neg_inf_actual || neg_inf_expected) os << ", -Inf " << neg_inf_actual << "/" << neg_inf_expected;
+  const auto num = [](double x) -> std::string {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "+Inf" : "-Inf";
+    std::ostringstream t;
+    t.precision(17);
+    t << x;
+    return t.str();
+  };
   if (has_first_mismatch)
-    os << "; first at (" << first_row << ", " << first_col << "): " << first_actual << " vs " << first_expected;
+    os << "; first at (" << first_row << ", " << first_col << "): " << num(first_actual) << " vs " << num(first_expected);
   return os.str();
 }
 

@@ -52,8 +52,11 @@ bool Masked(const SingleQueryProblem& p, int i) {
                                              : p.scores[i] == -std::numeric_limits<double>::infinity();
 }
 
-// Block-local state over positions [b, e): m_b, l_b = Σ e^{s−m_b}, u_b = Σ e^{s−m_b} v.
-SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e) {
+// Block-local state over positions [b, e): m_b, l_b = Σ e^{s−m_b}, u_b = Σ e^{s−m_b} v, in `mode`.
+// With a report, names every e^s that overflows, a block whose weights all underflow although it
+// holds an unmasked position, and l_b or u_b that overflow or turn NaN (block j, 0-based).
+SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e, SoftmaxMode mode, NumericsReport* report = nullptr,
+                        int j = -1) {
   SoftmaxState st = SoftmaxState::Empty(p.values.cols());
   double s_max = -std::numeric_limits<double>::infinity();
   bool any = false;
@@ -64,19 +67,63 @@ SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e) {
     s_max = std::max(s_max, s);
   }
   if (!any) return st;
-  st.m = p.mode == SoftmaxMode::kStable ? s_max : 0.0;
+  st.m = mode == SoftmaxMode::kStable ? s_max : 0.0;
+  const char* w_name = p.score_kind == ScoreKind::kWeights ? "weights" : "e^s";
+  bool exp_overflowed = false;
   for (int i = b; i < e; ++i) {
     if (Masked(p, i)) continue;
     // Weights in raw mode are used as given (no log/exp round trip), so 2,1,4 stay exact doubles.
     double w;
     if (p.score_kind == ScoreKind::kWeights)
-      w = p.mode == SoftmaxMode::kRaw ? p.scores[i] : p.scores[i] / std::exp(st.m);
+      w = mode == SoftmaxMode::kRaw ? p.scores[i] : p.scores[i] / std::exp(st.m);
     else
       w = std::exp(p.scores[i] - st.m);
+    if (report && std::isinf(w) && (exp_overflowed = true))
+      report->Add({NumericsKind::kExpOverflow, w_name, -1, i, -1, j, p.scores[i], "double"});
     st.l += w;
     st.u += w * p.values.row(i).transpose();
   }
+  if (report) {
+    if (st.l == 0.0)
+      report->Add({NumericsKind::kWeightsUnderflow, "l_b", -1, -1, -1, j, s_max, "double"});
+    else if (std::isinf(st.l) && !exp_overflowed)
+      report->Add({NumericsKind::kAccumulatorOverflow, "l_b", -1, -1, -1, j, st.l, "double"});
+    for (Eigen::Index c = 0; c < st.u.size(); ++c) {
+      if (std::isnan(st.u[c])) {
+        report->Add({NumericsKind::kNaN, "u_b", -1, c, -1, j, st.u[c], "double"});
+        break;
+      }
+      if (std::isinf(st.u[c]) && std::isfinite(st.l)) {
+        report->Add({NumericsKind::kAccumulatorOverflow, "u_b", -1, c, -1, j, st.u[c], "double"});
+        break;
+      }
+    }
+  }
   return st;
+}
+
+bool AllMasked(const SingleQueryProblem& p, int b, int e) {
+  for (int i = b; i < e; ++i)
+    if (!Masked(p, i)) return false;
+  return true;
+}
+
+// After merging block j: l or u that became non-finite from finite parts.
+void CheckMerge(const QueryBlockStep& step, NumericsReport& report, int j) {
+  const bool parts_finite = std::isfinite(step.before.l) && std::isfinite(step.local.l);
+  if (parts_finite && std::isinf(step.after.l))
+    report.Add({NumericsKind::kAccumulatorOverflow, "l", -1, -1, -1, j, step.after.l, "double"});
+  for (Eigen::Index c = 0; c < step.after.u.size(); ++c) {
+    const bool finite_parts = std::isfinite(step.before.u[c]) && std::isfinite(step.local.u[c]);
+    if (finite_parts && std::isnan(step.after.u[c])) {
+      report.Add({NumericsKind::kNaN, "u", -1, c, -1, j, step.after.u[c], "double"});
+      break;
+    }
+    if (finite_parts && std::isinf(step.after.u[c])) {
+      report.Add({NumericsKind::kAccumulatorOverflow, "u", -1, c, -1, j, step.after.u[c], "double"});
+      break;
+    }
+  }
 }
 
 ExactState ExactEmpty(Eigen::Index d_v) { return {0, 0, std::vector<Rational>(d_v, Rational(0))}; }
@@ -145,9 +192,11 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
     step.block = static_cast<int>(j) + 1;
     step.begin = begin;
     step.end = begin + p.block_sizes[j];
-    step.local = LocalState(p, step.begin, step.end);
+    step.all_masked = AllMasked(p, step.begin, step.end);
+    step.local = LocalState(p, step.begin, step.end, p.mode, &run.numerics, static_cast<int>(j));
     step.before = state;
     step.after = Merge(state, step.local, &step.factors);
+    CheckMerge(step, run.numerics, static_cast<int>(j));
     step.local_output = Output(step.local);
     step.output_so_far = Output(step.after);
     if (!step.local.IsEmpty()) {
@@ -176,11 +225,18 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
 
   run.final_state = state;
   run.output = Output(state);
-  run.all_masked = state.IsEmpty();
+  run.all_masked = AllMasked(p, 0, static_cast<int>(p.scores.size()));
+  for (Eigen::Index c = 0; c < run.output.size(); ++c)
+    if (std::isnan(run.output[c]) && run.numerics.Count(NumericsKind::kNaN) == 0 &&
+        run.numerics.Count(NumericsKind::kExpOverflow) == 0) {
+      run.numerics.Add({NumericsKind::kNaN, "o", -1, c, -1, -1, run.output[c], "double"});  // u/l = ∞/∞
+      break;
+    }
   run.average_of_block_outputs =
       nonempty_blocks ? Eigen::VectorXd(avg_sum / nonempty_blocks) : Eigen::VectorXd::Zero(d_v);
-  // Reference: one pass over all positions, no blocks (max-shifted over the whole row).
-  run.reference_output = Output(LocalState(p, 0, static_cast<int>(p.scores.size())));
+  // Reference: one pass over all positions, no blocks, max-shifted over the whole row whatever the
+  // mode (the true value the raw mode misses when it overflows or underflows).
+  run.reference_output = Output(LocalState(p, 0, static_cast<int>(p.scores.size()), SoftmaxMode::kStable));
 
   if (exact) {
     SingleQueryRun::Exact ex;

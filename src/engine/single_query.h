@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/numerics.h"
 #include "engine/online_softmax.h"
 
 namespace bw::engine {
@@ -64,6 +65,8 @@ struct ExactState {
 struct QueryBlockStep {
   int block = 0;                 // 1-based block number j
   int begin = 0, end = 0;        // positions [begin, end), 0-based
+  bool all_masked = false;       // every position of the block is masked by the input (w = 0, s = −∞);
+                                 // not set when l_b = 0 only because every e^s underflowed
   SoftmaxState local;            // the block alone: m_b, l_b, u_b (raw mode: m_b = 0)
   SoftmaxState before, after;    // running state before and after merging this block
   MergeFactors factors;          // m', α = e^{m−m'} on the old state, β = e^{m_b−m'} on the block
@@ -92,9 +95,13 @@ struct SingleQueryRun {
   std::vector<QueryEvent> events;
   SoftmaxState final_state;
   Eigen::VectorXd output;                  // u/l after the last block (0 if every position masked)
-  Eigen::VectorXd reference_output;        // Σ w v / Σ w computed directly, without blocks
+  // Σ w v / Σ w computed directly, without blocks, and always max-shifted (stable) whatever the
+  // mode, so it is the true value even where raw mode overflows or underflows.
+  Eigen::VectorXd reference_output;
   Eigen::VectorXd average_of_block_outputs;// the wrong merge: mean of u_b/l_b over non-empty blocks
-  bool all_masked = false;                 // no position allowed: output is defined as 0 and flagged
+  bool all_masked = false;                 // every position masked by the input: output defined as 0, flagged
+  // Every overflow, underflow and NaN of the blocked run (numerics.h), with its block and position.
+  NumericsReport numerics;
   struct Exact {
     std::vector<Rational> output, reference_output, average_of_block_outputs;
   };

@@ -2,20 +2,23 @@
 // scenario's order (reference, FlashAttention-2 or -1) with a trace, beside untraced runs of the
 // other paths for the counter comparison. Block and tile numbers on screen are 1-based, as in the
 // papers (Q_1 … Q_{T_r}); the engine's trace is 0-based.
-// Positions: start, end, event:N (0-based), tile:I,J (the merge — or skip — of tile (I, J)),
+// Positions: start, end, event:N (1-based, as every index on screen), tile:I,J (the merge — or skip — of tile (I, J)),
 // read:T[:I], write:T[:I], compute:T (T a tensor name: Q K V S P O L m l).
+// With "backward": true and tiles, the events of FlashAttention-2 Algorithm 2 follow the forward's
+// on the same timeline ("end" stays the forward's last event): bwd:start, bwd:end,
+// bwd:tile:I,J (the gradients of tile (I, J)), bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T
+// (T also D dO dQ dK dV).
 #pragma once
 
+#include <algorithm>
 #include <optional>
-
-// P is kept for the heatmap up to this many elements (4096² floats = 64 MiB).
-inline constexpr long long kMaxHeatmapElements = 4096LL * 4096;
-// The five wrong merges are run beside the right one up to this many score elements.
-inline constexpr long long kMaxWrongMergeElements = 256LL * 256;
 
 #include "data/attention_scenario.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
+#include "view/attention_runs.h"
+#include "view/attention_states.h"
+#include "view/numerics_panel.h"
 #include "view/scenario_model.h"
 
 namespace bw::view {
@@ -23,6 +26,8 @@ namespace bw::view {
 class AttentionModel final : public ScenarioModel {
  public:
   explicit AttentionModel(data::AttentionScenario sc);
+  AttentionModel(const AttentionModel&) = delete;   // states_ points into runs_
+  AttentionModel& operator=(const AttentionModel&) = delete;
   std::string Kind() const override { return "attention"; }
   const data::LocalText& Title() const override { return scenario_.title; }
   const std::string& File() const override { return scenario_.file; }
@@ -36,27 +41,31 @@ class AttentionModel final : public ScenarioModel {
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
   std::optional<Heatmap> HeatmapAt(int e) const override;
+  const engine::NumericsReport* Numerics() const override { return &runs_.run.numerics; }
+  std::string InputPath(const engine::NumericsEvent& ev) const override { return InputPaths(scenario_)(ev); }
 
-  const engine::AttentionResult& run() const { return run_; }
-  const engine::AttentionResult& reference() const { return reference_; }
-  std::int64_t T_r() const { return t_r_; }
-  std::int64_t T_c() const { return t_c_; }
+  const engine::AttentionResult& run() const { return runs_.run; }
+  const engine::AttentionResult& reference() const { return runs_.reference; }
+  const AttentionRuns& runs() const { return runs_; }
+  std::int64_t T_r() const { return runs_.t_r; }
+  std::int64_t T_c() const { return runs_.t_c; }
 
  private:
-  bool Tiled() const { return run_.algorithm != engine::Algorithm::kReference; }
+  bool Tiled() const { return runs_.Tiled(); }
+  // The forward's events come first, then (with "backward") Algorithm 2's.
+  int FwdCount() const { return static_cast<int>(runs_.run.trace.size()); }
+  const engine::AttentionTrace* BwdTrace() const;
+  bool IsBackward(int e) const { return BwdTrace() && e >= FwdCount(); }
+  int FwdEvent(int e) const { return std::clamp(e, 0, std::max(0, FwdCount() - 1)); }
+  Scene BuildBackwardScene(int b, const std::string& lang, const Palette& palette) const;
+  void AddBackwardQuantities(Quantities& q, int b) const;
+  std::vector<PanelSection> BackwardPanels(int b, const std::string& lang) const;
 
   data::AttentionScenario scenario_;
-  engine::AttentionResult run_;        // the scenario's order, traced
-  engine::AttentionResult reference_;  // Algorithm 0, for the comparison (untraced)
-  std::optional<engine::AttentionResult> flash2_, flash1_;  // untraced, when tiles are known
-  // "backward": true with tiles: FA-2 Algorithm 2 (recompute P per tile) beside the materialising
-  // backward (FA-1 Algorithm 3), for the {bwd_…} placeholders.
-  std::optional<engine::BackwardResult> bwd_recompute_, bwd_reference_;
-  std::optional<engine::CounterFormula> formula_;
-  engine::CompareReport check_;        // run_.O against reference_.O
-  // The wrong merges as the engine runs them (FA-2 order), for small problems: variant → O.
-  std::vector<std::pair<engine::MergeVariant, engine::AttentionMatrix>> wrong_;
-  std::int64_t t_r_ = 1, t_c_ = 1;
+  AttentionRuns runs_;       // the scenario's order (traced), the reference, the side runs, backward
+  TileStateTrack states_;    // tile states per event, from runs_.run.trace
+  TileStateTrack bwd_states_;                  // the same for the backward trace
+  std::vector<BackwardOnChip> bwd_chip_;       // what Algorithm 2 holds on chip per backward event
 };
 
 }  // namespace bw::view

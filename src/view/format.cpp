@@ -1,8 +1,10 @@
 // Number formatting; see format.h.
 #include "view/format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace bw::view {
 
@@ -25,6 +27,38 @@ std::string FormatDouble(double x) {
   std::string s = buf;
   if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);  // typographic minus
   return s;
+}
+
+std::vector<std::string> FormatDistinct(const std::vector<double>& values) {
+  std::vector<double> sorted;
+  for (double x : values)
+    if (std::isfinite(x) && x != 0) sorted.push_back(x);
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  int digits = 4;
+  for (; digits < 17; ++digits) {
+    bool distinct = true;
+    char a[64], b[64];
+    for (size_t k = 1; k < sorted.size() && distinct; ++k) {
+      std::snprintf(a, sizeof a, "%.*g", digits, sorted[k - 1]);
+      std::snprintf(b, sizeof b, "%.*g", digits, sorted[k]);
+      distinct = std::strcmp(a, b) != 0;
+    }
+    if (distinct) break;
+  }
+  std::vector<std::string> out;
+  for (double x : values) {
+    if (!std::isfinite(x) || x == 0 || digits == 4) {
+      out.push_back(FormatDouble(x));
+      continue;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    std::string s = buf;
+    if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+    out.push_back(s);
+  }
+  return out;
 }
 
 namespace {
@@ -64,6 +98,15 @@ std::string FormatLogOf(const engine::Rational& M) {
   c.canonicalize();
   if (c.get_den() == 1) return "ln " + c.get_num().get_str();
   return "ln(" + FormatFraction(c) + ")";
+}
+
+std::string FormatBytes(std::int64_t b) {
+  char buf[64];
+  if (b >= (1 << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1 << 30));
+  else if (b >= (1 << 20)) std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(b) / (1 << 20));
+  else if (b >= (1 << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / (1 << 10));
+  else std::snprintf(buf, sizeof buf, "%lld B", static_cast<long long>(b));
+  return buf;
 }
 
 }  // namespace bw::view

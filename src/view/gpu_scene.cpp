@@ -1,56 +1,197 @@
-// GPU tile grid scene; see gpu_scene.h.
+// GPU frames, tile grid and SM × time lanes; see gpu_scene.h.
 #include "view/gpu_scene.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+
+#include "view/format.h"
 
 namespace bw::view {
 
-Color SmColor(int sm, int sm_count) {
-  const float h = std::fmod(static_cast<float>(sm) * 0.618034f, 1.0f);  // golden-ratio hue steps
-  const float l = (sm % 2) ? 0.45f : 0.60f, s = 0.70f;
-  const auto f = [&](float n) {
-    const float k = std::fmod(n + h * 12.0f, 12.0f);
-    const float a = s * std::min(l, 1 - l);
-    return l - a * std::max(-1.0f, std::min({k - 3, 9 - k, 1.0f}));
-  };
-  (void)sm_count;
-  return {static_cast<std::uint8_t>(f(0) * 255), static_cast<std::uint8_t>(f(8) * 255), static_cast<std::uint8_t>(f(4) * 255)};
+namespace {
+
+int CeilDiv(int a, int b) { return b > 0 ? (a + b - 1) / b : 0; }
+
+}  // namespace
+
+int GpuFrame::SmsUsed() const {
+  std::vector<char> used(static_cast<size_t>(std::max(sm_count, 1)), 0);
+  int n = 0;
+  for (const auto& c : cells)
+    if (c.state == GpuCell::kDone) {
+      if (c.smid >= used.size()) used.resize(c.smid + 1, 0);
+      if (!used[c.smid]) { used[c.smid] = 1; ++n; }
+    }
+  return n;
 }
 
-Scene BuildGpuGridScene(int t_r, int t_c, const std::vector<int>& cells, int sm_count, float width_em, float height_em,
-                        const std::string& lang, const Palette& pal) {
+GpuFrame MakeGpuFrame(const cuda::RunSummary& shape, std::int64_t skipped_total) {
+  GpuFrame f;
+  f.per_head_t_r = CeilDiv(shape.n_q, shape.b_r);
+  f.rows = f.per_head_t_r * std::max(1, shape.heads);
+  f.t_c = CeilDiv(shape.n_k, shape.b_c);
+  f.cells.assign(static_cast<size_t>(f.rows) * static_cast<size_t>(f.t_c), GpuCell{});
+  f.skipped_total = skipped_total;
+  f.computed_total = static_cast<std::int64_t>(f.cells.size()) - skipped_total;
+  f.sm_count = shape.sm_count;
+  return f;
+}
+
+void AddRecords(GpuFrame& f, const std::vector<cuda::TileRecord>& records) {
+  for (const auto& r : records) {
+    const long long row = static_cast<long long>(r.head) * f.per_head_t_r + r.q_tile;
+    if (row < 0 || row >= f.rows || static_cast<int>(r.kv_tile) >= f.t_c) continue;
+    GpuCell& c = f.cells[static_cast<size_t>(row) * static_cast<size_t>(f.t_c) + r.kv_tile];
+    if (c.state != GpuCell::kPending) continue;  // each step counts once
+    const bool skipped = (r.flags & cuda::kTileSkipped) != 0;
+    c.state = skipped ? GpuCell::kSkipped : GpuCell::kDone;
+    c.smid = r.smid;
+    c.t_start_ns = r.t_start_ns;
+    c.t_end_ns = r.t_end_ns;
+    (skipped ? f.skipped : f.computed) += 1;
+    f.loaded_bytes += r.bytes_loaded;
+    f.written_bytes += r.bytes_written;
+    if (!skipped) {  // skipped records carry the block's end time, not work: they do not stretch the span
+      f.t0_ns = f.any ? std::min(f.t0_ns, r.t_start_ns) : r.t_start_ns;
+      f.t_last_ns = f.any ? std::max(f.t_last_ns, r.t_end_ns) : r.t_end_ns;
+      f.any = true;
+    }
+  }
+}
+
+std::uint64_t RunSpanNs(const cuda::RunSummary& run) {
+  if (run.tiles.empty()) return 0;
+  std::uint64_t t0 = run.tiles.front().t_start_ns, t1 = run.tiles.front().t_end_ns;
+  for (const auto& t : run.tiles) t0 = std::min(t0, t.t_start_ns), t1 = std::max(t1, t.t_end_ns);
+  return t1 - t0;
+}
+
+GpuFrame FrameAt(const cuda::RunSummary& run, std::uint64_t t_ns) {
+  GpuFrame f = MakeGpuFrame(run, run.counters.tiles_skipped);
+  if (run.tiles.empty()) return f;
+  std::uint64_t t0 = run.tiles.front().t_start_ns;
+  for (const auto& t : run.tiles) t0 = std::min(t0, t.t_start_ns);
+  std::vector<cuda::TileRecord> upto;
+  upto.reserve(run.tiles.size());
+  for (const auto& t : run.tiles)
+    if (t.t_end_ns - t0 <= t_ns) upto.push_back(t);
+  AddRecords(f, upto);
+  return f;
+}
+
+Color StartTimeColor(float frac) {
+  // viridis, reversed (light = early), at 5 stops, linearly interpolated
+  static const float stops[5][3] = {{253, 231, 37}, {94, 201, 98}, {33, 145, 140}, {59, 82, 139}, {68, 1, 84}};
+  const float x = std::clamp(frac, 0.0f, 1.0f) * 4.0f;
+  const int i = std::min(3, static_cast<int>(x));
+  const float t = x - static_cast<float>(i);
+  const auto mix = [&](int k) { return static_cast<std::uint8_t>(std::lround(stops[i][k] + (stops[i + 1][k] - stops[i][k]) * t)); };
+  return {mix(0), mix(1), mix(2)};
+}
+
+Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& pal) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
   sc.background = pal.background;
-  if (t_r <= 0 || t_c <= 0 || cells.size() != static_cast<size_t>(t_r) * static_cast<size_t>(t_c)) return sc;
-  const float size = std::min(width_em / static_cast<float>(t_c), height_em / static_cast<float>(t_r));
+  if (f.rows <= 0 || f.t_c <= 0) return sc;
+  const float size = std::min(width_em / static_cast<float>(f.t_c), height_em / static_cast<float>(f.rows));
   const float gap = size > 0.6f ? 0.06f : 0.0f;
-  for (int i = 0; i < t_r; ++i)
-    for (int j = 0; j < t_c; ++j) {
-      const int c = cells[static_cast<size_t>(i) * t_c + j];
+  const double span = f.any && f.t_last_ns > f.t0_ns ? static_cast<double>(f.t_last_ns - f.t0_ns) : 1.0;
+  // Skipped cells: a hatch at any size. Large cells get the painter's hatch; small ones alternate two
+  // greys along anti-diagonal bands two cells wide, so the skipped region reads as striped, not as a
+  // flat grey that could be mistaken for the white of "not done yet".
+  const Color stripe_a = pal.masked, stripe_b{150, 150, 150};
+  for (int i = 0; i < f.rows; ++i)
+    for (int j = 0; j < f.t_c; ++j) {
+      const GpuCell& c = f.cells[static_cast<size_t>(i) * f.t_c + j];
       SceneRect r;
       r.id = "gpu." + std::to_string(i + 1) + "," + std::to_string(j + 1);
       r.x = size * static_cast<float>(j), r.y = size * static_cast<float>(i);
       r.w = r.h = size - gap;
       r.border = pal.border;
       r.border_em = 0.03f;
-      if (c == kGpuCellPending) {
+      if (c.state == GpuCell::kPending) {
         r.state = TileState::kPending;
-        r.fill = pal.not_written;
-      } else if (c == kGpuCellSkipped) {
+        r.fill = kGpuPendingColor;
+      } else if (c.state == GpuCell::kSkipped) {
         r.state = TileState::kMasked;
-        r.fill = pal.masked;
         r.hatched = size >= 0.9f;
+        r.fill = r.hatched ? stripe_a : (((i + j) / 2) % 2 ? stripe_b : stripe_a);
       } else {
         r.state = TileState::kProcessed;
-        r.fill = SmColor(c, sm_count);
-        if (size >= 2.0f) r.label = "SM " + std::to_string(c);
+        r.fill = StartTimeColor(static_cast<float>(static_cast<double>(c.t_start_ns - f.t0_ns) / span));
+        if (size >= 2.0f) r.label = "SM " + std::to_string(c.smid);
       }
       if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
       sc.rects.push_back(std::move(r));
     }
+  return sc;
+}
+
+Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
+                        const Palette& pal) {
+  Scene sc;
+  sc.width = width_em;
+  sc.height = height_em;
+  sc.background = pal.background;
+  int lanes = f.sm_count;
+  for (const auto& c : f.cells)
+    if (c.state == GpuCell::kDone) lanes = std::max(lanes, static_cast<int>(c.smid) + 1);
+  if (lanes <= 0) return sc;
+  if (span_ns == 0) span_ns = f.any ? f.t_last_ns - f.t0_ns : 0;
+  const float axis_h = 2.4f, label_w = 3.2f;
+  const float plot_w = std::max(1.0f, width_em - label_w), plot_h = std::max(1.0f, height_em - axis_h);
+  const float lane_h = plot_h / static_cast<float>(lanes);
+  // Lane background (alternating, so lanes can be told apart) and the SM label every few lanes.
+  const int label_every = std::max(1, static_cast<int>(std::ceil(1.2f / lane_h)));
+  for (int sm = 0; sm < lanes; ++sm) {
+    SceneRect bg;
+    bg.id = "lanebg." + std::to_string(sm);
+    bg.x = label_w, bg.y = lane_h * static_cast<float>(sm), bg.w = plot_w, bg.h = lane_h;
+    bg.fill = sm % 2 ? Color{246, 246, 246} : Color{255, 255, 255};
+    bg.border = bg.fill;
+    bg.border_em = 0;
+    sc.rects.push_back(std::move(bg));
+    if (sm % label_every == 0)
+      sc.texts.push_back({"lanes.sm." + std::to_string(sm), 0.0f, lane_h * static_cast<float>(sm) - 0.1f, 0.7f, pal.text_muted,
+                          "SM " + std::to_string(sm)});
+  }
+  std::vector<int> order(static_cast<size_t>(lanes), 0);
+  const double scale = span_ns > 0 ? static_cast<double>(plot_w) / static_cast<double>(span_ns) : 0.0;
+  for (const auto& c : f.cells) {
+    if (c.state != GpuCell::kDone) continue;
+    SceneRect r;
+    r.id = "lane." + std::to_string(c.smid) + "." + std::to_string(order[c.smid]++);
+    r.x = label_w + static_cast<float>(static_cast<double>(c.t_start_ns - f.t0_ns) * scale);
+    r.w = std::max(0.05f, static_cast<float>(static_cast<double>(c.t_end_ns - c.t_start_ns) * scale));
+    r.y = lane_h * static_cast<float>(c.smid) + lane_h * 0.1f;
+    r.h = lane_h * 0.8f;
+    r.state = TileState::kProcessed;
+    r.fill = StartTimeColor(span_ns > 0 ? static_cast<float>(static_cast<double>(c.t_start_ns - f.t0_ns) / static_cast<double>(span_ns)) : 0.0f);
+    r.border = r.fill;
+    r.border_em = 0;
+    sc.rects.push_back(std::move(r));
+  }
+  // Time axis: 0 and the span in µs, with three ticks between.
+  SceneRect axis;
+  axis.id = "lanes.axis";
+  axis.x = label_w, axis.y = plot_h + 0.1f, axis.w = plot_w, axis.h = 0.08f;
+  axis.fill = pal.text;
+  axis.border = pal.text;
+  axis.border_em = 0;
+  sc.rects.push_back(axis);
+  for (int k = 0; k <= 4; ++k) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.0f \u00b5s", static_cast<double>(span_ns) * 1e-3 * k / 4.0);
+    sc.texts.push_back({"lanes.tick." + std::to_string(k), label_w + plot_w * static_cast<float>(k) / 4.0f - (k == 4 ? 3.0f : 0.0f),
+                        plot_h + 0.4f, 0.8f, pal.text, buf});
+  }
+  int idle = 0;
+  for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
+  sc.texts.push_back({"lanes.idle", label_w + plot_w * 0.3f, plot_h + 1.3f, 0.8f, pal.text_muted,
+                      FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText("gpu_sms_idle", lang)});
   return sc;
 }
 

@@ -1,25 +1,66 @@
-// The GPU panel's tile grid as a scene: T_r × T_c cells, each pending, skipped (fully masked:
-// nothing loaded) or done — coloured by the streaming multiprocessor (SM) that computed it, so a
-// class sees the thread blocks spread over the chip. Plain data (no CUDA types): the app fills the
-// cells from live or replayed tile records.
+// The GPU panel's pictures as data (issue 15), shared by the app's GPU panel and `blockwise-cli gpu`:
+//  - GpuFrame: what is known of a run at one moment — one cell per (head·Q tile, K/V tile) step,
+//    pending, skipped (fully masked: nothing loaded) or done with its %globaltimer start/end and SM;
+//    counts of computed and skipped tiles against their totals; bytes loaded and written so far.
+//    Filled from live records (AddRecords) or from a recording up to a replay time (FrameAt).
+//  - the tile grid: done cells coloured by start time (early = light, late = dark), skipped cells
+//    hatched (a stripe pattern at any size), pending cells pale blue-grey;
+//  - the SM × time lanes: one lane per streaming multiprocessor, one bar per computed tile from its
+//    start to its end — waves, the tail, idle SMs.
+// Times are GPU nanoseconds (%globaltimer), relative to the earliest start seen. Sizes in em.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "cuda/gpu_types.h"
 #include "view/scene.h"
 
 namespace bw::view {
 
-inline constexpr int kGpuCellPending = -1;
-inline constexpr int kGpuCellSkipped = -2;
+struct GpuCell {
+  enum State : std::uint8_t { kPending = 0, kSkipped = 1, kDone = 2 };
+  State state = kPending;
+  std::uint32_t smid = 0;
+  std::uint64_t t_start_ns = 0, t_end_ns = 0;  // absolute %globaltimer
+};
 
-// cells: row-major T_r × T_c, each kGpuCellPending, kGpuCellSkipped or the SM id (≥ 0).
-// Shown in a width × height em box.
-Scene BuildGpuGridScene(int t_r, int t_c, const std::vector<int>& cells, int sm_count, float width_em, float height_em,
-                        const std::string& lang, const Palette& palette);
+struct GpuFrame {
+  int rows = 0, t_c = 0;               // rows = heads · T_r (the grid's height), T_c its width
+  int per_head_t_r = 0;
+  std::vector<GpuCell> cells;          // rows × T_c, row-major
+  std::int64_t computed = 0, skipped = 0;              // tiles seen so far
+  std::int64_t computed_total = 0, skipped_total = 0;  // of the whole run (the model's classification)
+  std::int64_t loaded_bytes = 0, written_bytes = 0;    // summed from the records seen
+  std::uint64_t t0_ns = 0, t_last_ns = 0;              // earliest start and latest end seen (absolute)
+  bool any = false;
+  int sm_count = 0;                    // lanes in the SM × time view (the device's SM count)
+  double Fraction() const { return computed_total > 0 ? static_cast<double>(computed) / static_cast<double>(computed_total) : 0.0; }
+  int SmsUsed() const;                 // distinct SMs that computed a tile so far
+};
 
-// The colour of SM `sm` of `sm_count`: hues around the wheel, alternating lightness so neighbours differ.
-Color SmColor(int sm, int sm_count);
+// An empty frame for `shape` (sizes, tiling, heads, mask; `skipped_total` from the model or the counters).
+GpuFrame MakeGpuFrame(const cuda::RunSummary& shape, std::int64_t skipped_total);
+void AddRecords(GpuFrame& f, const std::vector<cuda::TileRecord>& records);
+// The frame of recording `run` at `t_ns` GPU nanoseconds after its earliest tile start: every record
+// that ended by then. t_ns ≥ RunSpanNs(run) gives the finished run.
+GpuFrame FrameAt(const cuda::RunSummary& run, std::uint64_t t_ns);
+std::uint64_t RunSpanNs(const cuda::RunSummary& run);  // latest end − earliest start
+
+// The tile grid, in a width × height em box. Rect ids "gpu.I,J" (1-based row and column).
+Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette);
+
+// One lane per SM (0 .. sm_count − 1, top to bottom), time left to right over [0, span_ns]; one rect
+// per computed tile ("lane.SM.K", K = its order in that lane), a time axis in µs below.
+// `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with the idle-SM count).
+Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
+                        const Palette& palette);
+
+// Pending cells: a pale blue-grey, apart from the background, the grey stripes and the start-time ramp.
+inline constexpr Color kGpuPendingColor{226, 233, 243};
+
+// Start-time colour: frac 0 (first) → light yellow, 1 (last) → dark blue (a perceptual ramp, viridis).
+Color StartTimeColor(float frac);
 
 }  // namespace bw::view

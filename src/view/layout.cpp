@@ -34,6 +34,8 @@ Layout ComputeLayout(const LayoutInput& in) {
 
 float ChromePx(float display_h) { return std::clamp(display_h / 40.0f, 16.0f, 56.0f); }
 
+float WindowTextScale(float display_h) { return std::clamp(display_h / 1080.0f, 0.8f, 3.0f); }
+
 float TextScale(float font_px) { return std::clamp(font_px / kDefaultFontPx, 0.75f, 2.0f); }
 
 float FitEm(const Box& box, float scene_w, float scene_h) {

@@ -37,6 +37,9 @@ Layout ComputeLayout(const LayoutInput& in);
 // The top bar's and timeline's font size: from the window height (larger on a 4K screen), never from
 // Ctrl ±, so larger text never takes height from the diagram. ≈ 27 px at 1080 rows.
 float ChromePx(float display_h);
+// The step text and panels grow with the window too: a 4K projector gets twice the 1080p size
+// (the base font × this), 0.8–3.
+float WindowTextScale(float display_h);
 // How much Ctrl ± enlarges the diagram's labels: the base font over its default (22 px), 0.75–2.
 float TextScale(float font_px);
 inline constexpr float kDefaultFontPx = 22.0f;

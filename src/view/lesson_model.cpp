@@ -7,7 +7,24 @@ namespace bw::view {
 
 FilledText LessonModel::Text(int step, const data::LocalText data::LessonStep::*field, const std::string& lang) const {
   const auto& st = lesson.steps[step];
-  return FillPlaceholders((st.*field).In(lang), ScenarioOf(step).QuantitiesAt(step_events[step]));
+  return Fill((st.*field).In(lang), ScenarioOf(step).QuantitiesAt(step_events[step]));
+}
+
+FilledText LessonModel::Fill(const std::string& tmpl, const Quantities& q) const {
+  std::map<std::string, std::vector<std::string>> wanted;   // scenario key → names
+  for (const auto& name : PlaceholderNames(tmpl))
+    if (const auto slash = name.find('/'); slash != std::string::npos)
+      wanted[name.substr(0, slash)].push_back(name.substr(slash + 1));
+  if (wanted.empty()) return FillPlaceholders(tmpl, q);
+  Quantities all = q;
+  for (const auto& [key, names] : wanted) {
+    const auto it = scenarios.find(key);
+    if (it == scenarios.end()) continue;   // left unknown: {key/name?}
+    const Quantities other = it->second->QuantitiesAt(it->second->EventCount() - 1);
+    for (const auto& n : names)
+      if (const auto v = other.find(n); v != other.end()) all[key + "/" + n] = v->second;
+  }
+  return FillPlaceholders(tmpl, all);
 }
 
 std::pair<int, int> LessonModel::RunOf(int step) const {

@@ -32,6 +32,11 @@ struct LessonModel {
   // The step's text with its placeholders filled at the step's own event. Unknown placeholders are
   // listed in `unknown` (tests fail on them; the app shows them as {name?}).
   FilledText Text(int step, const data::LocalText data::LessonStep::*field, const std::string& lang) const;
+  // Fills `tmpl` from `q` (the step's own scenario, at whatever event is shown) and, for a name
+  // written {KEY/NAME}, from the lesson's scenario KEY at its last event ("end"): a step can quote
+  // a second scenario's figures (RC-T3/b2 shows the two-block hand calculation beside its
+  // three-block diagram). Only the scenarios the text names are asked.
+  FilledText Fill(const std::string& tmpl, const Quantities& q) const;
 };
 
 LessonModel LoadLessonModel(const std::filesystem::path& path);

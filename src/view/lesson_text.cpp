@@ -60,8 +60,9 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
   q["mode"] = engine::ToString(p.mode);
 
   std::string w = "(", v = "(", bs = "(";
+  const std::vector<std::string> shown = exact ? std::vector<std::string>() : FormatDistinct(p.scores);
   for (size_t i = 0; i < p.scores.size(); ++i) {
-    w += (i ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    w += (i ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : shown[i]);
     Eigen::VectorXd row = p.values.row(static_cast<Eigen::Index>(i)).transpose();
     v += (i ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }
@@ -92,6 +93,19 @@ FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
     i = close;
   }
   return out;
+}
+
+std::vector<std::string> PlaceholderNames(const std::string& tmpl) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < tmpl.size(); ++i) {
+    if (tmpl[i] == '{' && i + 1 < tmpl.size() && tmpl[i + 1] == '{') { ++i; continue; }
+    if (tmpl[i] != '{') continue;
+    const size_t close = tmpl.find('}', i);
+    if (close == std::string::npos) break;
+    names.push_back(tmpl.substr(i + 1, close - i - 1));
+    i = close;
+  }
+  return names;
 }
 
 }  // namespace bw::view

@@ -5,7 +5,8 @@
 //   {output} {reference} {average}  final blocked output, direct Σwv/Σw, the wrong mean of block outputs
 //   {m_b@J} {l_b@J} {u_b@J} {local_output@J}  block J alone;  {m@J} {l@J} {u@J} {alpha@J} {beta@J}
 //   after merging block J;  {blocks} {merged} {n} {weights} {values} {block_sizes} {mode}
-// "{{" and "}}" stand for literal braces.
+// "{{" and "}}" stand for literal braces. In a lesson, {KEY/NAME} takes NAME from the lesson's
+// scenario KEY at its end (LessonModel::Fill).
 #pragma once
 
 #include <map>
@@ -26,5 +27,7 @@ struct FilledText {
   std::vector<std::string> unknown;   // placeholder names with no value (a lesson bug)
 };
 FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q);
+// The placeholder names in `tmpl`, in order ("{{" and "}}" are not placeholders).
+std::vector<std::string> PlaceholderNames(const std::string& tmpl);
 
 }  // namespace bw::view

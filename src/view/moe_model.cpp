@@ -104,24 +104,53 @@ std::string FormatParams(std::int64_t n) {
 MoeModel::MoeModel(data::MoeScenario sc) : scenario_(std::move(sc)) {
   count_ = engine::CountParameters(scenario_.config);
   routing_ = engine::RouteTopK(scenario_.router);
+  if (const auto& d = scenario_.deployment) {
+    compute_ = engine::EstimateTrainingCompute(count_, d->training_tokens);
+    ep_ = engine::PlanExpertParallel(routing_, d->devices);
+    placement_ = engine::PlaceCpuGpu(scenario_.config, d->hidden, d->activation_bytes, d->weight_bits);
+    if (d->quantised_bits) placement_q_ = engine::PlaceCpuGpu(scenario_.config, d->hidden, d->activation_bytes, *d->quantised_bits);
+  }
 }
 
-int MoeModel::EventCount() const { return static_cast<int>(routing_.tokens) + 2; }
+int MoeModel::EventCount() const {
+  return scenario_.deployment ? CpuGpuEvent() + 1 + static_cast<int>(routing_.tokens) : SummaryEvent() + 1;
+}
 
 std::int64_t MoeModel::TokenAt(int e) const {
+  if (scenario_.deployment && e > CpuGpuEvent()) return std::min<std::int64_t>(e - CpuGpuEvent() - 1, routing_.tokens - 1);
   if (e <= 0 || e > routing_.tokens) return -1;
   return e - 1;
 }
 
 std::string MoeModel::EventLabel(int e) const {
   if (e <= 0) return "start";
+  if (scenario_.deployment && e >= ComputeEvent()) {
+    if (e == ComputeEvent()) return "compute";
+    if (e == ExpertParallelEvent()) return "ep:dispatch";
+    if (e == ExpertParallelEvent() + 1) return "ep:compute";
+    if (e == ExpertParallelEvent() + 2) return "ep:combine";
+    if (e == CpuGpuEvent()) return "cpu_gpu";
+    const std::int64_t t = TokenAt(e);
+    return "cpu_gpu:token:" + std::to_string(t + 1) + " (" + scenario_.token_labels[static_cast<size_t>(t)] + ")";
+  }
   if (e > routing_.tokens) return "end";
   return "token:" + std::to_string(e) + " (" + scenario_.token_labels[static_cast<size_t>(e - 1)] + ")";
 }
 
 int MoeModel::FindPosition(const std::string& pos) const {
   if (pos == "start") return 0;
-  if (pos == "end") return EventCount() - 1;
+  if (pos == "end") return SummaryEvent();
+  if (scenario_.deployment) {
+    if (pos == "compute") return ComputeEvent();
+    if (pos == "ep:dispatch") return ExpertParallelEvent();
+    if (pos == "ep:compute") return ExpertParallelEvent() + 1;
+    if (pos == "ep:combine") return ExpertParallelEvent() + 2;
+    if (pos == "cpu_gpu") return CpuGpuEvent();
+    if (pos.rfind("cpu_gpu:token:", 0) == 0) {
+      const int t = FindPosition(pos.substr(8));
+      return t >= 1 && t <= routing_.tokens ? CpuGpuEvent() + t : -1;
+    }
+  }
   const auto number = [&](size_t from) -> int {
     try {
       size_t used = 0;
@@ -136,14 +165,15 @@ int MoeModel::FindPosition(const std::string& pos) const {
     return t >= 1 && t <= routing_.tokens ? t : -1;
   }
   if (pos.rfind("event:", 0) == 0) {
-    const int e = number(6);
-    return e >= 0 && e < EventCount() ? e : -1;
+    const int e = number(6);  // 1-based, as every index on screen
+    return e >= 1 && e <= EventCount() ? e - 1 : -1;
   }
   return -1;
 }
 
 std::string MoeModel::PositionHelp() const {
-  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (0…" + std::to_string(EventCount() - 1) + ")";
+  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (1…" + std::to_string(EventCount()) + ")" +
+         (scenario_.deployment ? ", compute, ep:dispatch, ep:compute, ep:combine, cpu_gpu, cpu_gpu:token:N" : "");
 }
 
 std::vector<TimelineMark> MoeModel::BlockMarks() const {
@@ -158,6 +188,11 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
   constexpr float kW = 56, kH = 22, kLeftW = 13.5f, kRightX = 14.5f, kRightW = 41.5f;
   constexpr float kExpTop = 5.2f, kExpBottom = 17.6f, kLane = 4.3f;
   e = std::clamp(e, 0, EventCount() - 1);
+  if (scenario_.deployment && e >= ComputeEvent()) {
+    if (e == ComputeEvent()) return BuildComputeScene(lang, pal);
+    if (e < CpuGpuEvent()) return BuildExpertParallelScene(e - ExpertParallelEvent(), lang, pal);
+    return BuildCpuGpuScene(e == CpuGpuEvent() ? -1 : TokenAt(e), lang, pal);
+  }
   const std::int64_t cur = TokenAt(e);
   const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
   const auto served = routing_.AcceptedAfter(last);
@@ -178,14 +213,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
     r.hatched = st == TileState::kMasked;
     return r;
   };
-  const auto state_fill = [&](TileState s) {
-    switch (s) {
-      case TileState::kInSram: return pal.in_sram;
-      case TileState::kProcessed: return pal.processed;
-      case TileState::kMasked: return pal.masked;
-      default: return pal.pending;
-    }
-  };
+  const auto state_fill = [&](TileState s) { return Style(s, pal).fill; };
 
   // Router panel: the tokens, in order; the one being routed is "in SRAM" colour, done ones green.
   SceneRect left = box("router", 0, 0, kLeftW, kH, pal.panel_hbm);
@@ -358,6 +386,7 @@ Quantities MoeModel::QuantitiesAt(int e) const {
     q["token_gates"] = g;
     q["token_dropped"] = nd ? d : "\u2014";
   }
+  if (scenario_.deployment) AddDeploymentQuantities(q);
   return q;
 }
 
@@ -407,6 +436,10 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   s.rows.push_back({Word("dropped", lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
   s.rows.push_back({Word("imbalance", lang), q.at("imbalance")});
   out.push_back(s);
+  if (scenario_.deployment) {
+    auto more = DeploymentPanels(e, lang);
+    out.insert(out.end(), more.begin(), more.end());
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "data/json_file.h"
 #include "view/attention_model.h"
+#include "view/chart_model.h"
 #include "view/moe_model.h"
 #include "view/single_query_model.h"
 
@@ -17,7 +18,8 @@ std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& do
   if (kind == "single_query") return std::make_shared<SingleQueryModel>(data::ParseSingleQueryScenario(doc, file));
   if (kind == "attention") return std::make_shared<AttentionModel>(data::ParseAttentionScenario(doc, file));
   if (kind == "moe") return std::make_shared<MoeModel>(data::ParseMoeScenario(doc, file));
-  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\" or \"moe\")");
+  if (kind == "chart") return std::make_shared<ChartModel>(data::ParseChartScenario(doc, file));
+  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\" or \"chart\")");
 }
 
 std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path) {

@@ -14,6 +14,7 @@
 
 #include "data/scenario.h"
 #include "view/event_title.h"
+#include "engine/numerics.h"
 #include "view/lesson_text.h"
 #include "view/scene.h"
 
@@ -74,6 +75,11 @@ class ScenarioModel {
   virtual std::vector<std::string> Texts() const = 0;
   // P as a heatmap at event e, when the model has one.
   virtual std::optional<Heatmap> HeatmapAt(int) const { return std::nullopt; }
+  // The numerics report of the run the model shows (overflow, underflow, NaN …; engine/numerics.h),
+  // when the kind has one.
+  virtual const engine::NumericsReport* Numerics() const { return nullptr; }
+  // The JSON Pointer of the file's input a numerics event names ("/V/2/0"), or "".
+  virtual std::string InputPath(const engine::NumericsEvent&) const { return ""; }
 };
 
 // Reads `path` and builds the model for its "kind". Throws data::LoadError (file, JSON path, reason).

@@ -113,19 +113,19 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"key_f11", {"F11 / Shift+F11\t全屏 / 换到下一个显示器", "F11 / Shift+F11\tfullscreen / on the next monitor"}},
       {"key_p", {"P\t投影配色", "P\tprojector palette"}},
       {"key_g", {"G\tGPU 面板：真实显卡上的分块流量", "G\tGPU panel: tile traffic on a real GPU"}},
-      {"gpu_title", {"GPU：实时分块流量", "GPU: live tile traffic"}},
+      {"gpu_title", {"GPU：分块流量", "GPU: tile traffic"}},
       {"gpu_live", {"实时运行在", "live on"}},
-      {"gpu_none", {"这里无法实时运行：", "No live run here:"}},
+      {"gpu_none", {"这里没有 NVIDIA 显卡——下面是在 H200 上录制的一次运行", "No NVIDIA GPU here — showing a run recorded on an H200"}},
       {"gpu_run", {"运行", "Run"}},
       {"gpu_replay", {"回放 H200 录制", "Replay the H200 recording"}},
       {"gpu_slowdown", {"回放放慢倍数", "replay slow-down"}},
       {"gpu_pace", {"每块至少", "per tile at least"}},
       {"causal", {"因果", "causal"}},
-      {"gpu_hint", {"按“运行”在显卡上实时运行，或回放在 H200 上录制的一次运行。", "Press Run for a live kernel, or replay the run recorded on an H200."}},
+      {"gpu_hint", {"按“运行”在这块显卡上实时运行，或回放在 H200 上录制的一次运行。", "Press Run for a live kernel on this GPU, or replay a run recorded on an H200."}},
       {"gpu_device", {"设备", "device"}},
       {"gpu_loaded", {"已读入共享内存", "loaded to shared memory"}},
       {"gpu_written", {"已写回", "written"}},
-      {"gpu_legend", {"每格是一个 (Q 块, K/V 块) 步骤；颜色表示算它的 SM（流式多处理器）；灰色斜线 = 整块被遮蔽、跳过；白色 = 尚未完成。", "Each cell is one (Q tile, K/V tile) step, coloured by the SM (streaming multiprocessor) that ran it; grey hatched = fully masked, skipped; white = not done yet."}},
+      {"gpu_legend", {"每格是一个 (Q 块, K/V 块) 步骤；颜色表示开始时间（浅 = 早，深 = 晚）；灰色条纹 = 整块被遮蔽、跳过；淡蓝 = 尚未完成。", "Each cell is one (Q tile, K/V tile) step, coloured by when it started (light = early, dark = late); grey stripes = fully masked, skipped; pale blue = not done yet."}},
       {"gpu_running", {"运行中……结束后显示时间、TFLOP/s、GB/s 和计数对比。", "Running… time, TFLOP/s, GB/s and the counter check appear when it ends."}},
       {"gpu_time", {"核函数时间", "kernel time"}},
       {"gpu_hbm", {"HBM 流量（模型）", "HBM traffic (model)"}},
@@ -200,8 +200,121 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"not_yet", {"？（尚未算到）", "? (not reached yet)"}},
       {"hidden_answer", {"？（先猜，再揭晓）", "? (predict first)"}},
       {"reveal", {"揭晓答案", "Reveal"}},
+      {"lesson_end", {"本课结束（Home 回到第一步）", "End of the lesson (Home goes back to the first step)"}},
       {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
+      {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},
+      {"algo_flash2", {"FlashAttention-2 分块顺序", "FlashAttention-2 tiled order"}},
+      {"algo_flash1", {"FlashAttention-1 分块顺序", "FlashAttention-1 tiled order"}},
+      {"algo_backward_recompute", {"反向：重算", "backward: recompute"}},
+      {"algo_backward_reference", {"反向：物化", "backward: materialise"}},
+      {"maskkind_none", {"无", "none"}},
+      {"maskkind_causal", {"因果", "causal"}},
+      {"maskkind_key_padding", {"键填充", "key padding"}},
+      {"maskkind_explicit", {"逐项给出", "explicit"}},
+      {"align_top_left", {"左上对齐", "top-left"}},
+      {"align_bottom_right", {"右下对齐", "bottom-right"}},
+      {"mergev_correct", {"正确：旧 l、u 同乘 α", "right: old l and u both × α"}},
+      {"mergev_no_rescale", {"不重缩放", "no rescaling"}},
+      {"mergev_rescale_l_only", {"只缩放 l", "rescale l only"}},
+      {"mergev_rescale_u_only", {"只缩放 u", "rescale u only"}},
+      {"mergev_average_of_block_outputs", {"各块输出直接平均", "mean of the tiles' outputs"}},
+      {"mergev_inverted_factor_on_u", {"u 乘反了的因子 e^(m'−m)", "u times the inverted factor e^(m'−m)"}},
+      {"row", {"行", "row"}},
+      // Lesson scenes (issue 11): the backward diagram, MoE compute, expert parallelism, CPU/GPU.
+      {"bwd_grid", {"梯度已算的块 (i, j)", "tiles with gradients done (i, j)"}},
+      {"bwd_recompute_short", {"重算 (FA-2 Alg. 2) HBM 读写", "recompute (FA-2 Alg. 2), HBM"}},
+      {"bwd_materialise_short", {"对照：物化反向 (FA Alg. 3)", "for contrast: materialising (FA Alg. 3)"}},
+      {"bwd_stored", {"存在 HBM", "stored in HBM"}},
+      {"bwd_p_reads", {"读 P（元素）", "P read (elements)"}},
+      {"bwd_p_recomputed", {"片上重算的 P 块", "P tile recomputed on chip"}},
+      {"bwd_sram_note", {"dK_j、dV_j 在片上累加，每个 j 只写回一次", "dK_j, dV_j add up on chip; written once per j"}},
+      {"bwd_grads", {"dV_j += P^T dO_i，dK_j += dS^T Q_i", "dV_j += P^T dO_i, dK_j += dS^T Q_i"}},
+      {"bwd_grads_dq", {"dQ_i += dS K_j，再写回 HBM", "dQ_i += dS K_j, then back to HBM"}},
+      {"bwd_panel_now", {"反向：到此为止", "Backward so far"}},
+      {"bwd_panel_values", {"梯度 dQ、dK、dV（前几行，最终值）", "Gradients dQ, dK, dV (first rows, final)"}},
+      {"bwd_rows", {"行", "row"}},
+      {"moe_compute_title", {"训练算力估算 C_train ≈ 6·N·D（稠密模型的近似）", "Training compute C_train ≈ 6·N·D (the dense-model approximation)"}},
+      {"moe_d", {"D = 训练 token 数", "D = training tokens"}},
+      {"moe_n_total", {"N 取总参数", "N = total parameters"}},
+      {"moe_n_active", {"N 取每 token 激活参数", "N = active per token"}},
+      {"moe_ratio", {"两者之比", "ratio"}},
+      {"moe_overcount", {"用总参数代入，算术量被高估这么多倍", "plugging in the total overestimates the arithmetic by this factor"}},
+      {"moe_missing", {"用激活参数代入，又漏掉路由、all-to-all 通信与负载不均", "plugging in the active count misses routing, all-to-all and imbalance"}},
+      {"moe_c_note", {"注意：C_train 是训练算力（FLOPs），不是 e4 的专家容量 C", "Note: C_train is training compute (FLOPs), not the expert capacity C of e4"}},
+      {"ep_title", {"专家并行：", "Expert parallelism:"}},
+      {"ep_devices", {"个设备", "devices"}},
+      {"ep_device", {"设备", "device"}},
+      {"ep_tokens", {"本设备的 token", "its tokens"}},
+      {"ep_dispatch", {"分发（all-to-all）", "dispatch (all-to-all)"}},
+      {"ep_compute", {"各设备计算自己的专家", "each device computes its experts"}},
+      {"ep_combine", {"结果送回原设备合并（all-to-all）", "results sent back and combined (all-to-all)"}},
+      {"ep_load", {"负载", "load"}},
+      {"ep_busiest", {"最忙设备（关键路径）", "busiest device (critical path)"}},
+      {"ep_local", {"本地", "local"}},
+      {"ep_remote", {"跨设备副本", "copies between devices"}},
+      {"ep_each_way", {"去、回各一次", "once each way"}},
+      {"ep_busiest_link", {"最忙链路", "busiest link"}},
+      {"ep_assignments", {"个分配", "assignments"}},
+      {"ep_mean", {"平均", "mean"}},
+      {"ep_panel", {"专家并行：链路上的副本数（行：从，列：到）", "Expert parallelism: copies per link (row from, column to)"}},
+      {"het_gpu_hbm", {"GPU HBM：注意力与共享部分", "GPU HBM: attention and shared part"}},
+      {"het_gpu_compute", {"GPU 计算注意力", "GPU computes attention"}},
+      {"het_cpu_mem", {"CPU 内存：全部路由专家", "CPU memory: all routed experts"}},
+      {"het_numa", {"NUMA 节点", "NUMA node"}},
+      {"het_stored", {"存着", "stored"}},
+      {"het_cpu_cores", {"CPU 核：计算选中的专家", "CPU cores: compute the chosen experts"}},
+      {"het_weights_read", {"读权重", "weights read"}},
+      {"het_binding", {"线程绑定：算某专家的线程放在存它的 NUMA 节点上", "thread binding: an expert's threads run on the NUMA node holding it"}},
+      {"het_numa_note", {"跨 NUMA 节点读权重更慢", "reading weights across NUMA nodes is slower"}},
+      {"het_quantised", {"量化到", "quantised to"}},
+      {"het_in_memory", {"存储", "stored"}},
+      {"het_read", {"读取", "read"}},
+      {"het_link", {"GPU↔CPU 链路", "GPU↔CPU link"}},
+      {"het_link_bytes", {"激活值", "activations"}},
+      {"het_if_moved", {"若改搬权重：", "weights, if moved:"}},
+      {"het_token", {"token", "token"}},
+      {"het_panel", {"CPU/GPU 放置（每 token、每个 MoE 层、批量 1）", "CPU/GPU placement (per token, one MoE layer, batch 1)"}},
+      {"sram_over_m", {"超出 M！", "over M!"}},
+      // [numerics] the numerics report (view/numerics_panel.cpp; issue 12)
+      {"num_title", {"数值诊断", "Numerics"}},
+      {"num_more", {"条未列出", "more not listed"}},
+      {"num_exp_overflow", {"指数上溢", "exp overflow"}},
+      {"num_weights_underflow", {"权重全部下溢", "all weights underflow"}},
+      {"num_infinite_score", {"分数为无穷", "infinite score"}},
+      {"num_nan", {"NaN（非数）", "NaN"}},
+      {"num_out_of_range", {"超出工作精度范围", "out of range"}},
+      {"num_accumulator_overflow", {"累加器溢出", "accumulator overflow"}},
+      {"num_hint_exp_overflow", {"原始累加不减最大值：e^s 超过最大浮点数变成 +∞，随后 ∞/∞ 或 0·∞ 成为 NaN。稳定递推先减去 m，e^(s−m) ≤ 1，不会上溢。",
+                                 "raw mode does not subtract the max: e^s passes the largest float and becomes +∞, then ∞/∞ or 0·∞ gives NaN. The stable recurrence subtracts m first, so e^(s−m) ≤ 1 never overflows."}},
+      {"num_hint_weights_underflow", {"这里没有被遮蔽的位置：每个 e^s 都下溢为 0，所以 l = 0，显示的输出不是答案。直接计算（先减最大值）给出真值。",
+                                      "nothing here is masked: every e^s underflowed to 0, so l = 0 and the output shown is not the answer. The direct reference (max-shifted) gives the true value."}},
+      {"num_hint_infinite_score", {"Q·K 超出工作精度，分数成了 ±∞；减去最大值也救不了：∞ − ∞ = NaN。",
+                                   "Q·K overflowed the working precision, so the score is ±∞; subtracting the max cannot help: ∞ − ∞ = NaN."}},
+      {"num_hint_nan", {"NaN 不等于任何数（包括它自己）：与直接计算的比对算作不一致。",
+                        "NaN equals nothing, not even NaN: the comparison with the reference counts it as a mismatch."}},
+      {"num_hint_out_of_range", {"这个输入在工作精度中放不下（float 最大约 3.4e38）：转换时变成 ±∞ 或 0。",
+                                 "this input does not fit the working precision (float's largest is about 3.4e38): it becomes ±∞ or 0 on conversion."}},
+      {"num_hint_accumulator_overflow", {"每一项都是有限数，但它们的和超过了最大浮点数。",
+                                         "every term is finite, but their sum passed the largest floating-point number."}},
+      // GPU panel and `blockwise-cli gpu` (issue 15)
+      {"gpu_live_badge", {"实时", "LIVE"}},
+      {"gpu_replay_of", {"回放：录制于", "Replay of a run recorded on"}},
+      {"gpu_paused", {"已暂停", "paused"}},
+      {"gpu_play", {"播放", "Play"}},
+      {"gpu_pause", {"暂停", "Pause"}},
+      {"gpu_speed", {"速度（GPU 时间放慢倍数）", "speed (GPU time slowed by)"}},
+      {"gpu_time_at", {"GPU 时间", "GPU time"}},
+      {"gpu_computed", {"已算的块", "tiles computed"}},
+      {"gpu_skipped_tiles", {"跳过（整块被遮蔽）", "skipped (fully masked)"}},
+      {"gpu_lanes", {"SM × 时间：每行一个 SM，每段一个块从开始到结束", "SM × time: one lane per SM, one bar per tile from start to end"}},
+      {"gpu_sms_idle", {"个 SM 空闲", "SMs idle"}},
+      {"gpu_roofline", {"屋顶线：这个核函数离设备峰值多远", "Roofline: how far this kernel is from the device's peaks"}},
+      {"gpu_roof_x", {"算术强度（FLOP / HBM 字节，模型）", "arithmetic intensity (FLOP per HBM byte, model)"}},
+      {"gpu_roof_of_hbm", {"（受 HBM 带宽限制的上限）", "of the HBM-bound roof"}},
+      {"gpu_roof_of_peak", {"（算力峰值）", "of the compute peak"}},
+      {"gpu_roof_unknown", {"不知道这块设备的峰值，不画屋顶线。", "This device's peaks are unknown: no roofline."}},
+      {"gpu_driver_detail", {"详情", "details"}},
       // Desktop (issue 13): settings window, shortcuts, start-up and editor messages
       {"key_settings", {"Ctrl+,\t设置：语言、配色、字号、显示器、导出文件夹、播放速度", "Ctrl+,\tsettings: language, palette, text size, monitor, export folder, play speed"}},
       {"key_reveal", {"R\t揭晓先猜问题的答案", "R\treveal the answer to a predict-first question"}},
@@ -222,20 +335,6 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
   };
   return table;
-}
-
-Color StateFill(const Palette& p, TileState s) {
-  switch (s) {
-    case TileState::kPending: return p.pending;
-    case TileState::kInSram: return p.in_sram;
-    case TileState::kProcessed: return p.processed;
-    case TileState::kMasked: return p.masked;
-    case TileState::kWritten: return p.written;
-    case TileState::kNotWritten: return p.not_written;
-    case TileState::kNotStored: return p.masked;
-    case TileState::kNone: break;
-  }
-  return p.not_written;
 }
 
 }  // namespace
@@ -286,8 +385,9 @@ std::string BlockDetail(const engine::SingleQueryRun& run, int b, int e) {
   const bool exact = run.exact.has_value();
   std::string w = p.score_kind == engine::ScoreKind::kWeights ? "w " : "s ";
   std::string v = "v ";
+  const std::vector<std::string> s = exact ? std::vector<std::string>() : FormatDistinct(p.scores);
   for (int i = b; i < e; ++i) {
-    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]));
+    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : s[i]);
     Eigen::VectorXd row = p.values.row(i).transpose();
     v += (i > b ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }
@@ -300,11 +400,12 @@ SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, 
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
   r.state = s;
-  r.fill = StateFill(p, s);
+  const TileStyle style = Style(s, p);
+  r.fill = style.fill;
   r.border = s == TileState::kWritten ? p.write_arrow : p.border;
   r.border_em = p.line_em;
-  r.hatched = s == TileState::kMasked || s == TileState::kNotStored;
-  r.dashed = s == TileState::kNotStored || s == TileState::kNotWritten;
+  r.hatched = style.hatched;
+  r.dashed = style.dashed;
   r.label = std::move(label);
   r.sublabel = StateWord(s, lang);
   return r;
@@ -397,7 +498,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   for (const auto& b : run.blocks) {
     const float w = std::max(1.2f, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
     TileState s = TileState::kPending;
-    if (b.local.IsEmpty()) s = TileState::kMasked;
+    if (b.all_masked) s = TileState::kMasked;  // masked by the input, not l_b = 0 from underflow
     else if (b.block == in_sram) s = TileState::kInSram;
     else if (b.block <= merged) s = TileState::kProcessed;
     SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kTileH, s, pal, lang,
@@ -418,7 +519,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText("q_fixed", lang)));
   if (in_sram > 0) {
     const auto& b = run.blocks[in_sram - 1];
-    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.local.IsEmpty() ? TileState::kMasked : TileState::kInSram,
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
                        pal, lang, "K/V " + std::to_string(in_sram));
     const std::string detail = BlockDetail(run, b.begin, b.end);
     if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;

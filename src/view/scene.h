@@ -29,6 +29,15 @@ struct Palette {
 Palette ClassroomPalette();   // light background, high contrast: readable when projected
 Palette ProjectorPalette();   // the same hues, thicker lines and stronger borders
 
+// How a tile in state `s` looks: the one mapping from state to fill, hatch and dash, used by every
+// scene builder (builders may drop the hatch or dash on cells too small to show it).
+struct TileStyle {
+  Color fill;
+  bool hatched = false;   // masked, not stored
+  bool dashed = false;    // not written yet, not stored
+};
+TileStyle Style(TileState s, const Palette& p);
+
 struct SceneRect {
   std::string id;        // "hbm", "hbm.q", "hbm.kv.2", "hbm.o", "hbm.sp", "sram", "sram.q", "sram.kv", "sram.acc"
   float x = 0, y = 0, w = 0, h = 0;   // em, origin top-left of the diagram

@@ -2,25 +2,27 @@
 #include "view/single_query_model.h"
 
 #include "view/format.h"
+#include "view/numerics_panel.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace bw::view {
 
 SingleQueryModel::SingleQueryModel(data::SingleQueryScenario sc)
     : scenario_(std::move(sc)), run_(engine::RunSingleQuery(scenario_.problem)) {
-  // P for the one row: each weight e^{s−m} in the final state's scale, divided by that state's l.
+  // P for the one row, the true one: e^{s−max s} / Σ e^{s−max s} over the unmasked positions, in
+  // either mode (raw mode's own weights may have overflowed or underflowed; the report says so).
   const auto& p = scenario_.problem;
-  const double m = run_.final_state.m;
-  const double l = run_.final_state.l;
-  for (size_t i = 0; i < p.scores.size(); ++i) {
-    double w = 0;
-    if (l > 0) {
-      if (p.score_kind == engine::ScoreKind::kWeights) w = p.scores[i] / (p.mode == engine::SoftmaxMode::kRaw ? 1.0 : std::exp(m));
-      else w = std::exp(p.scores[i] - m);
-    }
-    probabilities_.push_back(static_cast<float>(l > 0 ? w / l : 0.0));
-  }
+  const bool weights = p.score_kind == engine::ScoreKind::kWeights;
+  const auto logit = [&](size_t i) {
+    return weights ? (p.scores[i] > 0 ? std::log(p.scores[i]) : -INFINITY) : p.scores[i];
+  };
+  double s_max = -INFINITY, l = 0;
+  for (size_t i = 0; i < p.scores.size(); ++i) s_max = std::max(s_max, logit(i));
+  for (size_t i = 0; i < p.scores.size(); ++i) l += std::isinf(s_max) ? 0.0 : std::exp(logit(i) - s_max);
+  for (size_t i = 0; i < p.scores.size(); ++i)
+    probabilities_.push_back(static_cast<float>(l > 0 ? std::exp(logit(i) - s_max) / l : 0.0));
 }
 
 int SingleQueryModel::EventCount() const { return static_cast<int>(run_.events.size()); }
@@ -34,7 +36,10 @@ std::string SingleQueryModel::PositionHelp() const {
 }
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette) const {
-  return BuildQueryScene(run_, e, lang, palette);
+  Scene sc = BuildQueryScene(run_, e, lang, palette);
+  // The input the diagram runs, named on it: a lesson may draw one input and quote another.
+  sc.texts.push_back({"scenario.title", 1, 17.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+  return sc;
 }
 
 Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::QuantitiesAt(run_, e); }
@@ -63,14 +68,16 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
                                                             : T("empty_state")});
-    acc.rows.push_back({T("rescale") + " @" + j, q.at("alpha@" + j)});
+    acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j)});
     acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   PanelRow truth{T("true_output"), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
   acc.rows.push_back(truth);
   acc.rows.push_back({T("blocked_output"), all_in ? q.at("output") : not_yet});
-  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in};
+  // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
+  // the block outputs happens to equal the output.
+  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in && q.at("average") != q.at("output")};
   wrong.answer = true;
   acc.rows.push_back(wrong);
   if (run_.all_masked) acc.rows.push_back({T("note"), T("all_masked"), true});
@@ -88,7 +95,9 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     blocks.rows.push_back({j, q.at("m_b@" + j) + "\t" + q.at("l_b@" + j) + "\t" + q.at("u_b@" + j) + "\t" +
                                   q.at("local_output@" + j)});
   }
-  return {acc, blocks};
+  std::vector<PanelSection> out = {acc, blocks};
+  AddNumericsSection(out, run_.numerics, lang, InputPaths(scenario_));
+  return out;
 }
 
 std::vector<TimelineMark> SingleQueryModel::BlockMarks() const {

@@ -3,6 +3,7 @@
 
 #include "data/scenario.h"
 #include "engine/single_query.h"
+#include "view/numerics_panel.h"
 #include "view/scenario_model.h"
 
 namespace bw::view {
@@ -23,6 +24,8 @@ class SingleQueryModel final : public ScenarioModel {
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
   std::optional<Heatmap> HeatmapAt(int e) const override;
+  const engine::NumericsReport* Numerics() const override { return &run_.numerics; }
+  std::string InputPath(const engine::NumericsEvent& ev) const override { return InputPaths(scenario_)(ev); }
 
   const engine::SingleQueryRun& run() const { return run_; }
   const data::SingleQueryScenario& scenario() const { return scenario_; }

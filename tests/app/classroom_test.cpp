@@ -109,10 +109,14 @@ TEST(Classroom, PageDownRevealsAPredictThenAdvances) {
       EXPECT_FALSE(before.predict.empty());
       EXPECT_FALSE(before.reveal.empty());
       EXPECT_TRUE(before.further.empty()) << "the explanation would answer the question";
+      EXPECT_TRUE(before.answer.empty());
       StepLesson(s, +1);  // first PageDown: reveal
       EXPECT_EQ(s.ui.step, i);
       EXPECT_TRUE(s.ui.revealed);
       EXPECT_FALSE(StepTextNow(s).further.empty());
+      // Every shipped question has its answer, and the reveal shows it.
+      EXPECT_TRUE(L.lesson.steps[i].answer.has_value()) << L.lesson.steps[i].id;
+      EXPECT_FALSE(StepTextNow(s).answer.empty()) << L.lesson.steps[i].id;
       StepLesson(s, +1);  // second: the next step, its own question closed again
       EXPECT_EQ(s.ui.step, i + 1);
       EXPECT_FALSE(s.ui.revealed);

@@ -191,6 +191,43 @@ TEST(App, GpuPanelReplaysTheH200Recording) {
   }
 }
 
+TEST(App, GpuPanelWithoutAGpuOpensOnThePlainSentenceAndAPausedReplay) {
+  // (CI and this test have no GPU: the panel must say so plainly, the driver's reason kept for hover.)
+  const Rendered r = Render("RC-T3/b0", "en_gpu_open", "--gpu");
+  CheckNotBlank(r.img);
+  const auto& g = r.scene["gpu"];
+  EXPECT_EQ(g["shown"], true);
+  EXPECT_EQ(g["sentence"], "No NVIDIA GPU here \u2014 showing a run recorded on an H200");
+  EXPECT_NE(g["detail"], "");
+  EXPECT_EQ(g["source"], "replay");
+  EXPECT_EQ(g["recording"], "recorded_run_h200.json");
+  EXPECT_EQ(g["paused"], true);
+  EXPECT_EQ(g["position_us"], 0.0);
+  EXPECT_GT(g["span_us"].get<double>(), 0.0);
+  EXPECT_EQ(g["computed"], 0);
+  EXPECT_EQ(g["computed_total"], 128 * 129 / 2);  // N = 8192, 64 × 64 tiles, causal: the lower triangle
+  EXPECT_EQ(g["skipped_total"], 128 * 127 / 2);
+  EXPECT_EQ(g["roofline"], true);
+  // The grid's first cell is painted white (nothing done yet), the roofline point red.
+  bool cell = false, point = false;
+  for (const auto& rect : r.scene["rects"]) {
+    const auto box = rect["box"];
+    const int x = static_cast<int>((box[0].get<float>() + box[2].get<float>()) / 2);
+    const int y = static_cast<int>((box[1].get<float>() + box[3].get<float>()) / 2);
+    if (rect["id"] == "gpu.1,1") {
+      cell = true;
+      EXPECT_TRUE(Near(r.img.At(x, y), rect["fill"], 6));
+      EXPECT_EQ(rect["state"], "pending");
+    }
+    if (rect["id"] == "roof.point") {
+      point = true;
+      EXPECT_TRUE(Near(r.img.At(x, y), rect["fill"], 6));
+    }
+  }
+  EXPECT_TRUE(cell);
+  EXPECT_TRUE(point);
+}
+
 TEST(App, UnknownStepIsAnError) {
   EXPECT_NE(RunApp("--step RC-T3/b9 --screenshot /dev/null"), 0);
 }

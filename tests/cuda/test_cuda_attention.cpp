@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <cmath>
 #include <thread>
@@ -78,7 +79,7 @@ void ExpectRecordsMatch(const Problem& p, const Output& out, const Tiling& t, in
   ASSERT_EQ(out.run.tiles.size(), (size_t)p.heads * t_r * t_c);
   long long loaded = 0, written = 0;
   for (const TileRecord& r : out.run.tiles) {
-    ASSERT_EQ(r.ready, 1u);
+    ASSERT_EQ(r.ready, RecordSeal(r));
     ASSERT_LT(r.q_tile, (unsigned)t_r);
     ASSERT_LT(r.kv_tile, (unsigned)t_c);
     EXPECT_LE(r.t_start_ns, r.t_end_ns);
@@ -177,10 +178,13 @@ TEST(CudaAttention, FullyMaskedTilesAreSkippedAndCounted) {
 
 TEST(CudaAttention, GpuRunStreamsRecordsWhileTheKernelRuns) {
   REQUIRE_GPU();
+  for (RecordTransport tr : {RecordTransport::kDeviceCopy, RecordTransport::kMappedHost}) {
+  SCOPED_TRACE(tr == RecordTransport::kDeviceCopy ? "device copy" : "mapped host");
   std::mt19937 rng(11);
   const Problem p = RandomProblem(rng, 256, 256, 64, 64, MaskKind::CausalTopLeft);
   GpuRun run;
   GpuRunOptions o;
+  o.transport = tr;
   o.tiling = {64, 32};
   o.pace_ns = 2'000'000;  // 2 ms per tile: 8 K/V tiles per Q tile ≈ 16 ms in all
   run.Start(p, o);
@@ -202,18 +206,24 @@ TEST(CudaAttention, GpuRunStreamsRecordsWhileTheKernelRuns) {
   EXPECT_EQ(s.counters, PredictCounters(p, Algorithm::TiledFp32, o.tiling));
   EXPECT_EQ(s.tiles.size(), seen.size());
   EXPECT_GT(s.kernel_ms, 10.0);  // the pace held
+  EXPECT_EQ(run.LiveMismatches(), 0);
+  for (size_t i = 0; i < seen.size(); ++i) ASSERT_EQ(std::memcmp(&seen[i], &s.tiles[i], sizeof(TileRecord)), 0) << i;
   ExpectClose(p, run.Result(), Reference(p), 1e-5, "GpuRun");
+  }
 }
 
 TEST(CudaAttention, GpuRunAtFullSpeedPublishesEveryRecord) {
   REQUIRE_GPU();
   std::mt19937 rng(12);
+  for (RecordTransport tr : {RecordTransport::kDeviceCopy, RecordTransport::kMappedHost})
   for (Algorithm a : {Algorithm::TiledFp32, Algorithm::TensorCoreBf16}) {
+    SCOPED_TRACE(tr == RecordTransport::kDeviceCopy ? "device copy" : "mapped host");
     const Problem p = RandomProblem(rng, 1000, 1100, 64, 64, MaskKind::CausalBottomRight);
     GpuRun run;
     GpuRunOptions o;
     o.algorithm = a;
-    run.Start(p, o);  // no pace: ready words are set 8 records at a time, and at each Q tile's last record
+    o.transport = tr;
+    run.Start(p, o);  // no pace: device copy checks each record's seal; mapped sets ready 8 records at a time
     std::vector<TileRecord> seen;
     while (!run.Done()) {
       auto news = run.Poll();
@@ -222,6 +232,8 @@ TEST(CudaAttention, GpuRunAtFullSpeedPublishesEveryRecord) {
     auto rest = run.Poll();
     seen.insert(seen.end(), rest.begin(), rest.end());
     ASSERT_EQ((int)seen.size(), run.TilesTotal()) << AlgorithmName(a);
+    EXPECT_EQ(run.LiveMismatches(), 0) << AlgorithmName(a);
+    for (const auto& r : seen) EXPECT_EQ(r.ready, RecordSeal(r));
     EXPECT_EQ(run.Totals().counters, PredictCounters(p, a, o.tiling)) << AlgorithmName(a);
     long long loaded = 0;
     for (const auto& r : seen) loaded += r.bytes_loaded;

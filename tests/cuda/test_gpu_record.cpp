@@ -59,9 +59,14 @@ TEST(GpuRecord, BadFilesNameThePath) {
   EXPECT_THROW(RunFromJson("{", "y.json"), std::runtime_error);
 }
 
-TEST(GpuRecord, ShippedH200RunIsConsistent) {
-  const std::filesystem::path path = std::filesystem::path(BLOCKWISE_ROOT) / "assets/gpu/recorded_run_h200.json";
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " not recorded yet";
+TEST(GpuRecord, ShippedH200RunsAreConsistent) {
+  // Every recording in assets/gpu (issue 6's fp32 run and issue 15's fp32 / bf16, N = 8192, d = 128).
+  std::vector<std::filesystem::path> paths;
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(BLOCKWISE_ROOT) / "assets/gpu"))
+    if (e.path().extension() == ".json") paths.push_back(e.path());
+  ASSERT_GE(paths.size(), 5u);
+  for (const auto& path : paths) {
+  SCOPED_TRACE(path.string());
   const RunSummary r = LoadRecordedRun(path.string());
   EXPECT_LT(std::filesystem::file_size(path), 2u << 20);
   EXPECT_EQ((long long)r.tiles.size(), r.counters.tiles_total);
@@ -83,6 +88,7 @@ TEST(GpuRecord, ShippedH200RunIsConsistent) {
   ASSERT_TRUE(r.mask != MaskKind::KeyPadding && r.mask != MaskKind::Explicit);
   EXPECT_EQ(c, PredictCounters(p, r.algorithm, Tiling{r.b_r, r.b_c}));
   EXPECT_GT(r.kernel_ms, 0.0);
+  }
 }
 
 TEST(GpuReplay, ReleasesRecordsInEndTimeOrderAgainstTheCallersClock) {

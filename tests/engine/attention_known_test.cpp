@@ -220,7 +220,8 @@ TEST(Compare, NanAndInfAreCountedNotFolded) {
   EXPECT_EQ(rep.nan_actual, 2);
   EXPECT_EQ(rep.nan_expected, 1);
   EXPECT_EQ(rep.pos_inf_actual, 1);
-  EXPECT_EQ(rep.mismatches, 2);  // NaN vs 3, and 2 vs 2.5; NaN vs NaN and Inf vs Inf agree
+  EXPECT_EQ(rep.mismatches, 3);  // NaN vs 3, 2 vs 2.5, and NaN vs NaN (NaN equals nothing); Inf vs Inf agrees
+  EXPECT_EQ(rep.nonfinite_mismatches, 2);
   EXPECT_TRUE(rep.has_first_mismatch);
   EXPECT_EQ(rep.first_col, 1);
   EXPECT_DOUBLE_EQ(rep.max_abs_error, 0.5);

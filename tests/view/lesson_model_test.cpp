@@ -105,5 +105,23 @@ TEST(AttentionModel, PositionsCountersAndScene) {
   EXPECT_EQ(sc.arrows[0].id, "write.S");
 }
 
+// A step's text can quote another scenario of its lesson: {KEY/NAME} takes NAME from scenario KEY
+// at its last event, while plain names stay the step's own scenario at the step's event.
+TEST(LessonModel, PlaceholdersFromASecondScenario) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  const int b1 = m.lesson.FindStep("RC-T3/b1");
+  const Quantities own = m.ScenarioOf(b1).QuantitiesAt(m.EventOf(b1));
+  const auto f = m.Fill("{worked/output} {worked/u_b@1} {worked/average} {l} {{x}}", own);
+  EXPECT_TRUE(f.unknown.empty());
+  EXPECT_EQ(f.text, "160/7 \u2248 22.86 40 65/3 \u2248 21.67 " + own.at("l") + " {x}");
+  EXPECT_NE(own.at("l"), m.scenarios.at("worked")->QuantitiesAt(m.EventOf(b1)).at("l"));   // a different input
+  // Unknown scenario keys and names are reported, never filled with something else.
+  const auto bad = m.Fill("{nope/output} {worked/nope}", own);
+  ASSERT_EQ(bad.unknown.size(), 2u);
+  EXPECT_EQ(bad.unknown[0], "nope/output");
+  EXPECT_EQ(bad.text, "{nope/output?} {worked/nope?}");
+  EXPECT_EQ(PlaceholderNames("a {x} {{y}} {z/w@1}"), (std::vector<std::string>{"x", "z/w@1"}));
+}
+
 }  // namespace
 }  // namespace bw::view

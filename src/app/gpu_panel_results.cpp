@@ -1,0 +1,127 @@
+// The GPU panel's right-hand column: SM × time lanes, the roofline against the device's peaks, the
+// kernel's time and rates, and its counters against the CPU engine's prediction. See gpu_panel.h.
+#include <imgui.h>
+
+#include <optional>
+
+#include "app/gpu_panel.h"
+#include "cuda/engine_adapter.h"
+#include "engine/attention_formulas.h"
+#include "view/format.h"
+#include "view/gpu_roofline.h"
+
+namespace bw::app {
+
+namespace {
+
+const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+
+// The CPU engine's counters for the same problem shape, tiling and mask (its analytic formulas,
+// which the engine's tests hold equal to its measured counters), in elements.
+std::optional<engine::Counters> EnginePrediction(const cuda::RunSummary& r) {
+  if (r.algorithm == cuda::Algorithm::Materialising) return std::nullopt;
+  engine::Mask mask;
+  if (r.mask == cuda::MaskKind::CausalTopLeft) mask = engine::Mask::Causal(engine::CausalAlignment::kTopLeft);
+  else if (r.mask == cuda::MaskKind::CausalBottomRight) mask = engine::Mask::Causal(engine::CausalAlignment::kBottomRight);
+  else if (r.mask != cuda::MaskKind::None) return std::nullopt;  // data-dependent masks have no closed form
+  const auto f = engine::FormulaFor(engine::Algorithm::kFlash2, {r.n_q, r.n_k, r.d, r.d_v}, {r.b_r, r.b_c}, mask,
+                                    engine::Precision::kFloat);
+  if (!f) return std::nullopt;
+  engine::Counters c = f->counters;
+  for (auto& x : c.hbm_read_elements) x *= r.heads;
+  for (auto& x : c.hbm_write_elements) x *= r.heads;
+  c.tiles_computed *= r.heads;
+  c.tiles_skipped *= r.heads;
+  return c;
+}
+
+std::string Bytes(double b) {
+  char buf[64];
+  if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
+  else std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
+  return buf;
+}
+
+}  // namespace
+
+void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted) {
+  const float em = ImGui::GetFontSize();
+  const float w_em = width_px / em - 0.5f;
+  // SM × time: which tile ran where and when (the replay's whole span, so the bars do not rescale).
+  ImGui::TextUnformatted(T(s, "gpu_lanes").c_str());
+  const std::uint64_t span = replay_ ? static_cast<std::uint64_t>(span_ns_) : 0;
+  const view::Scene lanes = view::BuildSmLanesScene(frame_, span, w_em, 13.0f, s.options.lang, s.Palette());
+  {
+    Painted p = PaintScene(ImGui::GetWindowDrawList(), lanes, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
+    painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
+  }
+  ImGui::Dummy(ImVec2(lanes.width * em, lanes.height * em));
+  ImGui::TextWrapped("%s", T(s, "gpu_legend").c_str());
+  ImGui::Separator();
+  if (!totals_) {
+    ImGui::TextWrapped("%s", T(s, "gpu_running").c_str());
+    return;
+  }
+  const auto& t = *totals_;
+  // Roofline: the kernel against this device's peaks.
+  cuda::DevicePeaks peaks;
+  if (cuda::PeaksFor(t.device_name, &peaks)) {
+    ImGui::TextUnformatted(T(s, "gpu_roofline").c_str());
+    const view::Scene roof = view::BuildRooflineScene(t, peaks, std::min(w_em, 40.0f), 15.0f, s.options.lang, s.Palette());
+    Painted p = PaintScene(ImGui::GetWindowDrawList(), roof, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
+    painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
+    ImGui::Dummy(ImVec2(roof.width * em, roof.height * em));
+    s.ui.gpu.roofline = roof.FindRect("roof.point") != nullptr;
+  } else {
+    ImGui::TextWrapped("%s", T(s, "gpu_roof_unknown").c_str());
+  }
+  if (ImGui::BeginTable("timing", 2, ImGuiTableFlags_BordersInnerH)) {
+    const auto row = [](const std::string& k, const std::string& v) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(k.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(v.c_str());
+    };
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f ms", t.kernel_ms);
+    row(T(s, "gpu_time"), buf);
+    std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", t.tflops);
+    row("TFLOP/s", buf);
+    std::snprintf(buf, sizeof buf, "%s GB/s", view::FormatInt(static_cast<std::int64_t>(t.gbps + 0.5)).c_str());
+    row("GB/s", buf);
+    row(T(s, "gpu_hbm"), Bytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
+    ImGui::EndTable();
+  }
+  // GPU counters against the CPU engine's, tensor by tensor, in elements.
+  const engine::Counters gpu = cuda::ToEngine(t.counters, t.algorithm);
+  const auto predicted = EnginePrediction(t);
+  ImGui::Spacing();
+  ImGui::TextUnformatted(T(s, "gpu_vs_engine").c_str());
+  if (ImGui::BeginTable("counters", 4, ImGuiTableFlags_Borders)) {
+    for (const char* h : {"", "GPU", T(s, "gpu_engine").c_str(), "="}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    const auto row = [&](const std::string& name, long long g, long long e) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(name.c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(view::FormatInt(g).c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(predicted ? view::FormatInt(e).c_str() : "\u2014");
+      ImGui::TableSetColumnIndex(3);
+      ImGui::TextUnformatted(!predicted ? "" : g == e ? "=" : "\u2260");
+    };
+    for (engine::Tensor tensor : {engine::Tensor::kQ, engine::Tensor::kK, engine::Tensor::kV, engine::Tensor::kO, engine::Tensor::kL}) {
+      const std::string n = engine::ToString(tensor);
+      row(n + " " + T(s, "reads_now"), gpu.Reads(tensor), predicted ? predicted->Reads(tensor) : 0);
+      row(n + " " + T(s, "writes_now"), gpu.Writes(tensor), predicted ? predicted->Writes(tensor) : 0);
+    }
+    row(T(s, "tiles") + " " + T(s, "computed"), gpu.tiles_computed, predicted ? predicted->tiles_computed : 0);
+    row(T(s, "tiles") + " " + T(s, "skipped"), gpu.tiles_skipped, predicted ? predicted->tiles_skipped : 0);
+    ImGui::EndTable();
+  }
+}
+
+}  // namespace bw::app

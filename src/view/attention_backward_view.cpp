@@ -1,0 +1,322 @@
+// AttentionModel's backward events: the diagram of FlashAttention-2 Algorithm 2 (Dao 2023, §3.2,
+// Algorithm 2) at one backward event. HBM (left) holds Q, K, V, O, dO, L, the D = rowsum(dO ∘ O)
+// written first, and the gradients dQ (updated in place per tile), dK, dV (written once per K/V
+// block); the middle shows which tiles (i, j) have had their gradients computed and, beside it, the
+// materialising backward (FlashAttention Algorithm 3) with its stored P and both traffic counts;
+// SRAM (right) holds K_j, V_j with their accumulators dK_j, dV_j, the Q-side blocks of tile (i, j)
+// and the recomputed P_ij = exp(S_ij − L_i).
+#include <algorithm>
+
+#include "view/attention_model.h"
+#include "view/format.h"
+
+namespace bw::view {
+
+using engine::EventKind;
+using engine::Tensor;
+
+namespace {
+
+// HBM columns of the backward, in the order of Algorithm 2's inputs then outputs.
+constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,  Tensor::kdO,
+                               Tensor::kL, Tensor::kD,  Tensor::kdQ, Tensor::kdK, Tensor::kdV};
+
+}  // namespace
+
+Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal) const {
+  constexpr float kW = 56, kH = 22;
+  constexpr float kHbmW = 25.5f, kMidX = 26.3f, kMidW = 13.0f, kSramX = 40, kSramW = 16;
+  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.25f, kColGap = 0.25f, kLane = 2.5f, kLaneLow = 20.6f;
+  const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
+  b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
+  const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];
+  const std::int64_t t_r = runs_.t_r, t_c = runs_.t_c;
+  const TileStates st = bwd_states_.At(b);
+  const auto T = [&](const char* k) { return UiText(k, lang); };
+
+  Scene sc;
+  sc.width = kW;
+  sc.height = kH;
+  sc.background = pal.background;
+  const auto panel = [&](std::string id, float x, float w, Color fill) {
+    SceneRect r;
+    r.id = std::move(id);
+    r.x = x, r.y = 0, r.w = w, r.h = kH;
+    r.fill = fill;
+    r.border = pal.border;
+    r.border_em = pal.line_em;
+    sc.rects.push_back(r);
+  };
+  panel("hbm", 0, kHbmW, pal.panel_hbm);
+  panel("sram", kSramX, kSramW, pal.panel_sram);
+  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, T("hbm_title")});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, T("sram_title")});
+
+  const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
+    SceneRect r;
+    r.id = std::move(id);
+    r.x = x, r.y = y, r.w = w, r.h = h;
+    r.state = s;
+    const TileStyle style = Style(s, pal);
+    r.fill = style.fill;
+    r.border = pal.border;
+    r.border_em = h < 0.8f ? 0.03f : pal.line_em * 0.6f;
+    r.hatched = style.hatched && h >= 0.9f;
+    r.dashed = style.dashed && h >= 0.8f;
+    if (h >= 1.1f && w >= 1.6f) r.label = std::move(label);
+    if (h >= 2.2f && s != TileState::kNone) r.sublabel = ShortStateWord(s, lang);
+    return r;
+  };
+  const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
+
+  // HBM columns.
+  std::vector<float> col_x;
+  for (size_t c = 0; c < std::size(kColumns); ++c) {
+    const Tensor t = kColumns[c];
+    const std::string name = engine::ToString(t);
+    const float x = 0.5f + static_cast<float>(c) * (kColW + kColGap);
+    col_x.push_back(x);
+    sc.texts.push_back({"hbm.col." + name, x + 0.1f, kTop - 1.25f, 0.95f, pal.text, name});
+    const auto& s = st.Of(t);
+    const float h = (kBottom - kTop) / static_cast<float>(s.size());
+    for (size_t k = 0; k < s.size(); ++k) {
+      SceneRect r = tile("hbm." + name + "." + std::to_string(k + 1), x, kTop + h * static_cast<float>(k), kColW,
+                         std::max(0.12f, h - (h > 0.5f ? 0.12f : 0.0f)), s[k],
+                         name + (s.size() > 1 ? "_" + std::to_string(k + 1) : ""));
+      r.sublabel.clear();   // too narrow for words: the column title, the fill and the dash say it (as in the forward)
+      sc.rects.push_back(std::move(r));
+    }
+  }
+  const auto col_of = [&](Tensor t) -> int {
+    for (size_t c = 0; c < std::size(kColumns); ++c)
+      if (kColumns[c] == t) return static_cast<int>(c);
+    return -1;
+  };
+  const auto block_y = [&](int c, std::int32_t k) {
+    const auto& s = st.Of(kColumns[c]);
+    const float h = (kBottom - kTop) / static_cast<float>(s.size());
+    return k < 0 ? (kTop + kBottom) / 2 : kTop + h * (static_cast<float>(k) + 0.5f);
+  };
+
+  // Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done.
+  sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
+                      T("bwd_grid") + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
+  const float grid_h = 7.0f;
+  const float size = std::min(kMidW / static_cast<float>(t_c), grid_h / static_cast<float>(t_r));
+  for (std::int64_t i = 0; i < t_r; ++i)
+    for (std::int64_t j = 0; j < t_c; ++j) {
+      const float gap = size > 0.6f ? 0.08f : 0.0f;
+      const std::string ij = std::to_string(i + 1) + "," + std::to_string(j + 1);
+      SceneRect r = tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i), size - gap,
+                         size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
+      r.dashed = false;
+      sc.rects.push_back(std::move(r));
+    }
+
+  // Middle, below: the two backward passes' traffic, and the materialising path's stored P.
+  const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
+  const engine::Counters& rec = runs_.bwd_recompute->counters;
+  const float y0 = kTop + grid_h + 0.6f;
+  sc.texts.push_back({"bwd.recompute", kMidX, y0, 0.85f, pal.text,
+                      T("bwd_recompute_short") + ": " + FormatInt(now.TotalHbmElements()) + " / " +
+                          FormatInt(rec.TotalHbmElements()) + " " + T("elements")});
+  sc.texts.push_back({"bwd.recompute.P", kMidX, y0 + 1.2f, 0.8f, pal.text_muted,
+                      T("bwd_p_reads") + " " + FormatInt(now.Reads(Tensor::kP))});
+  if (runs_.bwd_reference) {
+    const engine::Counters& mat = runs_.bwd_reference->counters;
+    SceneRect frame;
+    frame.id = "mat";
+    frame.x = kMidX - 0.2f, frame.y = y0 + 2.6f, frame.w = kMidW + 0.4f, frame.h = kBottom + 1.6f - (y0 + 2.6f);
+    frame.fill = pal.background;
+    frame.border = pal.border;
+    frame.border_em = pal.line_em * 0.5f;
+    frame.dashed = true;
+    sc.rects.push_back(frame);
+    sc.texts.push_back({"mat.title", kMidX, frame.y + 0.25f, 0.85f, pal.text, T("bwd_materialise_short")});
+    SceneRect p = tile("mat.P", kMidX + 0.3f, frame.y + 1.5f, 5.2f, 3.2f, TileState::kWritten,
+                       "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
+    p.sublabel = T("bwd_stored");
+    sc.rects.push_back(p);
+    sc.texts.push_back({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text,
+                        FormatInt(mat.TotalHbmElements()) + " " + T("elements")});
+    sc.texts.push_back({"mat.P.reads", kMidX + 5.9f, frame.y + 2.7f, 0.8f, pal.text_muted,
+                        T("bwd_p_reads") + " " + FormatInt(mat.Reads(Tensor::kP))});
+    sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,
+                        T("scratch") + " " + FormatBytes(mat.hbm_scratch_bytes)});
+  }
+
+  // SRAM: K_j, V_j and their accumulators; the Q-side blocks of the current tile; P_ij recomputed.
+  // What is on chip follows the loop: K_j … dV_j from "read K_j" to "write dV_j"; Q_i, dO_i, L_i,
+  // D_i, dQ_i and P_ij from "read Q_i" to "write dQ_i".
+  const BackwardOnChip chip = bwd_chip_[static_cast<size_t>(b)];
+  const std::int32_t cur_j = chip.j;
+  const bool tile_live = chip.i >= 0, p_live = chip.p_recomputed;
+  const auto slot = [&](const std::string& id, float x, float y, float w, const std::string& label, bool filled) {
+    SceneRect r = tile(id, x, y, w, 3.0f, filled ? TileState::kInSram : TileState::kNone, label);
+    if (!filled) {
+      r.fill = pal.panel_sram;
+      r.dashed = true;
+      r.sublabel.clear();
+    }
+    sc.rects.push_back(std::move(r));
+  };
+  const bool kv = cur_j >= 0;
+  const float sx = kSramX + 0.5f, sw = 3.6f, sg = 0.15f;
+  slot("sram.K", sx, kTop, sw, idx("K", cur_j), kv);
+  slot("sram.V", sx + (sw + sg), kTop, sw, idx("V", cur_j), kv);
+  slot("sram.dK", sx + 2 * (sw + sg), kTop, sw, idx("dK", cur_j), kv);
+  slot("sram.dV", sx + 3 * (sw + sg), kTop, sw, idx("dV", cur_j), kv);
+  const float y2 = kTop + 3.6f;
+  const std::int32_t qi = chip.i;
+  slot("sram.Q", sx, y2, sw, idx("Q", qi), tile_live);
+  slot("sram.dO", sx + (sw + sg), y2, sw, idx("dO", qi), tile_live);
+  slot("sram.LD", sx + 2 * (sw + sg), y2, sw, idx("L", qi) + "," + idx("D", qi), tile_live);
+  slot("sram.dQ", sx + 3 * (sw + sg), y2, sw, idx("dQ", qi), tile_live);
+  // The recomputed tile: never read from HBM (this pass reads 0 elements of P).
+  SceneRect p = tile("sram.P", sx, y2 + 3.6f, kSramW - 1.0f, 3.4f, p_live && tile_live ? TileState::kInSram : TileState::kNone,
+                     T("bwd_p_recomputed") + (qi >= 0 && kv ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
+  if (!(p_live && tile_live)) {
+    p.fill = pal.panel_sram;
+    p.dashed = true;
+  }
+  p.sublabel = "P_ij = exp(S_ij \u2212 L_i)";
+  sc.rects.push_back(p);
+  sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T("bwd_sram_note")});
+
+  // The transfer or computation of this event.
+  const auto slot_center = [&](Tensor t) -> ScenePoint {
+    const char* id = "sram.K";
+    switch (t) {
+      case Tensor::kK: id = "sram.K"; break;
+      case Tensor::kV: id = "sram.V"; break;
+      case Tensor::kdK: id = "sram.dK"; break;
+      case Tensor::kdV: id = "sram.dV"; break;
+      case Tensor::kQ: id = "sram.Q"; break;
+      case Tensor::kdO: id = "sram.dO"; break;
+      case Tensor::kL:
+      case Tensor::kD: id = "sram.LD"; break;
+      case Tensor::kdQ: id = "sram.dQ"; break;
+      default: id = "sram.P"; break;
+    }
+    const SceneRect* r = sc.FindRect(id);
+    return {r->x + r->w / 2, r->y};
+  };
+  SceneArrow a;
+  if ((ev.kind == EventKind::kRead || ev.kind == EventKind::kWrite) && col_of(ev.tensor) >= 0) {
+    const bool read = ev.kind == EventKind::kRead;
+    const int c = col_of(ev.tensor);
+    const float fx = col_x[static_cast<size_t>(c)] + kColW;
+    const float fy = block_y(c, RowSide(ev.tensor) ? ev.i : ev.j);
+    const bool whole = (RowSide(ev.tensor) ? ev.i : ev.j) < 0;   // O, dO for D; the zero fill of dQ
+    const ScenePoint to = whole ? ScenePoint{kSramX + kSramW / 2, kTop} : slot_center(ev.tensor);
+    const float gx = kHbmW + 0.3f;
+    a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
+    a.color = read ? pal.read_arrow : pal.write_arrow;
+    a.label = EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang) + "  (" + FormatInt(ev.elements) + " " +
+              T("elements") + ")";
+    if (read) {
+      a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {to.x, kLane}, {to.x, to.y}};
+      a.label_at = {gx + 0.5f, kLane - 1.2f};
+    } else {
+      a.points = {{to.x, to.y + 3.0f}, {to.x, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
+      a.label_at = {gx + 0.6f, kLaneLow - 1.2f};
+    }
+    a.id = std::string(read ? "read." : "write.") + engine::ToString(ev.tensor);
+  } else if (ev.kind == EventKind::kComputeGrads) {
+    const SceneRect* pr = sc.FindRect("sram.P");
+    a.kind = ArrowKind::kMerge;
+    a.color = pal.merge_arrow;
+    a.id = "grads";
+    a.points = {{pr->x + pr->w / 2, pr->y}, {pr->x + pr->w / 2, kTop + 3.0f}};
+    a.label = T("bwd_grads");
+    a.label_at = {pr->x, pr->y + pr->h + 0.2f};
+    sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T("bwd_grads_dq")});
+  } else if (ev.kind == EventKind::kComputeFull && ev.tensor == Tensor::kD) {
+    a.kind = ArrowKind::kMerge;
+    a.color = pal.merge_arrow;
+    a.id = "compute.D";
+    a.points = {{kSramX + 2.0f, kBottom}, {kSramX + 6.0f, kBottom}};
+    a.label = "D_i = dO_i \u00b7 O_i";
+    a.label_at = {kSramX + 0.6f, kBottom - 1.4f};
+  }
+  if (!a.points.empty()) sc.arrows.push_back(std::move(a));
+  sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
+                      T("event") + " " + std::to_string(static_cast<int>(runs_.run.trace.size()) + b + 1) + "/" +
+                          std::to_string(EventCount()) + ": " + EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang)});
+  return sc;
+}
+
+}  // namespace bw::view
+
+namespace bw::view {
+
+// [SECTION] Backward placeholders and panels ------------------------------------------------------------
+
+void AttentionModel::AddBackwardQuantities(Quantities& q, int b) const {
+  const engine::AttentionTrace& tr = *BwdTrace();
+  const engine::Counters now = b >= 0 ? tr.CountersAt(static_cast<size_t>(b)) : engine::Counters{};
+  q["bwd_events"] = FormatInt(static_cast<std::int64_t>(tr.size()));
+  q["bwd_event"] = b >= 0 ? EventLabel(FwdCount() + b) : "\u2014";
+  q["bwd_hbm_elements_now"] = FormatInt(now.TotalHbmElements());
+  for (int t = 0; t < engine::kTensorCount; ++t) {
+    const std::string name = engine::ToString(static_cast<Tensor>(t));
+    q["bwd_reads_now:" + name] = FormatInt(now.hbm_read_elements[t]);
+    q["bwd_writes_now:" + name] = FormatInt(now.hbm_write_elements[t]);
+  }
+  std::int64_t done = 0;
+  for (int x = 0; x <= b; ++x) done += tr[static_cast<size_t>(x)].kind == EventKind::kComputeGrads;
+  q["bwd_tiles_done"] = FormatInt(done);
+  q["bwd_tiles_total"] = FormatInt(runs_.bwd_recompute->counters.tiles_computed);
+  if (runs_.bwd_recompute_formula) q["bwd_recompute_formula_hbm_elements"] = FormatInt(runs_.bwd_recompute_formula->counters.TotalHbmElements());
+  if (runs_.bwd_reference_formula) q["bwd_reference_formula_hbm_elements"] = FormatInt(runs_.bwd_reference_formula->counters.TotalHbmElements());
+  const auto put = [&](const char* name, const engine::AttentionMatrix& m) {
+    for (Eigen::Index r = 0; r < std::min<Eigen::Index>(m.rows(), 4); ++r)
+      for (Eigen::Index c = 0; c < std::min<Eigen::Index>(m.cols(), 4); ++c)
+        q[std::string(name) + "[" + std::to_string(r + 1) + "," + std::to_string(c + 1) + "]"] = FormatDouble(m(r, c));
+  };
+  put("dQ", runs_.bwd_recompute->dQ);
+  put("dK", runs_.bwd_recompute->dK);
+  put("dV", runs_.bwd_recompute->dV);
+}
+
+std::vector<PanelSection> AttentionModel::BackwardPanels(int b, const std::string& lang) const {
+  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const engine::AttentionTrace& tr = *BwdTrace();
+  b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
+  const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
+  std::vector<PanelSection> out;
+  PanelSection s;
+  s.id = "backward_now";
+  s.title = T("bwd_panel_now");
+  s.rows.push_back({T("event"), std::to_string(FwdCount() + b + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(FwdCount() + b, lang)});
+  s.rows.push_back({T("bwd_recompute_short"), FormatInt(now.TotalHbmElements()) + " / " +
+                                                  FormatInt(runs_.bwd_recompute->counters.TotalHbmElements()) + " " + T("elements")});
+  if (runs_.bwd_reference)
+    s.rows.push_back({T("bwd_materialise_short"), FormatInt(runs_.bwd_reference->counters.TotalHbmElements()) + " " + T("elements")});
+  s.rows.push_back({T("bwd_p_reads"), FormatInt(now.Reads(Tensor::kP)) + " / " +
+                                          (runs_.bwd_reference ? FormatInt(runs_.bwd_reference->counters.Reads(Tensor::kP)) : "\u2014")});
+  std::int64_t done = 0;
+  for (int x = 0; x <= b; ++x) done += tr[static_cast<size_t>(x)].kind == EventKind::kComputeGrads;
+  s.rows.push_back({T("bwd_grid"), FormatInt(done) + " / " + FormatInt(runs_.bwd_recompute->counters.tiles_computed)});
+  out.push_back(s);
+
+  PanelSection v;
+  v.id = "gradients";
+  v.title = T("bwd_panel_values");
+  v.columns = {T("bwd_rows"), "dQ", "dK", "dV"};
+  const auto row = [](const engine::AttentionMatrix& m, Eigen::Index r) -> std::string {
+    if (r >= m.rows() || m.cols() == 0) return "\u2014";
+    Eigen::VectorXd x = m.row(r).transpose();
+    const bool more = x.size() > 3;
+    if (more) x.conservativeResize(3);
+    return FormatVector(x) + (more ? "\u2026" : "");
+  };
+  const auto& g = *runs_.bwd_recompute;
+  const Eigen::Index rows = std::min<Eigen::Index>(std::max(g.dQ.rows(), g.dK.rows()), 4);
+  for (Eigen::Index r = 0; r < rows; ++r)
+    v.rows.push_back({std::to_string(r + 1), row(g.dQ, r) + "\t" + row(g.dK, r) + "\t" + row(g.dV, r)});
+  out.push_back(v);
+  return out;
+}
+
+}  // namespace bw::view

@@ -1,0 +1,277 @@
+// AttentionModel's placeholders, side panels and heatmap.
+#include <algorithm>
+
+#include "view/attention_model.h"
+#include "view/format.h"
+#include "view/math_text.h"
+
+namespace bw::view {
+
+using engine::EventKind;
+using engine::Tensor;
+
+Quantities AttentionModel::QuantitiesAt(int e) const {
+  Quantities q;
+  const auto& p = scenario_.problem;
+  q["N_q"] = FormatInt(p.n_q());
+  q["N_k"] = FormatInt(p.n_k());
+  q["d"] = FormatInt(p.d());
+  q["d_v"] = FormatInt(p.d_v());
+  q["scale"] = FormatDouble(p.EffectiveScale());
+  q["B_r"] = FormatInt(runs_.run.tiles.B_r);
+  q["B_c"] = FormatInt(runs_.run.tiles.B_c);
+  q["T_r"] = FormatInt(runs_.t_r);
+  q["T_c"] = FormatInt(runs_.t_c);
+  q["order"] = engine::ToString(runs_.run.algorithm);  // ids for the CLI and lesson placeholders
+  q["mask"] = engine::ToString(p.mask.kind);
+  q["event"] = EventLabel(e);
+  const int fe = FwdEvent(e);   // backward events show the forward as it ended
+  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(fe));
+  const engine::Counters& fin = runs_.run.counters;
+  for (int t = 0; t < engine::kTensorCount; ++t) {
+    const std::string name = engine::ToString(static_cast<Tensor>(t));
+    q["reads:" + name] = FormatInt(c.hbm_read_elements[t]);
+    q["writes:" + name] = FormatInt(c.hbm_write_elements[t]);
+    q["total_reads:" + name] = FormatInt(fin.hbm_read_elements[t]);
+    q["total_writes:" + name] = FormatInt(fin.hbm_write_elements[t]);
+  }
+  q["hbm_elements"] = FormatInt(c.TotalHbmElements());
+  q["hbm_bytes"] = FormatBytes(c.TotalHbmBytes());
+  q["total_hbm_elements"] = FormatInt(fin.TotalHbmElements());
+  q["reference_hbm_elements"] = FormatInt(runs_.reference.counters.TotalHbmElements());
+  if (runs_.flash2) q["flash2_hbm_elements"] = FormatInt(runs_.flash2->counters.TotalHbmElements());
+  if (runs_.flash1) q["flash1_hbm_elements"] = FormatInt(runs_.flash1->counters.TotalHbmElements());
+  if (runs_.flash2 && runs_.flash2->counters.TotalHbmElements() > 0)
+    q["reference_over_flash2"] = FormatDouble(static_cast<double>(runs_.reference.counters.TotalHbmElements()) /
+                                              static_cast<double>(runs_.flash2->counters.TotalHbmElements()));
+  if (scenario_.derivation) {
+    q["M"] = FormatInt(scenario_.derivation->M);
+    const std::int64_t m_bytes = scenario_.derivation->M * fin.element_bytes;
+    q["M_bytes"] = FormatInt(m_bytes);
+    if (fin.sram_peak_bytes > m_bytes) q["sram_over_M_bytes"] = FormatInt(fin.sram_peak_bytes - m_bytes);
+  }
+  q["sram_peak_bytes"] = FormatBytes(fin.sram_peak_bytes);
+  q["scratch_bytes"] = FormatBytes(fin.hbm_scratch_bytes);
+  q["reference_scratch_bytes"] = FormatBytes(runs_.reference.counters.hbm_scratch_bytes);
+  q["flops"] = FormatInt(c.matmul_flops);
+  q["exps"] = FormatInt(c.exp_count);
+  q["tiles_computed"] = FormatInt(c.tiles_computed);
+  q["tiles_skipped"] = FormatInt(c.tiles_skipped);
+  q["total_tiles_computed"] = FormatInt(fin.tiles_computed);
+  q["total_tiles_skipped"] = FormatInt(fin.tiles_skipped);
+  q["max_abs_error"] = FormatDouble(runs_.check.max_abs_error);
+  std::int64_t flagged = 0;
+  for (auto f : runs_.run.row_fully_masked) flagged += f;
+  q["flagged_rows"] = FormatInt(flagged);
+  if (runs_.formula) q["formula_hbm_elements"] = FormatInt(runs_.formula->counters.TotalHbmElements());
+  for (Eigen::Index r = 0; r < std::min<Eigen::Index>(runs_.run.O.rows(), 8); ++r)
+    for (Eigen::Index k = 0; k < std::min<Eigen::Index>(runs_.run.O.cols(), 8); ++k)
+      q["O[" + std::to_string(r + 1) + "," + std::to_string(k + 1) + "]"] = FormatDouble(runs_.run.O(r, k));
+  // Backward (scenarios with "backward": true): recomputation vs the materialising backward.
+  if (runs_.bwd_recompute && runs_.bwd_reference) {
+    for (const auto& [prefix, b] : {std::pair<const char*, const engine::BackwardResult*>{"bwd_recompute", &*runs_.bwd_recompute},
+                                    std::pair<const char*, const engine::BackwardResult*>{"bwd_reference", &*runs_.bwd_reference}}) {
+      const std::string pre = prefix;
+      q[pre + "_hbm_elements"] = FormatInt(b->counters.TotalHbmElements());
+      q[pre + "_scratch_bytes"] = FormatBytes(b->counters.hbm_scratch_bytes);
+      q[pre + "_flops"] = FormatInt(b->counters.matmul_flops);
+      q[pre + "_exps"] = FormatInt(b->counters.exp_count);
+      for (int t = 0; t < engine::kTensorCount; ++t) {
+        const std::string name = engine::ToString(static_cast<Tensor>(t));
+        q[pre + "_reads:" + name] = FormatInt(b->counters.hbm_read_elements[t]);
+        q[pre + "_writes:" + name] = FormatInt(b->counters.hbm_write_elements[t]);
+      }
+    }
+    // maxCoeff() of an empty matrix is undefined (it crashed on "Q": [] with "backward": true).
+    const auto max_abs_diff = [](const engine::AttentionMatrix& a, const engine::AttentionMatrix& b) {
+      return a.size() == 0 ? 0.0 : (a - b).cwiseAbs().maxCoeff();
+    };
+    const double dq = max_abs_diff(runs_.bwd_recompute->dQ, runs_.bwd_reference->dQ);
+    const double dk = max_abs_diff(runs_.bwd_recompute->dK, runs_.bwd_reference->dK);
+    const double dv = max_abs_diff(runs_.bwd_recompute->dV, runs_.bwd_reference->dV);
+    q["bwd_max_abs_diff"] = FormatDouble(std::max({dq, dk, dv}));
+    q["forward_flops"] = FormatInt(runs_.run.counters.matmul_flops);
+  }
+  if (BwdTrace()) AddBackwardQuantities(q, IsBackward(e) ? e - FwdCount() : -1);
+  return q;
+}
+
+std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang) const {
+  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto q = QuantitiesAt(e);
+  std::vector<PanelSection> out;
+
+  PanelSection run;
+  run.id = "run";
+  run.title = T("panel_run");
+  const auto& p = scenario_.problem;
+  run.rows.push_back({T("shape"), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") + ", d " + q.at("d") + ", d_v " + q.at("d_v")});
+  run.rows.push_back({T("order"), AlgorithmName(runs_.run.algorithm, lang) + (Tiled() ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
+                                                                 q.at("T_r") + ", T_c " + q.at("T_c") + ")"
+                                                           : "")});
+  std::string mask = MaskName(p.mask.kind, lang);
+  if (p.mask.kind == engine::MaskKind::kCausal) mask += " (" + AlignmentName(p.mask.alignment, lang) + ")";
+  run.rows.push_back({T("mask"), mask});
+  if (scenario_.derivation)
+    for (const auto& line : DerivationLines(*scenario_.derivation, lang)) run.rows.push_back({T("derivation"), line});
+  run.rows.push_back({T("event"), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
+  // The output exists once the trace has written it: before, the comparison is a future value.
+  if (e + 1 < FwdCount())
+    run.rows.push_back({T("check_vs_reference"), T("not_yet")});
+  else
+    run.rows.push_back({T("check_vs_reference"), runs_.check.ok() ? T("match") + " (max |\u0394| " + q.at("max_abs_error") + ")"
+                                                             : runs_.check.Summary(),
+                        !runs_.check.ok()});
+  if (q.at("flagged_rows") != "0") run.rows.push_back({T("flagged_rows"), q.at("flagged_rows") + " " + T("flagged_note"), true});
+  out.push_back(run);
+
+  if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events
+    const engine::BlockState bs = runs_.run.trace.StateAt(p, static_cast<size_t>(FwdEvent(e)));
+    if (bs.valid) {
+      PanelSection acc;
+  acc.id = "accumulator";
+      acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
+      acc.columns = {T("row"), "m (" + T("before") + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
+      for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
+        // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
+        // pointer arithmetic on null, found by the fuzzer under UBSan).
+        Eigen::VectorXd o = bs.O.cols() > 0 ? Eigen::VectorXd(bs.O.row(r).transpose()) : Eigen::VectorXd();
+        if (o.size() > 3) o.conservativeResize(3);
+        acc.rows.push_back({std::to_string(bs.row_begin + r + 1),
+                            FormatDouble(bs.m_prev[r]) + "\t" + FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" +
+                                FormatDouble(bs.alpha[r]) + "\t" + FormatVector(o) + (bs.O.cols() > 3 ? "\u2026" : "")});
+      }
+      out.push_back(acc);
+    }
+  }
+
+  if (!runs_.wrong.empty() && runs_.reference.O.size() > 0) {
+    PanelSection wrong;
+    wrong.id = "wrong_merges";
+    wrong.title = T("wrong_merges");
+    wrong.columns = {T("merge_variant"), "O[1,1]", T("max_error")};
+    // Whole-run results: shown once the trace has written its output (its last event), as answers.
+    const bool done = e + 1 >= FwdCount();
+    const std::string not_yet = T("not_yet");
+    PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang),
+                   done ? FormatDouble(runs_.reference.O(0, 0)) + "\t" + CompareCell(engine::Compare(runs_.reference.O, runs_.reference.O))
+                        : not_yet + "\t" + not_yet};
+    right.answer = true;
+    wrong.rows.push_back(right);
+    for (const auto& [v, O] : runs_.wrong) {
+      const auto rep = engine::Compare(O, runs_.reference.O);
+      PanelRow row{MergeName(v, lang), done ? FormatDouble(O(0, 0)) + "\t" + CompareCell(rep) : not_yet + "\t" + not_yet, done};
+      row.answer = true;
+      wrong.rows.push_back(row);
+    }
+    out.push_back(wrong);
+  }
+
+  PanelSection counters;
+  counters.id = "counters";
+  counters.title = T("panel_counters");
+  counters.columns = {T("tensor"), T("reads_now"), T("writes_now"), T("formula_total")};
+  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(FwdEvent(e)));
+  for (int t = 0; t < engine::kTensorCount; ++t) {
+    const auto& fin = runs_.run.counters;
+    if (fin.hbm_read_elements[t] == 0 && fin.hbm_write_elements[t] == 0) continue;
+    std::string formula = "\u2014";
+    if (runs_.formula) {
+      const auto& f = *runs_.formula;
+      const std::string rf = f.read_expr[t].empty() ? "" : CountFormula(true, f.read_expr[t], f.counters.hbm_read_elements[t], lang);
+      const std::string wf = f.write_expr[t].empty() ? "" : CountFormula(false, f.write_expr[t], f.counters.hbm_write_elements[t], lang);
+      formula = rf + (rf.empty() || wf.empty() ? "" : "; ") + wf;
+    }
+    counters.rows.push_back({engine::ToString(static_cast<Tensor>(t)),
+                             FormatInt(c.hbm_read_elements[t]) + "\t" + FormatInt(c.hbm_write_elements[t]) + "\t" + formula});
+  }
+  out.push_back(counters);
+
+  PanelSection totals;
+  totals.id = "compare";
+  totals.title = T("panel_compare");
+  totals.rows.push_back({T("hbm_now"), q.at("hbm_elements") + " " + T("elements") + " (" + q.at("hbm_bytes") + ")"});
+  // Bars to the scale of the largest: the materialising path against the two tiled orders.
+  const double ref_total = static_cast<double>(runs_.reference.counters.TotalHbmElements());
+  double biggest = ref_total;
+  if (runs_.flash1) biggest = std::max(biggest, static_cast<double>(runs_.flash1->counters.TotalHbmElements()));
+  const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
+  totals.rows.push_back({"reference", q.at("reference_hbm_elements") + " " + T("elements") + ", " + T("scratch") + " " +
+                                          q.at("reference_scratch_bytes"), false, bar(runs_.reference.counters.TotalHbmElements())});
+  if (runs_.flash2)
+    totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T("elements"), false,
+                           bar(runs_.flash2->counters.TotalHbmElements())});
+  if (runs_.flash1)
+    totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements"), false,
+                           bar(runs_.flash1->counters.TotalHbmElements())});
+  if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
+  // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
+  if (!runs_.run.trace.empty() && Tiled()) {
+    const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;
+    const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * runs_.run.counters.element_bytes
+                                                  : runs_.run.counters.sram_peak_bytes;
+    totals.rows.push_back({T("sram_now"), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
+                                              FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T("sram_over_m") : ""),
+                           now_bytes > cap,
+                           cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
+  }
+  // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
+  const bool peak_over = q.count("sram_over_M_bytes") > 0;
+  totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M_bytes") + " B  " + T("sram_over_m") : ""),
+                         peak_over});
+  totals.rows.push_back({"FLOPs " + T("so_far"), q.at("flops")});
+  totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});
+  totals.rows.push_back({T("tiles") + " " + T("so_far"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});
+  out.push_back(totals);
+
+  // Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson
+  // can point at the numbers its prose quotes.
+  if (runs_.bwd_recompute && runs_.bwd_reference) {
+    const bool zh = lang == "zh";
+    PanelSection bwd;
+  bwd.id = "backward";
+    bwd.title = zh ? "反向：重算 (FA-2 Alg. 2) 与物化 (FA Alg. 3)" : "Backward: recompute (FA-2 Alg. 2) vs materialise (FA Alg. 3)";
+    bwd.columns = {zh ? "量" : "quantity", zh ? "重算" : "recompute", zh ? "物化" : "materialise"};
+    bwd.rows.push_back({zh ? "HBM 读写（元素）" : "HBM traffic (elements)",
+                        q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements")});
+    bwd.rows.push_back({zh ? "额外 HBM 存储" : "extra HBM storage",
+                        q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
+    bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops")});
+    bwd.rows.push_back({zh ? "读 P（元素）" : "P read (elements)",
+                        q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
+    bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});
+    out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
+    if (IsBackward(e)) {
+      auto more = BackwardPanels(e - FwdCount(), lang);
+      out.insert(out.begin() + 2, more.begin(), more.end());
+    }
+  }
+  AddNumericsSection(out, runs_.run.numerics, lang, InputPaths(scenario_));
+  return out;
+}
+
+std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
+  if (runs_.reference.P.size() == 0) return std::nullopt;
+  Heatmap h;
+  h.rows = static_cast<int>(runs_.reference.P.rows());
+  h.cols = static_cast<int>(runs_.reference.P.cols());
+  h.values = runs_.reference.P.data();
+  h.title = "P = softmax(S)";
+  if (!runs_.reference.P.allFinite()) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
+  if (!runs_.run.trace.empty() && Tiled()) {
+    e = std::clamp(e, 0, EventCount() - 1);
+    const auto& ev = IsBackward(e) ? (*BwdTrace())[static_cast<size_t>(e - FwdCount())] : runs_.run.trace[static_cast<size_t>(FwdEvent(e))];
+    if (ev.i >= 0) {
+      h.r0 = static_cast<int>(ev.i * runs_.run.tiles.B_r);
+      h.r1 = static_cast<int>(std::min<std::int64_t>(h.rows, (ev.i + 1) * runs_.run.tiles.B_r));
+      h.c0 = 0, h.c1 = h.cols;
+      if (ev.j >= 0) {
+        h.c0 = static_cast<int>(ev.j * runs_.run.tiles.B_c);
+        h.c1 = static_cast<int>(std::min<std::int64_t>(h.cols, (ev.j + 1) * runs_.run.tiles.B_c));
+      }
+    }
+  }
+  return h;
+}
+
+}  // namespace bw::view

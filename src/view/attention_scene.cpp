@@ -1,0 +1,242 @@
+// AttentionModel::BuildScene: the HBM/SRAM diagram of a full-attention run at one event.
+#include <algorithm>
+
+#include "view/attention_model.h"
+#include "view/format.h"
+
+namespace bw::view {
+
+using engine::EventKind;
+using engine::Tensor;
+
+Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal) const {
+  constexpr float kW = 56, kH = 22;
+  constexpr float kHbmW = 25.5f, kMidX = 26.5f, kMidW = 12.5f, kSramX = 40, kSramW = 16;
+  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 3.4f, kColGap = 1.2f, kLane = 2.5f, kLaneLow = 20.6f;
+  e = std::clamp(e, 0, EventCount() - 1);
+  if (IsBackward(e)) return BuildBackwardScene(e - FwdCount(), lang, pal);
+  const bool has_event = !runs_.run.trace.empty();
+  const engine::AttentionEvent ev = has_event ? runs_.run.trace[static_cast<size_t>(e)] : engine::AttentionEvent{};
+  const bool tiled = Tiled();
+  const std::int64_t t_r = tiled ? runs_.t_r : 1, t_c = tiled ? runs_.t_c : 1;
+  const TileStates st = states_.At(has_event ? e : -1);
+
+  Scene sc;
+  sc.width = kW;
+  sc.height = kH;
+  sc.background = pal.background;
+  const auto panel = [&](std::string id, float x, float w, Color fill) {
+    SceneRect r;
+    r.id = std::move(id);
+    r.x = x, r.y = 0, r.w = w, r.h = kH;
+    r.fill = fill;
+    r.border = pal.border;
+    r.border_em = pal.line_em;
+    sc.rects.push_back(r);
+  };
+  panel("hbm", 0, tiled ? kHbmW : kHbmW + kMidW + 1, pal.panel_hbm);
+  panel("sram", kSramX, kSramW, pal.panel_sram);
+  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText("hbm_title", lang)});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText("sram_title", lang)});
+  // SRAM above M, flagged on the diagram itself: the tile formula fits Q_i, K_j, V_j, O_i in M, not
+  // the S_ij tile and m, l beside them.
+  if (scenario_.derivation && Tiled()) {
+    const std::int64_t m_bytes = scenario_.derivation->M * runs_.run.counters.element_bytes;
+    if (runs_.run.counters.sram_peak_bytes > m_bytes)
+      sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow,
+                          UiText("sram_peak", lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B > M = " +
+                              FormatInt(m_bytes) + " B " + UiText("sram_over_m", lang)});
+  }
+
+  const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
+    SceneRect r;
+    r.id = std::move(id);
+    r.x = x, r.y = y, r.w = w, r.h = h;
+    r.state = s;
+    const TileStyle style = Style(s, pal);
+    r.fill = style.fill;
+    r.border = pal.border;
+    r.border_em = h < 0.8f ? 0.03f : pal.line_em * 0.6f;
+    r.hatched = style.hatched && h >= 0.9f;  // tiny cells: the flat masked colour reads better
+    r.dashed = style.dashed && h >= 0.8f;
+    if (h >= 1.1f && w >= 1.6f) r.label = std::move(label);
+    return r;
+  };
+
+  // HBM columns: Q (T_r blocks), K, V (T_c), O and L (T_r); FA-1 keeps m, l in HBM instead of L.
+  struct Column {
+    const char* name;
+    std::vector<TileState> states;
+    bool row_side;
+  };
+  std::vector<Column> cols = {{"Q", st.Of(Tensor::kQ), true}, {"K", st.Of(Tensor::kK), false}, {"V", st.Of(Tensor::kV), false}, {"O", st.Of(Tensor::kO), true}};
+  if (runs_.run.algorithm == engine::Algorithm::kFlash1) cols.push_back({"m,l", st.Of(Tensor::km), true});
+  else if (tiled) cols.push_back({"L", st.Of(Tensor::kL), true});
+  std::vector<float> col_x;
+  for (size_t c = 0; c < cols.size(); ++c) {
+    const float x = 0.8f + static_cast<float>(c) * (kColW + kColGap);
+    col_x.push_back(x);
+    sc.texts.push_back({std::string("hbm.col.") + cols[c].name, x + 0.2f, kTop - 1.25f + 0.0f, 1.0f, pal.text, cols[c].name});
+    const auto& s = cols[c].states;
+    const float h = (kBottom - kTop) / static_cast<float>(s.size());
+    for (size_t b = 0; b < s.size(); ++b) {
+      std::string id = std::string("hbm.") + cols[c].name + "." + std::to_string(b + 1);
+      std::string label = std::string(cols[c].name) + (s.size() > 1 ? "_" + std::to_string(b + 1) : "");
+      SceneRect r = tile(id, x, kTop + h * static_cast<float>(b), kColW, std::max(0.12f, h - (h > 0.5f ? 0.12f : 0.0f)),
+                         s[b], label);
+      if (r.h >= 1.8f) r.sublabel = "";
+      sc.rects.push_back(std::move(r));
+    }
+  }
+
+  // Middle: the T_r × T_c tile grid (tiled), or the full S and P matrices in HBM (reference).
+  if (tiled) {
+    sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
+                        UiText("tile_grid", lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
+    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText("grid_note", lang)});
+    const float size = std::min(kMidW / static_cast<float>(t_c), (kBottom - kTop) / static_cast<float>(t_r));
+    for (std::int64_t i = 0; i < t_r; ++i)
+      for (std::int64_t j = 0; j < t_c; ++j) {
+        const float gap = size > 0.6f ? 0.08f : 0.0f;
+        const std::string ij = std::to_string(i + 1) + "," + std::to_string(j + 1);
+        SceneRect r = tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i),
+                           size - gap, size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
+        r.dashed = false;
+        // Colour is not the only signal: big enough cells also say their state in words.
+        if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
+        sc.rects.push_back(std::move(r));
+      }
+  } else {
+    const float x = col_x.back() + kColW + 1.6f, w = kHbmW + kMidW + 1 - x - 0.8f, h = (kBottom - kTop) / 2 - 0.5f;
+    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, "S = \u03c4\u00b7QK^T  (" + std::to_string(scenario_.problem.n_q()) +
+                                                              " \u00d7 " + std::to_string(scenario_.problem.n_k()) + ")");
+    SceneRect p = tile("hbm.P", x, kTop + h + 1, w, h, st.p_full, "P = softmax(S)");
+    for (SceneRect* r : {&s, &p}) {
+      if (r->state == TileState::kPending) {
+        r->state = TileState::kNotWritten;
+        r->fill = Style(r->state, pal).fill;
+        r->dashed = true;
+      }
+    }
+    sc.rects.push_back(s);
+    sc.rects.push_back(p);
+  }
+
+  // SRAM: Q_i, K_j, V_j, the S_ij / P̃_ij tile, and the accumulator of Q_i's rows.
+  const std::int32_t ci = ev.i, cj = ev.j;
+  const auto slot = [&](const std::string& id, float x, const std::string& label, bool filled) {
+    SceneRect r = tile(id, x, kTop, 3.4f, 3.6f, filled ? TileState::kInSram : TileState::kNone, label);
+    if (!filled) {
+      r.fill = pal.panel_sram;
+      r.dashed = true;
+    }
+    sc.rects.push_back(std::move(r));
+  };
+  const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
+  const bool in_block = tiled && ci >= 0;
+  slot("sram.Q", kSramX + 0.6f, idx("Q", ci), in_block || !tiled);
+  // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
+  const bool kv_loaded = tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true;
+  slot("sram.K", kSramX + 4.4f, idx("K", cj), kv_loaded);
+  slot("sram.V", kSramX + 8.2f, idx("V", cj), kv_loaded);
+  slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : "S/P", tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true);
+  SceneRect acc;
+  acc.id = "sram.acc";
+  acc.x = kSramX + 0.6f, acc.y = 8.6f, acc.w = kSramW - 1.2f, acc.h = kBottom - 8.6f;
+  acc.fill = {255, 255, 255};
+  acc.border = pal.border;
+  acc.border_em = pal.line_em;
+  acc.label = tiled ? UiText("acc_rows", lang) + " " + idx("Q", ci) : UiText("no_acc_reference", lang);
+  sc.rects.push_back(acc);
+  if (tiled && has_event) {
+    const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
+    if (bs.valid) {
+      const Eigen::Index rows = std::min<Eigen::Index>(bs.m.size(), 6);
+      for (Eigen::Index r = 0; r < rows; ++r) {
+        std::string line = "r" + std::to_string(bs.row_begin + r + 1) + ":  m " + FormatDouble(bs.m[r]) + "   l " +
+                           FormatDouble(bs.l[r]) + "   \u03b1 " + FormatDouble(bs.alpha[r]);
+        sc.texts.push_back({"acc.row." + std::to_string(r), acc.x + 0.5f, acc.y + 1.6f + 1.45f * static_cast<float>(r), 0.9f,
+                            pal.text, line});
+      }
+      if (bs.m.size() > rows)
+        sc.texts.push_back({"acc.more", acc.x + 0.5f, acc.y + 1.6f + 1.45f * static_cast<float>(rows), 0.8f, pal.text_muted,
+                            "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText("more_rows", lang)});
+    }
+  }
+
+  // The transfer or computation of this event.
+  if (has_event) {
+    const auto col_of = [&](Tensor t) -> int {
+      for (size_t c = 0; c < cols.size(); ++c)
+        if (std::string(cols[c].name) == engine::ToString(t) ||
+            (std::string(cols[c].name) == "m,l" && (t == Tensor::km || t == Tensor::kl)))
+          return static_cast<int>(c);
+      return -1;
+    };
+    const auto block_y = [&](int c, std::int32_t b) {
+      const auto& s = cols[static_cast<size_t>(c)].states;
+      const float h = (kBottom - kTop) / static_cast<float>(s.size());
+      return b < 0 ? (kTop + kBottom) / 2 : kTop + h * (static_cast<float>(b) + 0.5f);
+    };
+    const auto slot_x = [&](Tensor t) {
+      switch (t) {
+        case Tensor::kQ: return kSramX + 2.3f;
+        case Tensor::kK: return kSramX + 6.1f;
+        case Tensor::kV: return kSramX + 9.9f;
+        case Tensor::kS:
+        case Tensor::kP: return kSramX + 13.7f;
+        default: return kSramX + 8.0f;
+      }
+    };
+    SceneArrow a;
+    if (ev.kind == EventKind::kRead || ev.kind == EventKind::kWrite) {
+      const bool read = ev.kind == EventKind::kRead;
+      const Tensor t = ev.tensor;
+      float fx, fy;  // the HBM end of the arrow: right edge of the tile, or of the S/P box
+      const int c = col_of(t);
+      if (c >= 0) {
+        fx = col_x[static_cast<size_t>(c)] + kColW;
+        fy = block_y(c, RowSide(t) ? ev.i : ev.j);
+      } else {
+        const SceneRect* box = sc.FindRect(t == Tensor::kS ? "hbm.S" : "hbm.P");
+        fx = box ? box->x + box->w : kHbmW;
+        fy = box ? box->y + box->h / 2 : 10;
+      }
+      const float gx = fx + 0.55f;
+      a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
+      a.color = read ? pal.read_arrow : pal.write_arrow;
+      a.label = EventTitle(e, lang) + "  (" + FormatInt(ev.elements) + " " + UiText("elements", lang) + ")";
+      if (read) {
+        const float tx = slot_x(t);
+        a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {tx, kLane}, {tx, kTop}};
+        a.label_at = {std::min(gx, tx) + 0.5f, kLane - 1.2f};
+      } else {
+        const float sx = acc.x + 1.5f;
+        a.points = {{sx, acc.y + acc.h}, {sx, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
+        a.label_at = {gx + 0.6f, kLaneLow - 1.2f};
+      }
+      a.id = std::string(read ? "read." : "write.") + engine::ToString(t);
+    } else if (ev.kind == EventKind::kUpdateMLU || ev.kind == EventKind::kComputeGrads) {
+      a.kind = ArrowKind::kMerge;
+      a.color = pal.merge_arrow;
+      a.id = "merge";
+      a.points = {{kSramX + 13.7f, kTop + 3.6f}, {kSramX + 13.7f, acc.y}};
+      a.label = UiText("merge", lang);
+      a.label_at = {kSramX + 0.6f, kTop + 3.75f};
+    } else if (ev.kind == EventKind::kComputeS) {
+      a.kind = ArrowKind::kMerge;
+      a.color = pal.merge_arrow;
+      a.id = "compute.S";
+      a.points = {{kSramX + 11.6f, kTop + 1.8f}, {kSramX + 12.0f, kTop + 1.8f}};
+      a.label = "S_ij = \u03c4\u00b7Q_i K_j^T";  // τ: the softmax scale (FlashAttention §3.1)
+      a.label_at = {kSramX + 0.6f, kTop + 3.75f};
+    }
+    if (!a.points.empty()) sc.arrows.push_back(std::move(a));
+    sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
+                        UiText("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
+                            EventTitle(e, lang)});
+  }
+  return sc;
+}
+
+}  // namespace bw::view

@@ -1,0 +1,32 @@
+// ScenarioModel for "chart" scenarios: a labelled chart with no engine run (data/chart_scenario.h),
+// drawn as one panel per column with its items as boxes and the links as labelled arrows.
+// One event. Positions: start, end (both the chart).
+#pragma once
+
+#include "data/chart_scenario.h"
+#include "view/scenario_model.h"
+
+namespace bw::view {
+
+class ChartModel final : public ScenarioModel {
+ public:
+  explicit ChartModel(data::ChartScenario sc) : scenario_(std::move(sc)) {}
+  std::string Kind() const override { return "chart"; }
+  const data::LocalText& Title() const override { return scenario_.title; }
+  const std::string& File() const override { return scenario_.file; }
+  int EventCount() const override { return 1; }
+  std::string EventLabel(int) const override { return "chart"; }
+  int FindPosition(const std::string& position) const override;
+  std::string PositionHelp() const override { return "start, end"; }
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
+  std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
+  // {columns} {items} {links}: counts.
+  Quantities QuantitiesAt(int e) const override;
+  std::vector<TimelineMark> BlockMarks() const override { return {{0, "chart"}}; }
+  std::vector<std::string> Texts() const override;
+
+ private:
+  data::ChartScenario scenario_;
+};
+
+}  // namespace bw::view

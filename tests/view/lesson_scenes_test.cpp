@@ -1,0 +1,334 @@
+// Issue 11: every lesson step's scene contains what its text names, with the numbers the engine
+// computed. BWD: dQ, dK, dV in HBM and the recomputed P tile on chip, Algorithm 2's loop order and
+// traffic, the materialising path's stored P beside it; RC-T3: three K/V blocks in the seed's states
+// (b1: block 1 merged, 2 and 3 waiting; b2: 1–2 done, 3 waiting; b3: all done, O written) and b2's
+// further explanation quoting the two-block hand calculation from the worked scenario; MOE/e6: the
+// 6·N·D bars and 2.5×; the expert-parallel view; HET: CPU, GPU and a link labelled with the engine's
+// bytes per token; GLOSS/g4: a chart, no attention run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "data/chart_scenario.h"
+#include "data/moe_scenario.h"
+#include "view/attention_model.h"
+#include "view/format.h"
+#include "view/lesson_model.h"
+#include "view/moe_model.h"
+#include "view/scene.h"
+
+namespace bw::view {
+namespace {
+
+const std::string kRoot = BLOCKWISE_ROOT;
+
+Scene StepScene(const LessonModel& m, const char* id, const char* lang = "en") {
+  const int s = m.lesson.FindStep(id);
+  EXPECT_GE(s, 0) << id;
+  return m.ScenarioOf(s).BuildScene(m.EventOf(s), lang, ClassroomPalette());
+}
+
+bool HasText(const Scene& sc, const std::string& needle) {
+  for (const auto& t : sc.texts)
+    if (t.text.find(needle) != std::string::npos) return true;
+  for (const auto& r : sc.rects)
+    if (r.label.find(needle) != std::string::npos || r.sublabel.find(needle) != std::string::npos) return true;
+  for (const auto& a : sc.arrows)
+    if (a.label.find(needle) != std::string::npos) return true;
+  return false;
+}
+
+void ExpectInside(const Scene& sc) {
+  for (const auto& r : sc.rects) {
+    EXPECT_GE(r.x, -1e-3f) << r.id;
+    EXPECT_GE(r.y, -1e-3f) << r.id;
+    EXPECT_LE(r.x + r.w, sc.width + 1e-3f) << r.id;
+    EXPECT_LE(r.y + r.h, sc.height + 1e-3f) << r.id;
+  }
+}
+
+// [SECTION] BWD ------------------------------------------------------------------------------------
+
+TEST(LessonScenes, BackwardStepsShowGradientsAndTheRecomputedTile) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/backward.json");
+  const auto& model = dynamic_cast<const AttentionModel&>(*m.scenarios.at("bwd"));
+  const auto& runs = model.runs();
+  ASSERT_TRUE(runs.bwd_recompute && runs.bwd_reference);
+  const std::int64_t t_r = model.T_r(), t_c = model.T_c();
+  for (const auto& st : m.lesson.steps) {
+    SCOPED_TRACE(st.id);
+    for (const char* lang : {"zh", "en"}) {
+      const Scene sc = StepScene(m, st.id.c_str(), lang);
+      ExpectInside(sc);
+      for (std::int64_t i = 1; i <= t_r; ++i) EXPECT_NE(sc.FindRect("hbm.dQ." + std::to_string(i)), nullptr);
+      for (std::int64_t j = 1; j <= t_c; ++j) {
+        EXPECT_NE(sc.FindRect("hbm.dK." + std::to_string(j)), nullptr);
+        EXPECT_NE(sc.FindRect("hbm.dV." + std::to_string(j)), nullptr);
+      }
+      ASSERT_NE(sc.FindRect("sram.P"), nullptr);
+      EXPECT_EQ(sc.FindRect("sram.P")->label.rfind(UiText("bwd_p_recomputed", lang), 0), 0u);
+      // The materialising path's stored P beside it, with both traffic counts.
+      ASSERT_NE(sc.FindRect("mat.P"), nullptr);
+      EXPECT_EQ(sc.FindRect("mat.P")->state, TileState::kWritten);
+      EXPECT_TRUE(HasText(sc, FormatInt(runs.bwd_reference->counters.TotalHbmElements()) + " " + UiText("elements", lang)));
+      EXPECT_TRUE(HasText(sc, " / " + FormatInt(runs.bwd_recompute->counters.TotalHbmElements()) + " " + UiText("elements", lang)));
+    }
+  }
+  // r2: the gradients of tile (1, 1) — P_11 recomputed on chip, K_1, V_1, Q_1 … on chip, grads arrow.
+  const Scene r2 = StepScene(m, "BWD/r2");
+  EXPECT_EQ(r2.FindRect("sram.P")->state, TileState::kInSram);
+  EXPECT_EQ(r2.FindRect("sram.K")->label, "K_1");
+  EXPECT_EQ(r2.FindRect("sram.Q")->label, "Q_1");
+  EXPECT_EQ(r2.FindRect("grid.1,1")->state, TileState::kInSram);
+  ASSERT_NE(r2.FindArrow("grads"), nullptr);
+  EXPECT_EQ(r2.FindRect("hbm.dK.1")->state, TileState::kNotWritten);
+  // r1: nothing on chip yet but O and dO being read for D; the P tile slot is empty and dashed.
+  const Scene r1 = StepScene(m, "BWD/r1");
+  EXPECT_EQ(r1.FindRect("sram.P")->state, TileState::kNone);
+  EXPECT_TRUE(r1.FindRect("sram.P")->dashed);
+  ASSERT_NE(r1.FindArrow("read.O"), nullptr);
+  // r3: dK_1 written once, after every Q block of K/V block 1.
+  const Scene r3 = StepScene(m, "BWD/r3");
+  EXPECT_EQ(r3.FindRect("hbm.dK.1")->state, TileState::kWritten);
+  ASSERT_NE(r3.FindArrow("write.dK"), nullptr);
+  for (std::int64_t i = 1; i <= t_r; ++i) EXPECT_EQ(r3.FindRect("grid." + std::to_string(i) + ",1")->state, TileState::kProcessed);
+  // r5 (end): every gradient written, every tile done.
+  const Scene r5 = StepScene(m, "BWD/r5");
+  for (std::int64_t j = 1; j <= t_c; ++j) {
+    EXPECT_EQ(r5.FindRect("hbm.dK." + std::to_string(j))->state, TileState::kWritten);
+    EXPECT_EQ(r5.FindRect("hbm.dV." + std::to_string(j))->state, TileState::kWritten);
+  }
+  // The gradient values panel, at a backward event.
+  const auto panels = model.Panels(m.EventOf(m.lesson.FindStep("BWD/r2")), "en");
+  const auto it = std::find_if(panels.begin(), panels.end(), [](const PanelSection& p) { return p.title.find("dQ, dK, dV") != std::string::npos; });
+  ASSERT_NE(it, panels.end());
+  ASSERT_FALSE(it->rows.empty());
+  const auto first = [](const engine::AttentionMatrix& g) {
+    Eigen::VectorXd x = g.row(0).transpose();
+    if (x.size() > 3) x.conservativeResize(3);
+    return FormatVector(x) + (g.cols() > 3 ? "\u2026" : "");
+  };
+  EXPECT_EQ(it->rows[0].value, first(runs.bwd_recompute->dQ) + "\t" + first(runs.bwd_recompute->dK) + "\t" + first(runs.bwd_recompute->dV));
+}
+
+TEST(LessonScenes, BackwardTraceOfTheShippedScenarioEqualsTheFormulas) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/backward_small.json");
+  const auto& model = dynamic_cast<const AttentionModel&>(*m);
+  const auto& runs = model.runs();
+  ASSERT_TRUE(runs.bwd_recompute_formula && runs.bwd_reference_formula);
+  const auto& rec = runs.bwd_recompute->trace;
+  EXPECT_TRUE(rec.CountersAt(rec.size() - 1) == runs.bwd_recompute_formula->counters);
+  EXPECT_TRUE(runs.bwd_reference->counters == runs.bwd_reference_formula->counters);
+  // One timeline: the forward's events, then Algorithm 2's, each position found where it should be.
+  const int fwd = static_cast<int>(runs.run.trace.size());
+  EXPECT_EQ(model.EventCount(), fwd + static_cast<int>(rec.size()));
+  EXPECT_EQ(model.FindPosition("end"), fwd - 1);
+  EXPECT_EQ(model.FindPosition("bwd:start"), fwd);
+  EXPECT_EQ(model.FindPosition("bwd:end"), model.EventCount() - 1);
+  const int t12 = model.FindPosition("bwd:tile:1,2");
+  ASSERT_GE(t12, fwd);
+  EXPECT_EQ(model.EventLabel(t12), "bwd grads (1,2)");
+  EXPECT_EQ(model.FindPosition("bwd:tile:9,9"), -1);
+  EXPECT_EQ(model.FindPosition("bwd:nonsense"), -1);
+  // Placeholders at a backward event count that pass so far; the forward's stay at its end.
+  const auto q = model.QuantitiesAt(model.EventCount() - 1);
+  EXPECT_EQ(q.at("bwd_hbm_elements_now"), FormatInt(runs.bwd_recompute->counters.TotalHbmElements()));
+  EXPECT_EQ(q.at("bwd_reads_now:P"), "0");
+  EXPECT_EQ(q.at("hbm_elements"), FormatInt(runs.run.counters.TotalHbmElements()));
+  // Timeline marks: the backward's start and each K/V block j.
+  int bwd_marks = 0;
+  for (const auto& mk : model.BlockMarks()) bwd_marks += mk.event >= fwd;
+  EXPECT_EQ(bwd_marks, 1 + model.T_c());
+}
+
+// [SECTION] RC-T3 ----------------------------------------------------------------------------------
+
+TEST(LessonScenes, RcT3DrawsThreeBlocksAsTheSeedDoes) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
+  struct Want {
+    const char* step;
+    TileState kv1, kv2, kv3, o;
+  };
+  const Want want[] = {
+      {"RC-T3/b1", TileState::kInSram, TileState::kPending, TileState::kPending, TileState::kNotWritten},     // block 1 merged now
+      {"RC-T3/b2", TileState::kProcessed, TileState::kInSram, TileState::kPending, TileState::kNotWritten},
+      {"RC-T3/b3", TileState::kProcessed, TileState::kProcessed, TileState::kProcessed, TileState::kWritten},
+  };
+  for (const auto& w : want) {
+    SCOPED_TRACE(w.step);
+    for (const char* lang : {"zh", "en"}) {
+      const Scene sc = StepScene(m, w.step, lang);
+      ASSERT_TRUE(sc.FindRect("hbm.kv.1") && sc.FindRect("hbm.kv.2") && sc.FindRect("hbm.kv.3"));
+      EXPECT_EQ(sc.FindRect("hbm.kv.4"), nullptr);
+      EXPECT_EQ(sc.FindRect("hbm.kv.1")->state, w.kv1);
+      EXPECT_EQ(sc.FindRect("hbm.kv.2")->state, w.kv2);
+      EXPECT_EQ(sc.FindRect("hbm.kv.3")->state, w.kv3);
+      EXPECT_EQ(sc.FindRect("hbm.o")->state, w.o);
+      // The diagram names its input, an independent one, and carries no number of the hand calculation.
+      bool named = false;
+      for (const auto& t : sc.texts) named |= t.id == "scenario.title" && t.text == m.scenarios.at("three")->Title().In(lang);
+      EXPECT_TRUE(named);
+      for (const char* n : {"160/7", "65/3", "40/3", "22.86"}) EXPECT_FALSE(HasText(sc, n)) << n;
+    }
+  }
+  // b2's further explanation: the 2,1,4 / 10,20,30 calculation, from the worked scenario.
+  const int b2 = m.lesson.FindStep("RC-T3/b2");
+  for (const char* lang : {"zh", "en"}) {
+    const auto f = m.Text(b2, &data::LessonStep::further, lang);
+    EXPECT_TRUE(f.unknown.empty());
+    for (const char* n : {"(2, 1, 4)", "(10, 20, 30)", "40", "120", "160/7", "65/3"})
+      EXPECT_NE(f.text.find(n), std::string::npos) << n << " in " << f.text;
+    const auto body = m.Text(b2, &data::LessonStep::body, lang).text;
+    EXPECT_EQ(body.find("160/7"), std::string::npos);
+  }
+}
+
+// [SECTION] MOE, HET, GLOSS --------------------------------------------------------------------------
+
+TEST(LessonScenes, MoeComputeShowsTheOvercountFactor) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/moe.json");
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "MOE/e6", lang);
+    ExpectInside(sc);
+    ASSERT_TRUE(sc.FindRect("compute.total") && sc.FindRect("compute.active"));
+    EXPECT_TRUE(HasText(sc, "5/2 = 2.5\u00d7"));
+    EXPECT_TRUE(HasText(sc, "6.0\u00d710^21"));   // 6 · 1.0B · 10^12
+    EXPECT_TRUE(HasText(sc, "2.4\u00d710^21"));   // 6 · 0.4B · 10^12
+    // Linear bars: the active one is 2/5 of the total one.
+    EXPECT_FLOAT_EQ(sc.FindRect("compute.active")->w / sc.FindRect("compute.total")->w, 0.4f);
+    const auto body = m.Text(m.lesson.FindStep("MOE/e6"), &data::LessonStep::body, lang).text;
+    EXPECT_NE(body.find("2.5\u00d7"), std::string::npos);
+    EXPECT_NE(body.find("C_train"), std::string::npos);
+  }
+  EXPECT_EQ(FormatFlops(mpz_class("6000000000000000000000")), "6.0\u00d710^21");
+  EXPECT_EQ(FormatFlops(mpz_class("2450000000000000000000")), "2.5\u00d710^21");   // rounded half up
+  EXPECT_EQ(FormatFlops(mpz_class("9960000000")), "1.0\u00d710^10");
+  EXPECT_EQ(FormatFlops(mpz_class("1234567")), "1,234,567");
+}
+
+TEST(LessonScenes, ExpertParallelViewCountsEveryLink) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/moe.json");
+  const auto& moe = dynamic_cast<const MoeModel&>(*m.scenarios.at("router"));
+  const auto& ep = *moe.expert_parallel();
+  const Scene d = StepScene(m, "MOE/e7");
+  std::int64_t on_arrows = 0;
+  for (std::int64_t a = 0; a < ep.devices; ++a)
+    for (std::int64_t b = 0; b < ep.devices; ++b) {
+      const auto n = ep.dispatch[static_cast<size_t>(a)][static_cast<size_t>(b)];
+      const auto* arrow = d.FindArrow("dispatch." + std::to_string(a + 1) + "." + std::to_string(b + 1));
+      if (n == 0) {
+        EXPECT_EQ(arrow, nullptr);
+        continue;
+      }
+      ASSERT_NE(arrow, nullptr);
+      EXPECT_EQ(arrow->label.rfind(std::to_string(n), 0), 0u);
+      on_arrows += n;
+    }
+  EXPECT_EQ(on_arrows, moe.routing().assignments - moe.routing().dropped_assignments);
+  const Scene c = StepScene(m, "MOE/e8");
+  const auto* busiest = c.FindRect("ep.device." + std::to_string(ep.busiest_device + 1));
+  ASSERT_NE(busiest, nullptr);
+  EXPECT_EQ(busiest->state, TileState::kInSram);
+  EXPECT_NE(busiest->sublabel.find(std::to_string(ep.busiest_load)), std::string::npos);
+}
+
+TEST(LessonScenes, CpuGpuSceneLabelsTheLinkWithTheEnginesBytes) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/cpu-gpu.json");
+  const auto& moe = dynamic_cast<const MoeModel&>(*m.scenarios.at("router"));
+  const auto& pl = *moe.placement();
+  for (const auto& st : m.lesson.steps) {
+    SCOPED_TRACE(st.id);
+    for (const char* lang : {"zh", "en"}) {
+      const Scene sc = StepScene(m, st.id.c_str(), lang);
+      ExpectInside(sc);
+      ASSERT_TRUE(sc.FindRect("cpu") && sc.FindRect("gpu") && sc.FindRect("link"));
+      ASSERT_NE(sc.FindArrow("link.out"), nullptr);
+      EXPECT_NE(sc.FindArrow("link.out")->label.find(FormatInt(pl.link_bytes_per_token) + " B / token"), std::string::npos);
+      EXPECT_TRUE(HasText(sc, FormatInt(pl.expert_bytes_per_token) + " B"));
+      EXPECT_TRUE(sc.FindRect("numa.0") && sc.FindRect("numa.1"));
+      EXPECT_TRUE(HasText(sc, UiText("het_binding", lang)));
+    }
+  }
+  // h = 2048 and 2-byte activations: 2·h·b = 8,192 B; top-2 of 0.1B experts at 16 bits: 400,000,000 B;
+  // quantised to 4 bits: 100,000,000 B.
+  EXPECT_EQ(pl.link_bytes_per_token, 8192);
+  EXPECT_EQ(pl.expert_bytes_per_token, 400'000'000);
+  EXPECT_EQ(moe.QuantitiesAt(0).at("q_expert_bytes_per_token"), "100,000,000");
+  // x2: token t2's chosen experts are the ones lit in CPU memory.
+  const Scene x2 = StepScene(m, "HET/x2");
+  for (auto e : moe.routing().routes[1].experts) EXPECT_EQ(x2.FindRect("expert." + std::to_string(e + 1))->state, TileState::kInSram);
+}
+
+TEST(LessonScenes, GlossaryToolsChartRunsNoAttention) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/glossary.json");
+  const int g4 = m.lesson.FindStep("GLOSS/g4");
+  EXPECT_EQ(m.ScenarioOf(g4).Kind(), "chart");
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "GLOSS/g4", lang);
+    ExpectInside(sc);
+    for (const char* id : {"column.language", "column.kernel", "column.serving", "item.triton", "item.tis", "item.pallas", "item.splash"})
+      EXPECT_NE(sc.FindRect(id), nullptr) << id;
+    // Triton the language and Triton Inference Server sit in different columns.
+    EXPECT_LT(sc.FindRect("item.triton")->x + sc.FindRect("item.triton")->w, sc.FindRect("item.tis")->x);
+    EXPECT_NE(sc.FindArrow("link.splash.pallas"), nullptr);
+    EXPECT_EQ(sc.FindRect("hbm"), nullptr);
+  }
+}
+
+// [SECTION] Smaller fixes ---------------------------------------------------------------------------
+
+TEST(LessonScenes, SramAboveMIsFlagged) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/n23-constraints.json");
+  const int c3 = m.lesson.FindStep("N23/c3");
+  const auto& model = dynamic_cast<const AttentionModel&>(m.ScenarioOf(c3));
+  const std::int64_t peak = model.run().counters.sram_peak_bytes, cap = 32 * model.run().counters.element_bytes;
+  ASSERT_GT(peak, cap);   // 288 B against M = 32 elements = 256 B
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = StepScene(m, "N23/c3", lang);
+    bool flagged = false;
+    for (const auto& t : sc.texts) flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B > M = " + FormatInt(cap) + " B") != std::string::npos;
+    EXPECT_TRUE(flagged);
+    bool row = false;
+    for (const auto& sec : model.Panels(m.EventOf(c3), lang))
+      for (const auto& r : sec.rows) row |= r.name == UiText("sram_peak", lang) && r.warning;
+    EXPECT_TRUE(row);
+  }
+  // A run that stays within M is not flagged.
+  const auto n49 = LoadScenarioModel(kRoot + "/lessons/scenarios/n49_flash2.json");
+  for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
+}
+
+TEST(LessonScenes, ChartAndDeploymentErrorsNameTheJsonPath) {
+  const auto error = [](auto parse, const std::string& text) -> std::string {
+    try {
+      parse(nlohmann::json::parse(text), "x.json");
+    } catch (const data::LoadError& e) {
+      return e.what();
+    }
+    return "loaded";
+  };
+  const auto chart = [](const nlohmann::json& d, const std::string& f) { return data::ParseChartScenario(d, f); };
+  const std::string head = R"({"schema_version": 1, "kind": "chart", "columns": [{"id": "a", "title": {"zh": "a", "en": "a"}}], )";
+  const std::string item = R"({"id": "i", "column": "a", "name": {"zh": "n", "en": "n"}, "note": {"zh": "n", "en": "n"}})";
+  EXPECT_EQ(error(chart, head + R"("items": [)" + item + "]}"), "loaded");
+  EXPECT_NE(error(chart, head + R"("items": [{"id": "i", "column": "b", "name": {"zh": "n", "en": "n"}, "note": {"zh": "n", "en": "n"}}]})")
+                .find("x.json: /items/0/column: no column with id \"b\""),
+            std::string::npos);
+  EXPECT_NE(error(chart, head + R"("items": [)" + item + "," + item + "]}").find("/items/1/id: id \"i\" is used twice"), std::string::npos);
+  EXPECT_NE(error(chart, head + R"("items": [)" + item + R"(], "links": [{"from": "i", "to": "j", "label": {"zh": "l", "en": "l"}}]})")
+                .find("/links/0/to: no item with id \"j\""),
+            std::string::npos);
+  const auto moe = [](const nlohmann::json& d, const std::string& f) { return data::ParseMoeScenario(d, f); };
+  const std::string m = R"({"schema_version": 1, "kind": "moe", "parameters": {"shared": 1, "expert": 1, "experts": 2, "top_k": 1},
+                             "router": {"logits": [[1, 0]]}, "deployment": )";
+  EXPECT_EQ(error(moe, m + R"({"hidden": 8, "activation_bytes": 2, "weight_bits": 16, "devices": 2, "training_tokens": 10}})"), "loaded");
+  EXPECT_NE(error(moe, m + R"({"hidden": 8, "activation_bytes": 2, "weight_bits": 16, "devices": 3, "training_tokens": 10}})")
+                .find("x.json: /deployment/devices: 3 devices for 2 experts"),
+            std::string::npos);
+  EXPECT_NE(error(moe, m + R"({"activation_bytes": 2, "weight_bits": 16, "devices": 1, "training_tokens": 10}})").find("/deployment"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace bw::view
