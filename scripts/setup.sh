@@ -12,7 +12,8 @@ BW_PACKAGES=(
   libeigen3-dev libgmp-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev libgl-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev fonts-noto-cjk
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth xdotool
+  xvfb xauth xdotool x11-utils x11-xkb-utils
+  dpkg-dev file
   python3-jsonschema
 )
 

@@ -141,9 +141,12 @@ bool OpenFile(AppState& s, const std::string& path) {
     s.ui.playing = false;
     s.ui.error.clear();
     Watch(s, path);
+    // Recent files are absolute (and normal), so they open from any working folder.
+    std::error_code ec;
+    const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
     auto& recent = s.options.recent;
-    recent.erase(std::remove(recent.begin(), recent.end(), path), recent.end());
-    recent.insert(recent.begin(), path);
+    recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());
+    recent.insert(recent.begin(), full);
     if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
     s.ui.settings_dirty = true;
     s.ui.fonts_dirty = true;  // new strings may need new glyphs

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "view/layout.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
 #include "view/scene.h"
@@ -16,19 +17,22 @@
 namespace bw::app {
 
 inline constexpr size_t kMaxRecent = 10;
+using view::kDefaultFontPx;  // 22 logical pixels (Ctrl+0); the content scale is applied at run time (FontPx)
 
 struct Options {
   std::string lang = "zh";       // "zh" or "en"
   bool projector = false;        // projector palette: white background, thick lines, larger text
-  float font_px = 22.0f;         // base font size (pixels); everything is laid out in multiples of it
+  float font_px = kDefaultFontPx;  // base font size in logical pixels; everything is laid out in multiples of it
   float play_speed = 4.0f;       // events per second while playing
   int monitor = 0;               // F11 fullscreen goes to this monitor (index into glfwGetMonitors)
-  std::vector<std::string> recent;  // recently opened files, newest first
+  std::vector<std::string> recent;  // recently opened files (absolute paths), newest first
+  std::string export_dir;        // Ctrl+E writes here; "" = DefaultExportDir() (the XDG pictures folder)
 };
 
 struct KeyPress {
   int key = 0;    // GLFW_KEY_*
   int mods = 0;   // GLFW_MOD_*
+  unsigned ch = 0;  // the character the keyboard layout puts on the key (shortcuts.h: LayoutChar), 0 = none
 };
 
 // The scenario editor's fields (single-query scenarios): comma-separated lists as typed.
@@ -37,6 +41,8 @@ struct Editor {
   std::string scores, values, blocks, save_path;
   bool logits = false, stable = false;
   std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
+  std::string error_key;         // the field it is about ("weights", "values", …; "" = none): shown under it
+  bool masked_hint = false;      // the scores hold an unquoted inf: masked logits are written "-inf"
 };
 
 // What the GPU panel shows, as it last drew it (for --dump-scene / --state-file and the tests).
@@ -78,6 +84,12 @@ struct Transient {
   std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
+  float content_scale = 1.0f;    // the monitor's content scale (Xft.dpi / 96): physical px = logical px × this
+  enum class Export { kNone, kPng, kData } export_request = Export::kNone;  // Ctrl+E / Ctrl+Shift+E, done by main after the frame
+  std::string toast;             // shown over the window until toast_until (glfwGetTime seconds): export paths
+  double toast_until = 0;
+  bool show_settings = false;    // the settings window
+  int missing_glyphs = 0;        // characters of RuntimeTexts the atlas lacks after a rebuild (glyphs.h)
   float diagram_px = 0;          // the diagram's label size in pixels (a font is baked at it)
   float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
   float text_px = 22;            // the text's font size: options.font_px × view::WindowTextScale
@@ -105,6 +117,8 @@ struct AppState {
   // next step would show stay hidden.
   bool PredictPending() const { return CurrentStep() && CurrentStep()->predict && !ui.revealed; }
   view::Palette Palette() const { return options.projector ? view::ProjectorPalette() : view::ClassroomPalette(); }
+  // The base font size in physical pixels: the logical setting × the monitor's content scale.
+  float FontPx() const { return options.font_px * ui.content_scale; }
 };
 
 // Actions the UI calls (model changes go through these, never through widgets directly).

@@ -6,8 +6,10 @@
 #include <imgui_stdlib.h>
 #include <nlohmann/json.hpp>
 
-#include "data/atomic_write.h"
+#include "app/editor_fields.h"
+#include "app/save_as.h"
 #include "data/json_file.h"
+#include "data/load_error.h"
 #include "view/single_query_model.h"
 
 namespace bw::app {
@@ -37,17 +39,6 @@ void FillEditor(Editor& ed, const view::SingleQueryModel& m) {
   ed.source = &m;
 }
 
-// The typed fields as a scenario document; the loader checks it exactly as it checks files.
-nlohmann::json EditedDocument(const Editor& ed, const view::SingleQueryModel& m) {
-  const std::string text = std::string("{\"schema_version\": 1, \"kind\": \"single_query\", \"") +
-                           (ed.logits ? "logits" : "weights") + "\": [" + ed.scores + "], \"values\": [" + ed.values +
-                           "], \"block_sizes\": [" + ed.blocks + "], \"mode\": \"" + (ed.stable ? "stable" : "raw") + "\"}";
-  nlohmann::json doc = data::ParseJsonText(text, "(editor)");
-  doc["title"] = {{"zh", m.Title().zh.empty() ? "编辑过的场景" : m.Title().zh + "（已编辑）"},
-                  {"en", m.Title().en.empty() ? "Edited scenario" : m.Title().en + " (edited)"}};
-  return doc;
-}
-
 }  // namespace
 
 void DrawEditor(AppState& s) {
@@ -58,28 +49,45 @@ void DrawEditor(AppState& s) {
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
-  changed |= ImGui::InputText(ed.logits ? "logits" : "weights", &ed.scores);
-  changed |= ImGui::InputText("values", &ed.values);
-  changed |= ImGui::InputText("block sizes", &ed.blocks);
+  // Each field shows its own error (and the masked-logit hint) right under it.
+  const auto field = [&](const char* label, std::string* text, int index) {
+    changed |= ImGui::InputText(label, text);
+    const bool here = !ed.error.empty() && ed.error_key == EditorKey(ed, index);
+    const bool hint = index == 0 && ed.masked_hint;
+    if (here || hint) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
+    if (here) Wrapped(ed.error);
+    if (hint) Wrapped(T(s, "masked_hint"));
+    if (here || hint) ImGui::PopStyleColor();
+  };
+  field(ed.logits ? "logits" : "weights", &ed.scores, 0);
+  field("values", &ed.values, 1);
+  field("block sizes", &ed.blocks, 2);
   ImGui::PopItemWidth();
   changed |= ImGui::Checkbox(T(s, "stable_mode").c_str(), &ed.stable);
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
     try {
-      const nlohmann::json doc = EditedDocument(ed, *m);
+      ed.masked_hint = NeedsMaskedHint(ed.scores);
+      const nlohmann::json doc = EditedDocument(ed, m->Title());
       auto model = view::ParseScenarioModel(doc, "(editor)");
       const int event = s.ui.event;
       s.model.standalone = model;
       ed.source = model.get();
       SetEvent(s, event);
       ed.error.clear();
+      ed.error_key.clear();
       s.ui.fonts_dirty = true;
+    } catch (const data::LoadError& e) {  // "/logits/2" → the scores field; "/values" → values
+      ed.error = e.what();
+      const std::string& p = e.json_path();
+      ed.error_key = p.substr(1, p.find('/', 1) == std::string::npos ? std::string::npos : p.find('/', 1) - 1);
     } catch (const std::exception& e) {
       ed.error = e.what();
+      ed.error_key.clear();
     }
   }
-  if (!ed.error.empty()) {
+  if (!ed.error.empty() && ed.error_key != EditorKey(ed, 0) && ed.error_key != "values" && ed.error_key != "block_sizes") {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-    Wrapped(ed.error);
+    Wrapped(ed.error);  // not about one field (e.g. the block sizes do not add up to the positions)
     ImGui::PopStyleColor();
   }
   if (ed.save_path.empty()) ed.save_path = "scenario-edited.json";
@@ -87,13 +95,8 @@ void DrawEditor(AppState& s) {
   ImGui::InputText("##save", &ed.save_path);
   ImGui::SameLine();
   if (ImGui::Button(T(s, "save_as").c_str())) {
-    try {
-      const auto* cur = dynamic_cast<const view::SingleQueryModel*>(s.Current());
-      data::WriteFileAtomically(ed.save_path, data::SingleQueryScenarioToJson(cur->scenario()).dump(2) + "\n");
-      s.ui.status = T(s, "saved") + " " + ed.save_path;
-    } catch (const std::exception& e) {
-      s.ui.error = e.what();
-    }
+    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, "saved") + " " + s.options.recent[0];
+    else s.ui.error = err;
   }
 }
 

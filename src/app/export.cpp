@@ -5,9 +5,12 @@
 #include <GL/gl.h>
 #include <stb_image_write.h>
 
+#include <cctype>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "app/paths.h"
 #include "data/atomic_write.h"
 
 namespace bw::app {
@@ -82,12 +85,27 @@ std::string ExportTraceJson(const AppState& s, const std::string& path) {
 
 std::string ExportStem(const AppState& s) {
   std::string stem = "blockwise";
-  if (const auto* st = s.CurrentStep()) stem += "-" + st->id;
-  else if (const auto* cur = s.Current()) stem += "-" + std::filesystem::path(cur->File()).stem().string() + "-e" +
-                                                 std::to_string(s.ui.event + 1);
-  for (auto& c : stem)
-    if (c == '/' || c == ' ' || c == ':') c = '_';
+  if (const auto* st = s.CurrentStep()) {
+    const std::string& lesson_id = s.model.lesson->lesson.id;
+    // Step ids usually carry the lesson id ("RC-T3/b2"); the lesson id is not repeated.
+    stem += st->id.rfind(lesson_id + "/", 0) == 0 || lesson_id.empty() ? "-" + st->id : "-" + lesson_id + "-" + st->id;
+  } else if (const auto* cur = s.Current()) {
+    const bool edited = cur->File() == "(editor)";
+    const std::string file = edited ? s.ui.opened_path : cur->File();
+    stem += "-" + std::filesystem::path(file).stem().string() + (edited ? "-edited" : "") + "-e" + std::to_string(s.ui.event + 1);
+  }
+  for (auto& c : stem) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '/') c = '-';
+    else if (u < 0x80 && !std::isalnum(u) && c != '-' && c != '_' && c != '.') c = '_';
+  }
   return stem;
+}
+
+std::string ExportPath(const AppState& s, const std::string& suffix) {
+  const std::filesystem::path dir = s.options.export_dir.empty() ? DefaultExportDir() : std::filesystem::path(s.options.export_dir);
+  std::error_code ec;
+  return (std::filesystem::absolute(dir, ec) / (ExportStem(s) + suffix)).lexically_normal().string();
 }
 
 }  // namespace bw::app

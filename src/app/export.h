@@ -14,7 +14,11 @@ std::string WritePixelsPng(const std::string& path, int x, int y, int w, int h);
 // Returns "" or an error line.
 std::string ExportPanelsCsv(const AppState& s, const std::string& path);
 std::string ExportTraceJson(const AppState& s, const std::string& path);
-// "blockwise-<lesson or scenario>-<step or event>" — a file stem for exports.
+// "blockwise-<lesson id>-<step id>" in a lesson ("blockwise-RC-T3-b2"), else
+// "blockwise-<scenario file stem>-e<event, 1-based>" ("blockwise-worked_214-e3"; an edited scenario is
+// "<stem>-edited"). Letters, digits, '-', '_', '.' and non-ASCII characters are kept; the rest become '_'.
 std::string ExportStem(const AppState& s);
+// The export folder (s.options.export_dir, else DefaultExportDir()) / ExportStem + suffix, absolute.
+std::string ExportPath(const AppState& s, const std::string& suffix);
 
 }  // namespace bw::app

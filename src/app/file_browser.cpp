@@ -15,6 +15,7 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   ImGui::Begin(T(s, "open_title").c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted(T(s, "open_path").c_str());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path (any script) at once
   const bool enter = ImGui::InputText("##path", &s.ui.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
   if ((ImGui::Button(T(s, "open").c_str()) || enter) && !s.ui.open_path.empty()) {

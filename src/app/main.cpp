@@ -22,15 +22,23 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "app/app_state.h"
 #include "app/export.h"
 #include "app/fonts.h"
+#include "app/glyphs.h"
 #include "app/gpu_panel.h"
 #include "app/notes_window.h"
 #include "app/panels.h"
+#include "app/paths.h"
 #include "app/settings.h"
+#include "app/settings_window.h"
+#include "app/shortcuts.h"
+#include "app/toast.h"
+#include "app/window_geometry.h"
 #include "app/shown.h"
 #include "data/atomic_write.h"
 
@@ -42,7 +50,7 @@ const auto kProcessStart = Clock::now();
 // [SECTION] Arguments ------------------------------------------------------------------------------
 
 struct Args {
-  std::string lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file;
+  std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show;
   int width = 1600, height = 1000;
   bool projector = false, presenter = false, no_settings = false;
   float font_px = 0;     // 0 = from settings
@@ -54,11 +62,7 @@ struct Args {
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
 };
 
-std::string Root() {
-  // Next to the source tree when run from a build folder; BLOCKWISE_ROOT overrides.
-  if (const char* root = std::getenv("BLOCKWISE_ROOT")) return root;
-  return BLOCKWISE_SOURCE_ROOT;
-}
+using bw::app::Root;  // the data root: BLOCKWISE_ROOT, the installed share/blockwise, or the source tree
 
 // Every shipped lesson and scenario, for the Ctrl+O browser.
 std::vector<std::string> ShippedFiles() {
@@ -97,10 +101,18 @@ nlohmann::json StateJson(const bw::app::AppState& s) {
           {"playing", s.ui.playing},
           {"lang", s.options.lang},
           {"projector", s.options.projector},
-          {"font_px", std::round(s.options.font_px * 10) / 10.0},
+          {"font_px", std::round(s.options.font_px * 10) / 10.0},  // logical px (the setting)
+          {"content_scale", s.ui.content_scale},
+          {"data_root", bw::app::Root()},
+          {"data_root_rule", bw::app::FindDataRoot().rule},
           {"presenter", s.ui.presenter},
           {"fullscreen", s.ui.fullscreen},
           {"show_help", s.ui.show_help},
+          {"show_settings", s.ui.show_settings},
+          {"toast", s.ui.toast},
+          {"open_path", s.ui.open_path},
+          {"show_open", s.ui.show_open},
+          {"missing_glyphs", s.ui.missing_glyphs},
           {"error", s.ui.error},
           {"gpu", {{"shown", s.ui.show_gpu}, {"source", s.ui.gpu.source}, {"sentence", s.ui.gpu.sentence},
                    {"detail", s.ui.gpu.detail}, {"recording", s.ui.gpu.recording}, {"paused", s.ui.gpu.paused},
@@ -144,7 +156,10 @@ std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scal
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.ui.text_px * scale, bw::app::ShownTexts(s), s.ui.diagram_px * scale, s.ui.chrome_px * scale);
+  auto texts = bw::app::ShownTexts(s);
+  const auto runtime = bw::app::RuntimeTexts(s);  // glyphs on demand (glyphs.h)
+  texts.insert(texts.end(), runtime.begin(), runtime.end());
+  bw::app::Fonts fonts = bw::app::LoadFonts(s.ui.text_px * scale, texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 
@@ -216,6 +231,7 @@ void ApplyFullscreen(bw::app::AppState& s, GLFWwindow* window, bool& is_fullscre
 int main(int argc, char** argv) {
   Args args;
   CLI::App cli{"blockwise — FlashAttention, block by block"};
+  cli.add_option("file", args.file, "A lesson or scenario JSON file to open (as from the file manager)");
   cli.add_option("--lesson", args.lesson, "Lesson JSON file (default: lessons/rc-t3.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
@@ -224,7 +240,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"zh", "en"}));
   cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines, larger text)");
   cli.add_flag("--presenter", args.presenter, "Presenter mode: teacher notes in a second window (F5)");
-  cli.add_option("--font-px", args.font_px, "Base font size in pixels (default: the saved setting, else 22)")
+  cli.add_option("--font-px", args.font_px, "Base font size in logical pixels, before the screen's content scale (default: the saved setting, else 22)")
       ->check(CLI::Range(10.0f, 96.0f));
   cli.add_option("--screenshot", args.screenshot, "Render, save this PNG, and exit");
   cli.add_option("--scale", args.scale, "With --screenshot: render at this multiple of the window size")
@@ -236,6 +252,9 @@ int main(int argc, char** argv) {
   cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
   cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
+  cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
+  cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O) or help (?); for screenshots")
+      ->check(CLI::IsMember({"settings", "open", "help"}));
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--height", args.height, "Window height in pixels")->check(CLI::Range(200, 8000));
@@ -254,10 +273,16 @@ int main(int argc, char** argv) {
   if (!args.lang.empty()) state.options.lang = args.lang;
   if (args.projector) state.options.projector = true;
   if (args.font_px > 0) state.options.font_px = args.font_px;
+  if (!args.export_dir.empty()) state.options.export_dir = std::filesystem::absolute(args.export_dir).string();
   state.ui.presenter = args.presenter;
+  state.ui.show_settings = args.show == "settings";
+  state.ui.show_open = args.show == "open";
+  state.ui.show_help = args.show == "help";
 
   const std::string lesson = args.lesson.empty() ? Root() + "/lessons/rc-t3.json" : args.lesson;
-  if (!args.scenario.empty()) {
+  if (!args.file.empty()) {
+    if (!bw::app::OpenFile(state, args.file)) std::cerr << "error: " << state.ui.error << "\n";
+  } else if (!args.scenario.empty()) {
     if (!bw::app::OpenFile(state, args.scenario)) std::cerr << "error: " << state.ui.error << "\n";
   } else if (!bw::app::OpenFile(state, lesson)) {
     std::cerr << "error: " << state.ui.error << "\n";
@@ -286,13 +311,18 @@ int main(int argc, char** argv) {
   if (!glfwInit()) return 1;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);  // HiDPI: the window grows with the content scale
-  GLFWwindow* window = glfwCreateWindow(args.width, args.height, "Blockwise", nullptr, nullptr);
+  // HiDPI: --width/--height are logical; the window grows with the monitor's content scale but never
+  // past its work area (a 1600 × 1000 window at 125 % would be 2000 × 1250 on a 1920 × 1080 screen).
+  const bw::app::WindowGeometry geometry = bw::app::FirstWindowGeometry(args.width, args.height);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // placed first, then shown
+  GLFWwindow* window = glfwCreateWindow(geometry.w, geometry.h, "Blockwise", nullptr, nullptr);
   if (!window) {
     std::fprintf(stderr, "error: could not open a window (is there a display? try xvfb-run)\n");
     glfwTerminate();
     return 1;
   }
+  if (geometry.placed) glfwSetWindowPos(window, geometry.x, geometry.y);
+  glfwShowWindow(window);
   glfwMakeContextCurrent(window);
   glfwSwapInterval(args.soak > 0 ? 0 : 1);
   glfwSetWindowUserPointer(window, &state);
@@ -301,10 +331,16 @@ int main(int argc, char** argv) {
     s->ui.input_seen = true;
     if (count > 0) bw::app::OpenFile(*s, paths[0]);
   });
-  // HiDPI: on a screen with content scale 2 the text is laid out twice as large.
+  // HiDPI: on a screen with content scale 2 the text is laid out twice as large (font_px stays
+  // logical in the settings; AppState::FontPx() applies the scale), and re-baked when it changes.
   float xscale = 1, yscale = 1;
   glfwGetWindowContentScale(window, &xscale, &yscale);
-  if (xscale > 1.01f && args.font_px <= 0) state.options.font_px *= xscale;
+  state.ui.content_scale = std::max(0.5f, xscale);
+  glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float) {
+    auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
+    s->ui.content_scale = std::max(0.5f, x);
+    s->ui.fonts_dirty = s->ui.input_seen = true;
+  });
 
   IMGUI_CHECKVERSION();
   ImGuiContext* main_ctx = ImGui::CreateContext();
@@ -318,7 +354,7 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
     auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
     s->ui.input_seen = true;
-    if (action == GLFW_PRESS || action == GLFW_REPEAT) s->ui.keys.push_back({key, mods});
+    if (action == GLFW_PRESS || action == GLFW_REPEAT) s->ui.keys.push_back({key, mods, bw::app::LayoutChar(key, scancode)});
   });
   // Every other kind of input marks the frame as needed too (then ImGui's own handler runs), so an
   // idle window draws nothing at all: ~0 % CPU while a teacher talks.
@@ -331,6 +367,7 @@ int main(int argc, char** argv) {
   glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { seen(w); });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { seen(w); });
   glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { seen(w); });
+  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { seen(w); });
 
   const std::vector<std::string> shipped = ShippedFiles();
   bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json");
@@ -354,6 +391,7 @@ int main(int argc, char** argv) {
   int saved_geometry[4] = {0, 0, args.width, args.height};
   int frame = 0;
   int redraw_frames = 2;
+  std::set<unsigned> glyphs_tried;  // characters already added on demand (or found missing from the font)
   std::string last_state;
   int last_event = -1, last_step = -1;
   int soak_frame = 0;                          // [soak]
@@ -382,6 +420,14 @@ int main(int argc, char** argv) {
   while (!glfwWindowShouldClose(window)) {
     // Event-driven: sleep until input arrives, a playback step or animation frame is due, or the
     // watched files need a look (once a second). The screenshot and soak paths never wait.
+    // Iconified: no frames, no playback, no file checks — sleep until the window comes back, then
+    // resume playing from that moment (not with the missed steps).
+    if (!headless && args.soak == 0 && glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+      glfwWaitEvents();
+      state.ui.last_advance = glfwGetTime();
+      redraw_frames = 2;
+      continue;
+    }
     const double now = glfwGetTime();
     const bool animating = (state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds) ||
                            (state.ui.show_gpu && gpu.Busy());  // tiles arriving: keep drawing
@@ -404,7 +450,7 @@ int main(int argc, char** argv) {
       const bool reloaded = bw::app::ReloadIfChanged(state);
       // Woken by the once-a-second file check and nothing changed: draw nothing.
       if (!state.ui.input_seen && !reloaded && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
-          state.ui.fullscreen == is_fullscreen)
+          state.ui.fullscreen == is_fullscreen && state.ui.toast.empty())  // a toast redraws until it expires
         continue;
       redraw_frames = 2;
     }
@@ -434,7 +480,9 @@ int main(int argc, char** argv) {
       bw::app::UpdateFontSizes(state, static_cast<float>(win_h));
     }
     if (state.ui.fonts_dirty) {
-      const auto texts = bw::app::ShownTexts(state);
+      auto texts = bw::app::ShownTexts(state);
+      const auto runtime = bw::app::RuntimeTexts(state);  // glyphs on demand (glyphs.h)
+      texts.insert(texts.end(), runtime.begin(), runtime.end());
       fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
@@ -464,19 +512,19 @@ int main(int argc, char** argv) {
       bw::app::Painted gp = gpu.Draw(state, fonts, glfwGetTime());
       painted.rects.insert(painted.rects.end(), gp.rects.begin(), gp.rects.end());
     }
-    // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON.
-    bool export_png = false;
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_E)) {
-      if (io.KeyShift) {
-        const std::string stem = bw::app::ExportStem(state);
-        std::string err = bw::app::ExportPanelsCsv(state, stem + "-counters.csv");
-        if (err.empty()) err = bw::app::ExportTraceJson(state, stem + "-trace.json");
-        if (err.empty()) state.ui.status = "wrote " + stem + "-counters.csv, " + stem + "-trace.json";
-        else state.ui.error = err;
-      } else {
-        export_png = true;
-      }
+    bw::app::DrawSettingsWindow(state);
+    bw::app::DrawToast(state, glfwGetTime());
+    // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON. The keys
+    // come through AppState's queue (HandleKeys), so a tap inside one frame still exports.
+    const auto export_request = std::exchange(state.ui.export_request, bw::app::Transient::Export::kNone);
+    if (export_request == bw::app::Transient::Export::kData) {
+      const std::string stem = bw::app::ExportPath(state, "");
+      std::string err = bw::app::ExportPanelsCsv(state, stem + "-counters.csv");
+      if (err.empty()) err = bw::app::ExportTraceJson(state, stem + "-trace.json");
+      if (err.empty()) bw::app::ShowToast(state, state.ui.status = "wrote " + stem + "-counters.csv, " + stem + "-trace.json", glfwGetTime());
+      else state.ui.error = err;
     }
+    const bool export_png = export_request == bw::app::Transient::Export::kPng;
     ImGui::Render();
     glViewport(0, 0, fb_w, fb_h);
     // The main window draws no background of its own (fill-rate matters with software GL): the
@@ -485,13 +533,16 @@ int main(int argc, char** argv) {
     glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // A character this frame showed that the atlas lacks: rebuild it before the next frame.
+    bw::app::RequestGlyphs(state, fonts, glyphs_tried);
+    if (state.ui.fonts_dirty) redraw_frames = std::max(redraw_frames, 2);
     if (first_frame_ms < 0)
       first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - kProcessStart).count();
 
     if (export_png) {
-      const std::string path = bw::app::ExportStem(state) + "@2x.png";
+      const std::string path = bw::app::ExportPath(state, "@2x.png");
       const std::string err = ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
-      if (err.empty()) state.ui.status = "wrote " + path;
+      if (err.empty()) bw::app::ShowToast(state, state.ui.status = "wrote " + path, glfwGetTime());
       else state.ui.error = err;
     }
 

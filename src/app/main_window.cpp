@@ -17,7 +17,8 @@ void UpdateFontSizes(AppState& s, float display_h) {
   // height from the diagram. The text grows with the window (4K) and with Ctrl ±. Fonts are rebaked
   // when a size moves by more than a step.
   const float chrome_px = view::ChromePx(display_h);
-  const float text_px = s.options.font_px * view::WindowTextScale(display_h);
+  // font_px is logical: the content scale is applied once (FontPx), the window's growth in logical rows.
+  const float text_px = s.FontPx() * view::WindowTextScale(display_h / s.ui.content_scale);
   const auto moved = [](float now, float was) { return std::abs(now - was) > was * 0.04f; };
   if (moved(chrome_px, s.ui.chrome_px) || moved(text_px, s.ui.text_px)) {
     s.ui.chrome_px = chrome_px;
@@ -54,7 +55,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   view::LayoutInput in;
   in.width = avail.x;
   in.height = avail.y;
-  in.font_px = s.options.font_px;
+  in.font_px = s.FontPx();  // physical: the logical setting × the content scale
   in.chrome_px = fonts.chrome_px;
   in.projector = s.options.projector;
   in.presenter = s.ui.presenter;

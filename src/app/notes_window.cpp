@@ -81,7 +81,7 @@ void NotesWindow::Frame(GLFWwindow* main, ImGuiContext* main_ctx, const std::vec
   glfwMakeContextCurrent(window_);
   ImGui::SetCurrentContext(ctx_);
   if (fonts_dirty_) {
-    fonts_ = LoadFonts(state_->options.font_px * 1.1f, texts);
+    fonts_ = LoadFonts(state_->FontPx() * 1.1f, texts);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
     fonts_dirty_ = false;

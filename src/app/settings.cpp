@@ -30,6 +30,7 @@ std::string LoadSettings(AppState& s, const std::filesystem::path& path) {
     if (j.contains("play_speed") && j["play_speed"].is_number())
       o.play_speed = std::clamp(j["play_speed"].get<float>(), 0.5f, 64.0f);
     if (j.contains("monitor") && j["monitor"].is_number_integer()) o.monitor = std::clamp(j["monitor"].get<int>(), 0, 16);
+    if (j.contains("export_dir") && j["export_dir"].is_string()) o.export_dir = j["export_dir"];
     if (j.contains("recent") && j["recent"].is_array()) {
       o.recent.clear();
       for (const auto& r : j["recent"])
@@ -45,7 +46,8 @@ std::string LoadSettings(AppState& s, const std::filesystem::path& path) {
 std::string SaveSettings(const AppState& s, const std::filesystem::path& path) {
   nlohmann::json j = {{"lang", s.options.lang},         {"projector", s.options.projector},
                       {"font_px", s.options.font_px},   {"play_speed", s.options.play_speed},
-                      {"monitor", s.options.monitor},   {"recent", s.options.recent}};
+                      {"monitor", s.options.monitor},   {"export_dir", s.options.export_dir},
+                      {"recent", s.options.recent}};
   try {
     std::filesystem::create_directories(path.parent_path());
     data::WriteFileAtomically(path, j.dump(2) + "\n");

@@ -1,5 +1,6 @@
-// Settings that persist between runs — language, palette, font size, playback speed, monitor and
-// recent files — in $XDG_CONFIG_HOME/blockwise/settings.json (~/.config/blockwise when unset).
+// Settings that persist between runs — language, palette, font size (logical px), playback speed,
+// monitor, export folder and recent files (absolute paths) — in $XDG_CONFIG_HOME/blockwise/settings.json
+// (~/.config/blockwise when unset).
 // Reading never fails the app: a missing or bad file gives the defaults and a one-line warning.
 // Writing is atomic (data::WriteFileAtomically), so a crash never leaves half a settings file.
 #pragma once

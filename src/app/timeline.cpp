@@ -1,5 +1,6 @@
 // The timeline: every trace event as a slider, block ticks and lesson step marks; see panels.h.
 #include "app/panels.h"
+#include "app/icons.h"
 #include "app/widgets.h"
 
 #include <imgui.h>
@@ -12,7 +13,7 @@ void DrawTimeline(AppState& s) {
   if (!cur) return;
   const int n = cur->EventCount();
   int e = s.ui.event;
-  if (ImGui::Button(s.ui.playing ? "\u275a\u275a" : "\u25b6")) TogglePlay(s);
+  if (PlayPauseButton(s.ui.playing)) TogglePlay(s);  // drawn: the font has no pause sign
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   const std::string label = std::to_string(s.ui.event + 1) + " / " + std::to_string(n) + "   " + cur->EventTitle(s.ui.event, s.options.lang);

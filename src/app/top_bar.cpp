@@ -1,4 +1,5 @@
-// Top bar (title, step count, buttons), error banner, status line and the ? overlay; see panels.h.
+// Top bar (title, step count, buttons), error banner and status line; see panels.h (the ? overlay is
+// drawn from the shortcut table, shortcuts.cpp).
 #include "app/panels.h"
 #include "app/widgets.h"
 
@@ -24,8 +25,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
   const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
-                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w("?") + style.ItemSpacing.x * 7 +
-                        style.ItemInnerSpacing.x;
+                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w(T(s, "settings_button")) +
+                        button_w("?") + style.ItemSpacing.x * 8 + style.ItemInnerSpacing.x;
   ImGui::SameLine();
   const float right = ImGui::GetWindowContentRegionMax().x - buttons;
   if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
@@ -43,6 +44,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::SameLine();
   if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
   ImGui::SameLine();
+  if (ImGui::Button(T(s, "settings_button").c_str())) s.ui.show_settings = !s.ui.show_settings;
+  ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
   DrawStatus(s);
 }
@@ -52,7 +55,7 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
   ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, "kept_scenario"));
+  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, s.Current() ? "kept_scenario" : "nothing_loaded"));
   ImGui::PopStyleColor();
   ImGui::SameLine();
   if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();
@@ -64,29 +67,6 @@ void DrawStatus(AppState& s) {
   if (s.ui.status.empty()) return;
   ImGui::SameLine();
   ImGui::TextDisabled("%s", s.ui.status.c_str());
-}
-
-void DrawHelp(AppState& s) {
-  if (!s.ui.show_help) return;
-  ImGui::SetNextWindowPos(ImVec2(ImGui::GetIO().DisplaySize.x * 0.5f, ImGui::GetIO().DisplaySize.y * 0.5f),
-                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::Begin(T(s, "shortcuts").c_str(), &s.ui.show_help,
-               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
-    for (const char* k : {"key_arrows", "key_shift_arrows", "key_pages", "key_home_end", "key_space", "key_speed",
-                          "key_f5", "key_f11", "key_g", "key_p", "key_l", "key_font", "key_open", "key_export", "key_help",
-                          "key_drop"}) {
-      const std::string& line = T(s, k);
-      const auto tab = line.find('\t');
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(line.substr(0, tab).c_str());
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(tab == std::string::npos ? "" : line.substr(tab + 1).c_str());
-    }
-    ImGui::EndTable();
-  }
-  ImGui::End();
 }
 
 }  // namespace bw::app

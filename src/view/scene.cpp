@@ -315,6 +315,24 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"gpu_roof_of_peak", {"（算力峰值）", "of the compute peak"}},
       {"gpu_roof_unknown", {"不知道这块设备的峰值，不画屋顶线。", "This device's peaks are unknown: no roofline."}},
       {"gpu_driver_detail", {"详情", "details"}},
+      // Desktop (issue 13): settings window, shortcuts, start-up and editor messages
+      {"key_settings", {"Ctrl+,\t设置：语言、配色、字号、显示器、导出文件夹、播放速度", "Ctrl+,\tsettings: language, palette, text size, monitor, export folder, play speed"}},
+      {"key_reveal", {"R\t揭晓先猜问题的答案", "R\treveal the answer to a predict-first question"}},
+      {"key_escape", {"Esc\t关闭本表、打开对话框或设置", "Esc\tclose this list, the open dialog or the settings"}},
+      {"settings_title", {"设置", "Settings"}},
+      {"settings_button", {"设置", "Settings"}},
+      {"set_language", {"语言", "Language"}},
+      {"set_palette", {"配色", "Palette"}},
+      {"set_classroom", {"教室", "Classroom"}},
+      {"set_font", {"字号（逻辑像素）", "Text size (logical px)"}},
+      {"set_default", {"默认", "Default"}},
+      {"set_monitor", {"全屏所用显示器", "Fullscreen monitor"}},
+      {"set_export_dir", {"导出文件夹", "Export folder"}},
+      {"set_play_speed", {"播放速度", "Play speed"}},
+      {"set_speed_format", {"每秒 %.1f 个事件", "%.1f events per second"}},
+      {"set_saved_in", {"自动保存到", "Saved automatically in"}},
+      {"nothing_loaded", {"没有打开任何课程或场景。", "Nothing was loaded."}},
+      {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
   };
   return table;
 }

@@ -1,0 +1,54 @@
+// Editor fields; see editor_fields.h.
+#include "app/editor_fields.h"
+
+#include <cctype>
+
+#include "data/load_error.h"
+
+namespace bw::app {
+
+std::string EditorKey(const Editor& ed, int field) {
+  if (field == 0) return ed.logits ? "logits" : "weights";
+  return field == 1 ? "values" : "block_sizes";
+}
+
+nlohmann::json ParseEditorList(const std::string& text, const std::string& key) {
+  try {
+    nlohmann::json j = nlohmann::json::parse("[" + text + "]");
+    return j;
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte counts from the added '['; the character in the field is one less (at least 1).
+    const size_t at = e.byte > 1 ? e.byte - 1 : 1;
+    std::string reason = "the field \"" + key + "\" is not a comma-separated list of numbers (stopped at character " +
+                         std::to_string(std::min(at, text.size() + 1)) + ")";
+    if (NeedsMaskedHint(text)) reason += "; a masked logit is written \"-inf\" in quotes";
+    throw data::LoadError("(editor)", "/" + key, reason);
+  }
+}
+
+bool NeedsMaskedHint(const std::string& text) {
+  bool quoted = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '"') quoted = !quoted;
+    if (quoted || !std::isalpha(static_cast<unsigned char>(text[i]))) continue;
+    std::string word;
+    while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(text[i++])));
+    if (word == "inf" || word == "infinity" || word == "nan") return true;
+  }
+  return false;
+}
+
+nlohmann::json EditedDocument(const Editor& ed, const data::LocalText& title) {
+  nlohmann::json doc;
+  doc["schema_version"] = 1;
+  doc["kind"] = "single_query";
+  doc[EditorKey(ed, 0)] = ParseEditorList(ed.scores, EditorKey(ed, 0));
+  doc["values"] = ParseEditorList(ed.values, "values");
+  doc["block_sizes"] = ParseEditorList(ed.blocks, "block_sizes");
+  doc["mode"] = ed.stable ? "stable" : "raw";
+  doc["title"] = {{"zh", title.zh.empty() ? "编辑过的场景" : title.zh + "（已编辑）"},
+                  {"en", title.en.empty() ? "Edited scenario" : title.en + " (edited)"}};
+  return doc;
+}
+
+}  // namespace bw::app

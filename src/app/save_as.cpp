@@ -1,0 +1,36 @@
+// Save As; see save_as.h.
+#include "app/save_as.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "app/paths.h"
+#include "data/atomic_write.h"
+#include "data/scenario.h"
+#include "view/single_query_model.h"
+
+namespace bw::app {
+
+std::string SaveScenarioAs(AppState& s, const std::string& path) {
+  const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
+  if (!m) return path + ": not saved: the open scenario is not a single-query scenario";
+  std::error_code ec;
+  const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
+  if (ec) return path + ": not saved: " + ec.message();
+  nlohmann::json j = data::SingleQueryScenarioToJson(m->scenario());
+  j["$schema"] = SchemaRefFor(full, "scenario-v1.schema.json", "urn:blockwise:schema:scenario-v1");
+  try {
+    data::WriteFileAtomically(full, j.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  auto& recent = s.options.recent;
+  recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());
+  recent.insert(recent.begin(), full);
+  if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
+  s.ui.settings_dirty = true;
+  return "";
+}
+
+}  // namespace bw::app

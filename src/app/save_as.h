@@ -1,0 +1,15 @@
+// Save As for the scenario editor: the current single-query scenario as a v1 file, written atomically,
+// with "$schema" relative to the folder it really lands in (paths.h: SchemaRefFor), so the file
+// validates wherever it is saved; the saved file goes to Recent as an absolute path.
+#pragma once
+
+#include <string>
+
+#include "app/app_state.h"
+
+namespace bw::app {
+
+// `path` may be relative to the working folder. Returns "" or an error line (file: reason).
+std::string SaveScenarioAs(AppState& s, const std::string& path);
+
+}  // namespace bw::app

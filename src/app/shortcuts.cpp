@@ -1,0 +1,176 @@
+// The shortcut table and its matching; see shortcuts.h.
+#include "app/shortcuts.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "view/scene.h"
+
+namespace bw::app {
+
+namespace {
+
+constexpr int kCtrl = GLFW_MOD_CONTROL, kShift = GLFW_MOD_SHIFT, kAlt = GLFW_MOD_ALT;
+
+Trigger Key(int key, int need = 0, int forbid = 0) { return {key, 0, need, forbid, false}; }
+Trigger Char(unsigned ch, int need = 0, int forbid = 0) { return {0, ch, need, forbid, false}; }
+Trigger Typed(unsigned ch) { return {0, ch, 0, 0, true}; }
+
+void Toggle(bool& b) { b = !b; }
+void SetSpeed(AppState& s, float factor) {
+  s.options.play_speed = std::clamp(s.options.play_speed * factor, 0.5f, 64.0f);
+  s.ui.settings_dirty = true;
+}
+
+// US key positions for the fallback (a layout whose keys type no ASCII, e.g. Russian).
+unsigned UsChar(int key) {
+  if (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) return static_cast<unsigned>('a' + (key - GLFW_KEY_A));
+  if (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) return static_cast<unsigned>('0' + (key - GLFW_KEY_0));
+  switch (key) {
+    case GLFW_KEY_EQUAL: return '=';
+    case GLFW_KEY_MINUS: return '-';
+    case GLFW_KEY_COMMA: return ',';
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+const std::vector<Shortcut>& Shortcuts() {
+  static const std::vector<Shortcut> table = {
+      {"key_arrows", {Key(GLFW_KEY_RIGHT, 0, kShift), Key(GLFW_KEY_LEFT, 0, kShift)},
+       [](AppState& s, const KeyPress& k) { StepEvent(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
+      {"key_shift_arrows", {Key(GLFW_KEY_RIGHT, kShift), Key(GLFW_KEY_LEFT, kShift)},
+       [](AppState& s, const KeyPress& k) { StepBlock(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
+      {"key_pages", {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
+       [](AppState& s, const KeyPress& k) { StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1); }},
+      {"key_home_end", {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
+       [](AppState& s, const KeyPress& k) {
+         const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;
+         s.InLesson() ? GoToStep(s, to) : SetEvent(s, to);
+       }},
+      {"key_space", {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
+      {"key_reveal", {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
+      {"key_speed", {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
+      {"key_f5", {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.presenter); }},
+      {"key_f11", {Key(GLFW_KEY_F11)},
+       [](AppState& s, const KeyPress& k) {
+         if (k.mods & kShift) {  // next monitor (the projector is often the second one)
+           ++s.options.monitor;
+           s.ui.settings_dirty = true;
+           s.ui.monitor_changed = true;
+         } else {
+           Toggle(s.ui.fullscreen);
+         }
+       }},
+      {"key_g", {Char('g', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_gpu); }},
+      {"key_p", {Char('p', 0, kCtrl | kAlt)},
+       [](AppState& s, const KeyPress&) {
+         Toggle(s.options.projector);
+         s.ui.settings_dirty = true;
+       }},
+      {"key_l", {Char('l', 0, kCtrl | kAlt)},
+       [](AppState& s, const KeyPress&) {
+         s.options.lang = s.options.lang == "zh" ? "en" : "zh";
+         s.ui.settings_dirty = true;
+       }},
+      // Ctrl +: the key that types '+' or '=' ('=' is '+' unshifted on US and French keyboards).
+      {"key_font",
+       {Char('+', kCtrl), Char('=', kCtrl), Key(GLFW_KEY_KP_ADD), Char('-', kCtrl), Key(GLFW_KEY_KP_SUBTRACT),
+        Char('0', kCtrl), Key(GLFW_KEY_0, kCtrl), Key(GLFW_KEY_KP_0, kCtrl)},
+       [](AppState& s, const KeyPress& k) {
+         if (k.ch == '+' || k.ch == '=' || k.key == GLFW_KEY_KP_ADD) ScaleFont(s, 1.1f);
+         else if (k.ch == '-' || k.key == GLFW_KEY_KP_SUBTRACT) ScaleFont(s, 1 / 1.1f);
+         else ScaleFont(s, kDefaultFontPx / s.options.font_px);  // Ctrl 0: the default size
+       }},
+      {"key_open", {Char('o', kCtrl)}, [](AppState& s, const KeyPress&) { s.ui.show_open = true; }},
+      {"key_export", {Char('e', kCtrl)},
+       [](AppState& s, const KeyPress& k) {
+         s.ui.export_request = (k.mods & kShift) ? Transient::Export::kData : Transient::Export::kPng;
+       }},
+      {"key_settings", {Char(',', kCtrl)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_settings); }},
+      {"key_help", {Typed('?')}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_help); }},
+      {"key_escape", {Key(GLFW_KEY_ESCAPE)},
+       [](AppState& s, const KeyPress&) { s.ui.show_help = s.ui.show_open = s.ui.show_settings = false; }},
+      {"key_drop", {}, nullptr},  // not a key: listed so the overlay and README say it
+  };
+  return table;
+}
+
+unsigned LayoutChar(int key, int scancode) {
+  // The numpad matches by key; a key GLFW has no token for (xdotool's scratch keycodes) has no shortcut.
+  if (key == GLFW_KEY_UNKNOWN || (key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_EQUAL)) return 0;
+  const char* name = glfwGetKeyName(key, scancode);
+  if (name && name[0] && !name[1] && static_cast<unsigned char>(name[0]) < 0x80) {
+    const unsigned c = static_cast<unsigned char>(name[0]);
+    return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+  }
+  if (name && name[0]) {  // a character outside ASCII: a letter of another script, or e.g. French 'à' on the 0 key
+    return UsChar(key) >= 'a' && UsChar(key) <= 'z' ? UsChar(key) : 0;
+  }
+  return UsChar(key);
+}
+
+const Shortcut* Match(const KeyPress& k) {
+  for (const auto& sc : Shortcuts())
+    for (const auto& t : sc.triggers) {
+      if (t.typed) continue;
+      if ((k.mods & t.need) != t.need || (k.mods & t.forbid)) continue;
+      if (t.key ? k.key == t.key : (t.ch != 0 && k.ch == t.ch)) return &sc;
+    }
+  return nullptr;
+}
+
+const Shortcut* MatchTyped(unsigned ch) {
+  for (const auto& sc : Shortcuts())
+    for (const auto& t : sc.triggers)
+      if (t.typed && t.ch == ch) return &sc;
+  return nullptr;
+}
+
+std::string ShortcutMarkdown(const std::string& lang) {
+  std::string md = lang == "zh" ? "| 按键 | 作用 |\n| --- | --- |\n" : "| key | does |\n| --- | --- |\n";
+  for (const auto& sc : Shortcuts()) {
+    const std::string& line = view::UiText(sc.help, lang);
+    const auto tab = line.find('\t');
+    md += "| " + line.substr(0, tab) + " | " + (tab == std::string::npos ? "" : line.substr(tab + 1)) + " |\n";
+  }
+  return md;
+}
+
+void HandleKeys(AppState& s) {
+  const ImGuiIO& io = ImGui::GetIO();
+  std::vector<KeyPress> keys;
+  keys.swap(s.ui.keys);
+  if (io.WantTextInput) return;  // typing in a text field: the keys are the field's
+  for (const KeyPress& k : keys)
+    if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+  for (ImWchar c : io.InputQueueCharacters)
+    if (const Shortcut* sc = MatchTyped(c); sc && sc->run) sc->run(s, KeyPress{0, 0, c});
+}
+
+void DrawHelp(AppState& s) {
+  if (!s.ui.show_help) return;
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::Begin(view::UiText("shortcuts", s.options.lang).c_str(), &s.ui.show_help,
+               ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
+    for (const auto& sc : Shortcuts()) {
+      const std::string& line = view::UiText(sc.help, s.options.lang);
+      const auto tab = line.find('\t');
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(line.substr(0, tab).c_str());
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(tab == std::string::npos ? "" : line.substr(tab + 1).c_str());
+    }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace bw::app

@@ -1,0 +1,35 @@
+// Toasts; see toast.h.
+#include "app/toast.h"
+
+#include <imgui.h>
+
+namespace bw::app {
+
+void ShowToast(AppState& s, const std::string& text, double now) {
+  s.ui.toast = text;
+  s.ui.toast_until = now + kToastSeconds;
+  s.ui.fonts_dirty = true;  // a path may hold characters the atlas lacks
+}
+
+void DrawToast(AppState& s, double now) {
+  if (s.ui.toast.empty()) return;
+  if (now > s.ui.toast_until) {
+    s.ui.toast.clear();
+    return;
+  }
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y - ImGui::GetFontSize() * 3.5f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(size.x * 0.9f, size.y * 0.3f));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(38, 50, 56, 240));
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 255, 255));
+  ImGui::Begin("##toast", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+  ImGui::PushTextWrapPos(size.x * 0.85f);
+  ImGui::TextUnformatted(s.ui.toast.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::End();
+  ImGui::PopStyleColor(2);
+}
+
+}  // namespace bw::app

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The app as a desktop citizen (issue 13), each case in its own Xvfb server:
+#   layouts  German and French keyboards (setxkbmap de / fr): Ctrl+plus, Ctrl+minus, Ctrl+0 and the
+#            numpad change the font size (shortcuts go by the character on the key, not its US position)
+#   dpi      Xft.dpi 120 on 1920×1080 and 192 on 2560×1600: the first window fits the screen, font_px
+#            stays the logical 22 and the content scale is 1.25 / 2
+#   iconify  a playing window, iconified (as a window manager does it: WM_STATE Iconic, unmapped),
+#            uses ≈ 0 % CPU over 5 s and does not advance; restored, it plays on
+#   glyphs   a scenario named 溢出逻辑_全屏浏览.json: Recent (Ctrl+O) and Chinese typed into the path
+#            field leave no character outside the atlas (state JSON missing_glyphs = 0)
+#   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
+#            folder, named from the lesson and step ids, and the toast shows its full path
+# Usage: desktop_test.sh CASE APP ROOT OUTDIR
+set -euo pipefail
+case_=$1 app=$2 root=$3 out=$4/$1
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+
+if [ "${BW_INNER:-}" != 1 ]; then  # re-run inside Xvfb servers of the right size
+  # -noreset: the server keeps its keyboard layout and resources when the last client (setxkbmap,
+  # xprop, an app run) disconnects.
+  case $case_ in
+    dpi)
+      BW_INNER=1 BW_DPI=120 xvfb-run -a -s "-noreset -screen 0 1920x1080x24" "$0" "$@"
+      BW_INNER=1 BW_DPI=192 xvfb-run -a -s "-noreset -screen 0 2560x1600x24" "$0" "$@" ;;
+    *) BW_INNER=1 xvfb-run -a -s "-noreset -screen 0 1600x1000x24" "$0" "$@" ;;
+  esac
+  exit
+fi
+
+state="$out/state.json"
+pid=""
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null || true' EXIT
+field() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$state" "$1"; }
+expect() {  # FIELD VALUE: waits up to 5 s for the state file to say so
+  local got=""
+  for _ in $(seq 50); do
+    got=$(field "$1" 2>/dev/null || true)
+    [ "$got" = "$2" ] && { echo "ok: $1 = $2"; return 0; }
+    sleep 0.1
+  done
+  echo "FAIL: $1 is '$got', expected '$2'"; cat "$out/app.log"; exit 1
+}
+first_step=RC-T3/b0
+start() {  # ARGS…: starts the app with a state file and waits for its window
+  rm -f "$state"
+  "$app" --no-settings --lesson "$root/lessons/rc-t3.json" --lang en --state-file "$state" "$@" >"$out/app.log" 2>&1 &
+  pid=$!
+  wid=$(xdotool search --sync --onlyvisible --name '^Blockwise$' | head -1)
+  xdotool windowfocus --sync "$wid" 2>/dev/null || true
+  expect step "$first_step"
+}
+stop() { kill $pid; wait $pid 2>/dev/null || true; pid=""; }
+
+case $case_ in
+  layouts)
+    for layout in de fr; do
+      setxkbmap "$layout"
+      start --width 1000 --height 700
+      setxkbmap -query | grep -qx "layout: *$layout" || { echo "FAIL: the layout is not $layout"; setxkbmap -query; exit 1; }
+      xdotool key ctrl+plus;   expect font_px 24.2
+      xdotool key ctrl+minus;  expect font_px 22.0
+      xdotool key ctrl+minus;  expect font_px 20.0
+      xdotool key ctrl+0;      expect font_px 22.0
+      xdotool key KP_Add;      expect font_px 24.2
+      xdotool key KP_Subtract; expect font_px 22.0
+      xdotool key p;           expect projector True
+      stop
+      echo "ok: layout $layout"
+    done ;;
+  dpi)
+    xprop -root -format RESOURCE_MANAGER 8s -set RESOURCE_MANAGER "Xft.dpi: $BW_DPI"
+    read -r sw sh < <(xdpyinfo 2>/dev/null | awk '/dimensions:/ {split($2, d, "x"); print d[1], d[2]}' || true)
+    [ -n "${sw:-}" ] || { [ "$BW_DPI" = 120 ] && sw=1920 sh=1080 || sw=2560 sh=1600; }
+    start  # the default 1600 × 1000 logical window
+    eval "$(xdotool getwindowgeometry --shell "$wid")"
+    echo "Xft.dpi $BW_DPI on ${sw}x${sh}: window ${WIDTH}x${HEIGHT} at ${X},${Y}"
+    [ "$X" -ge 0 ] && [ "$Y" -ge 0 ] && [ $((X + WIDTH)) -le "$sw" ] && [ $((Y + HEIGHT)) -le "$sh" ] ||
+      { echo "FAIL: the window does not fit the screen"; exit 1; }
+    expect content_scale "$(/usr/bin/python3 -c "print($BW_DPI / 96)")"
+    expect font_px 22.0
+    stop
+    # The same start-up, as a screenshot to look at.
+    "$app" --no-settings --lang en --screenshot "$out/dpi$BW_DPI.png" >"$out/shot.log" 2>&1 || { cat "$out/shot.log"; exit 1; } ;;
+  iconify)
+    first_step=""  # a 56-event trace: 14 s of playback at 4 events a second
+    start --width 1000 --height 700 --scenario "$root/assets/scenarios/attention_rectangular.json"
+    xdotool key space; expect playing True
+    sleep 0.6
+    "$here/xwm.py" iconify "$wid"
+    sleep 0.5
+    e0=$(field event_index)
+    t0=$(awk '{print $14 + $15}' /proc/$pid/stat)
+    sleep 5
+    t1=$(awk '{print $14 + $15}' /proc/$pid/stat)
+    e1=$(field event_index)
+    ticks=$((t1 - t0)) hz=$(getconf CLK_TCK)
+    echo "iconified 5 s: $ticks CPU ticks of $((5 * hz)) ($(/usr/bin/python3 -c "print(f'{100 * $ticks / (5 * $hz):.1f}')") %), event $e0 -> $e1"
+    [ "$e0" = "$e1" ] || { echo "FAIL: playback advanced while iconified"; exit 1; }
+    [ "$ticks" -le $((hz / 10)) ] || { echo "FAIL: more than 2 % CPU while iconified"; exit 1; }
+    "$here/xwm.py" restore "$wid"
+    for _ in $(seq 50); do [ "$(field event_index)" != "$e1" ] && break; sleep 0.1; done
+    [ "$(field event_index)" != "$e1" ] || { echo "FAIL: playback did not resume after restore"; exit 1; }
+    expect playing True
+    stop ;;
+  glyphs)
+    name="$out/溢出逻辑_全屏浏览.json"
+    cp "$root/lessons/scenarios/worked_214.json" "$name"
+    first_step=""
+    start --width 1200 --height 800 --scenario "$name"
+    expect missing_glyphs 0
+    xdotool key ctrl+o; expect show_open True
+    expect missing_glyphs 0            # the Recent list shows the name
+    # Into the path field, which has the keyboard (龘 is in no shipped text). xdotool types a character
+    # outside the layout by mapping it to a spare keycode for the one keystroke; an app busy baking
+    # glyphs may look the keycode up after it is unmapped again, so a lost character is typed again.
+    typed=""
+    for ch in 全 屏 浏 览 龘; do
+      typed="$typed$ch"
+      for _ in 1 2 3; do
+        xdotool type "$ch"
+        for _ in $(seq 20); do [ "$(field open_path)" = "$typed" ] && break; sleep 0.1; done
+        [ "$(field open_path)" = "$typed" ] && break
+      done
+    done
+    expect open_path "全屏浏览龘"
+    expect missing_glyphs 0
+    stop ;;
+  export)
+    rm -rf "$out/exports"; mkdir -p "$out/exports"
+    first_step=RC-T3/b1
+    start --width 1000 --height 700 --export-dir "$out/exports" --step RC-T3/b1
+    xdotool key ctrl+e  # press and release at once: the queued keys keep it
+    want="$out/exports/blockwise-RC-T3-b1@2x.png"
+    for _ in $(seq 50); do [ -s "$want" ] && break; sleep 0.1; done
+    [ -s "$want" ] || { echo "FAIL: no $want"; ls -l "$out/exports"; cat "$out/app.log"; exit 1; }
+    expect toast "wrote $want"
+    stop ;;
+  *) echo "unknown case $case_"; exit 2 ;;
+esac
+echo "desktop test $case_ passed"

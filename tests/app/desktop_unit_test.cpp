@@ -1,0 +1,267 @@
+// The desktop pieces that need no window (issue 13): the one shortcut table under German and French
+// layouts (and the README's copy of it), first-window geometry at 125 % and 200 %, export names, the
+// data root, logical font sizes in the settings, Recent as absolute paths and Save As into another
+// folder, both from another working folder.
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "app/app_state.h"
+#include "app/editor_fields.h"
+#include "app/export.h"
+#include "app/paths.h"
+#include "app/save_as.h"
+#include "app/settings.h"
+#include "app/shortcuts.h"
+#include "app/window_geometry.h"
+#include "data/load_error.h"
+#include "view/scenario_model.h"
+#include "view/scene.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using bw::app::AppState;
+using bw::app::KeyPress;
+const fs::path kRoot = BLOCKWISE_ROOT;
+
+std::string Help(const KeyPress& k) {
+  const auto* sc = bw::app::Match(k);
+  return sc ? sc->help : "";
+}
+
+float FontAfter(const KeyPress& k, float from = 22.0f) {
+  AppState s;
+  s.options.font_px = from;
+  const auto* sc = bw::app::Match(k);
+  if (sc && sc->run) sc->run(s, k);
+  return s.options.font_px;
+}
+
+// A fresh empty folder under the test's temporary folder.
+fs::path TempDir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("blockwise-desktop-" + std::to_string(::getpid())) / name;
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+// Restores the working folder at the end of a test.
+struct Cwd {
+  fs::path saved = fs::current_path();
+  ~Cwd() { fs::current_path(saved); }
+};
+
+TEST(Shortcuts, FontSizeByCharacterOnUsGermanAndFrenchLayouts) {
+  const int ctrl = GLFW_MOD_CONTROL, shift = GLFW_MOD_SHIFT;
+  // US: Ctrl + is Ctrl+Shift+'=' (xdotool ctrl+plus), or Ctrl+'='; Ctrl − is the '-' key.
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_EQUAL, ctrl | shift, '='}), 22.0f * 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_MINUS, ctrl, '-'}), 22.0f / 1.1f);
+  // German: '+' is on the US ']' key, '-' on the US '/' key; the US '=' position types '´'.
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_RIGHT_BRACKET, ctrl, '+'}), 22.0f * 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_SLASH, ctrl, '-'}), 22.0f / 1.1f);
+  EXPECT_EQ(Help({GLFW_KEY_EQUAL, ctrl, 0}), "");   // '´' (non-ASCII): no shortcut
+  EXPECT_EQ(Help({GLFW_KEY_MINUS, ctrl, 0}), "");   // 'ß'
+  // French: '=' (shift '+') on the US '=' key, '-' on the 6 key, '0' is the shifted 'à' key.
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_EQUAL, ctrl, '='}), 22.0f * 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_6, ctrl, '-'}), 22.0f / 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_0, ctrl, 0}, 30.0f), bw::app::kDefaultFontPx);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_0, ctrl, '0'}, 30.0f), bw::app::kDefaultFontPx);
+  // The numpad, with or without Ctrl for + and −.
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_KP_ADD, 0, 0}), 22.0f * 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_KP_SUBTRACT, ctrl, 0}), 22.0f / 1.1f);
+  EXPECT_FLOAT_EQ(FontAfter({GLFW_KEY_KP_0, ctrl, 0}, 40.0f), bw::app::kDefaultFontPx);
+  // Without Ctrl, '+' and '-' do nothing (they are typed into fields).
+  EXPECT_EQ(Help({GLFW_KEY_RIGHT_BRACKET, 0, '+'}), "");
+}
+
+TEST(Shortcuts, LettersByTheLetterTheLayoutTypes) {
+  const int ctrl = GLFW_MOD_CONTROL;
+  // AZERTY: 'a' on the US Q key, ',' on the US M key; QWERTZ: 'z' on the US Y key.
+  EXPECT_EQ(Help({GLFW_KEY_M, ctrl, ','}), "key_settings");
+  EXPECT_EQ(Help({GLFW_KEY_M, ctrl, 'm'}), "");
+  EXPECT_EQ(Help({GLFW_KEY_O, ctrl, 'o'}), "key_open");
+  EXPECT_EQ(Help({GLFW_KEY_E, ctrl, 'e'}), "key_export");
+  EXPECT_EQ(Help({GLFW_KEY_P, 0, 'p'}), "key_p");
+  EXPECT_EQ(Help({GLFW_KEY_P, ctrl, 'p'}), "");
+  EXPECT_EQ(Help({GLFW_KEY_G, 0, 'g'}), "key_g");
+  EXPECT_EQ(Help({GLFW_KEY_L, 0, 'l'}), "key_l");
+  EXPECT_EQ(Help({GLFW_KEY_RIGHT, GLFW_MOD_SHIFT, 0}), "key_shift_arrows");
+  EXPECT_EQ(Help({GLFW_KEY_RIGHT, 0, 0}), "key_arrows");
+  ASSERT_NE(bw::app::MatchTyped('?'), nullptr);
+  EXPECT_STREQ(bw::app::MatchTyped('?')->help, "key_help");
+  EXPECT_EQ(bw::app::MatchTyped('x'), nullptr);
+  // Ctrl+E and Ctrl+Shift+E queue their exports (main writes them after the frame).
+  AppState s;
+  bw::app::Match({GLFW_KEY_E, ctrl, 'e'})->run(s, {GLFW_KEY_E, ctrl, 'e'});
+  EXPECT_EQ(s.ui.export_request, bw::app::Transient::Export::kPng);
+  bw::app::Match({GLFW_KEY_E, ctrl | GLFW_MOD_SHIFT, 'e'})->run(s, {GLFW_KEY_E, ctrl | GLFW_MOD_SHIFT, 'e'});
+  EXPECT_EQ(s.ui.export_request, bw::app::Transient::Export::kData);
+}
+
+TEST(Shortcuts, EveryRowHasTextInBothLanguagesAndTheReadmeListsThemAll) {
+  for (const auto& sc : bw::app::Shortcuts())
+    for (const char* lang : {"zh", "en"}) {
+      const std::string& t = bw::view::UiText(sc.help, lang);
+      EXPECT_NE(t, sc.help) << sc.help << " has no " << lang << " text";
+      EXPECT_NE(t.find('\t'), std::string::npos) << sc.help << ": keys\\tdoes";
+    }
+  std::ifstream in(kRoot / "README.md");
+  std::string line, table;
+  bool in_table = false;
+  while (std::getline(in, line)) {
+    if (line == "| key | does |") in_table = true;
+    if (in_table && line.rfind("|", 0) != 0) break;
+    if (in_table) table += line + "\n";
+  }
+  EXPECT_EQ(table, bw::app::ShortcutMarkdown("en")) << "README.md's key table is not the shortcut table; it should read:\n"
+                                                     << bw::app::ShortcutMarkdown("en");
+}
+
+TEST(WindowGeometry, FitsTheWorkAreaAtAnyContentScale) {
+  // 125 % on 1920 × 1080: 2000 × 1250 would not fit; shrunk to 94 % of the work area, centred.
+  auto g = bw::app::FitWindow(1600, 1000, 1.25f, {0, 0, 1920, 1080});
+  EXPECT_EQ(g.w, 1804);
+  EXPECT_EQ(g.h, 1015);
+  EXPECT_EQ(g.x, 58);
+  EXPECT_EQ(g.y, 32);
+  // 200 % on 2560 × 1600 (3200 × 2000 unfitted), with a 40 px panel at the top.
+  g = bw::app::FitWindow(1600, 1000, 2.0f, {0, 40, 2560, 1560});
+  EXPECT_EQ(g.w, 2406);
+  EXPECT_EQ(g.h, 1466);
+  EXPECT_EQ(g.x, 77);
+  EXPECT_EQ(g.y, 87);
+  // At 100 % the requested size fits and is kept.
+  g = bw::app::FitWindow(1600, 1000, 1.0f, {0, 0, 1920, 1080});
+  EXPECT_EQ(g.w, 1600);
+  EXPECT_EQ(g.h, 1000);
+}
+
+TEST(Paths, DataRootAndDefaultExportFolder) {
+  // ctest sets BLOCKWISE_ROOT to the source tree.
+  EXPECT_EQ(bw::app::FindDataRoot().rule, "BLOCKWISE_ROOT");
+  EXPECT_TRUE(fs::equivalent(bw::app::FindDataRoot().path, kRoot));
+  const fs::path home = TempDir("home");
+  fs::create_directories(home / "cfg");
+  fs::create_directories(home / "Bilder");
+  std::ofstream(home / "cfg" / "user-dirs.dirs") << "# written by xdg-user-dirs-update\nXDG_PICTURES_DIR=\"$HOME/Bilder\"\n";
+  const std::string old_home = std::getenv("HOME") ? std::getenv("HOME") : "";
+  setenv("HOME", home.c_str(), 1);
+  setenv("XDG_CONFIG_HOME", (home / "cfg").c_str(), 1);
+  EXPECT_EQ(bw::app::DefaultExportDir(), home / "Bilder");
+  fs::remove_all(home / "Bilder");
+  EXPECT_EQ(bw::app::DefaultExportDir(), home);  // no pictures folder: the home folder
+  setenv("HOME", old_home.c_str(), 1);
+  unsetenv("XDG_CONFIG_HOME");
+}
+
+TEST(Export, NamesFromLessonAndStepIds) {
+  AppState s;
+  ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "rc-t3.json").string())) << s.ui.error;
+  bw::app::GoToStep(s, 2);
+  EXPECT_EQ(bw::app::ExportStem(s), "blockwise-RC-T3-b2");
+  s.options.export_dir = "/tmp/x";
+  EXPECT_EQ(bw::app::ExportPath(s, "@2x.png"), "/tmp/x/blockwise-RC-T3-b2@2x.png");
+  ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "scenarios" / "worked_214.json").string())) << s.ui.error;
+  bw::app::SetEvent(s, 2);
+  EXPECT_EQ(bw::app::ExportStem(s), "blockwise-worked_214-e3");
+}
+
+TEST(Settings, FontSizeIsSavedLogicalWhateverTheContentScale) {
+  const fs::path dir = TempDir("settings");
+  AppState s;
+  s.ui.content_scale = 2.0f;
+  s.options.font_px = 24.0f;
+  s.options.export_dir = "/srv/exports";
+  EXPECT_FLOAT_EQ(s.FontPx(), 48.0f);
+  ASSERT_EQ(bw::app::SaveSettings(s, dir / "settings.json"), "");
+  AppState t;
+  t.ui.content_scale = 2.0f;
+  ASSERT_EQ(bw::app::LoadSettings(t, dir / "settings.json"), "");
+  EXPECT_FLOAT_EQ(t.options.font_px, 24.0f);  // not 48: a HiDPI launch does not grow it again
+  EXPECT_EQ(t.options.export_dir, "/srv/exports");
+}
+
+TEST(Recent, AbsolutePathsOpenFromAnotherWorkingFolder) {
+  Cwd restore;
+  const fs::path a = TempDir("recent-a"), b = TempDir("recent-b");
+  fs::copy_file(kRoot / "lessons" / "scenarios" / "worked_214.json", a / "溢出逻辑_全屏浏览.json");
+  fs::current_path(a);
+  AppState s;
+  ASSERT_TRUE(bw::app::OpenFile(s, "溢出逻辑_全屏浏览.json")) << s.ui.error;
+  ASSERT_FALSE(s.options.recent.empty());
+  EXPECT_EQ(s.options.recent[0], (a / "溢出逻辑_全屏浏览.json").string());
+  fs::current_path(b);
+  AppState t;
+  t.options.recent = s.options.recent;
+  EXPECT_TRUE(bw::app::OpenFile(t, t.options.recent[0])) << t.ui.error;
+}
+
+TEST(SaveAs, SchemaIsRelativeToTheRealFolderAndTheFileValidates) {
+  Cwd restore;
+  const fs::path b = TempDir("save-b");
+  AppState s;
+  ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "scenarios" / "worked_214.json").string())) << s.ui.error;
+  fs::current_path(b);
+  fs::create_directories(b / "deep" / "er");
+  fs::create_directory_symlink(b / "deep" / "er", b / "link");
+  for (const std::string rel : {"saved.json", "deep/er/saved.json", "link/via-link.json"}) {
+    ASSERT_EQ(bw::app::SaveScenarioAs(s, rel), "") << rel;
+    const fs::path saved = b / rel;
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(saved));
+    const std::string ref = j["$schema"];
+    // Resolved from the folder the file really lies in (the symlink's target for link/…).
+    const fs::path schema = fs::weakly_canonical(fs::canonical(saved).parent_path() / ref);
+    EXPECT_TRUE(fs::equivalent(schema, kRoot / "schemas" / "scenario-v1.schema.json")) << rel << ": " << ref;
+    EXPECT_EQ(s.options.recent[0], (b / rel).lexically_normal().string());
+    // Loads back as the same scenario, and validates against its schema (python3-jsonschema).
+    AppState t;
+    EXPECT_TRUE(bw::app::OpenFile(t, saved.string())) << t.ui.error;
+    const std::string cmd = "/usr/bin/python3 -c \"import json,sys,jsonschema,pathlib; p=pathlib.Path(sys.argv[1]).resolve(); d=json.load(open(p)); "
+                            "jsonschema.validate(d, json.load(open(p.parent / d['\\$schema'])))\" '" + saved.string() + "'";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << rel << " does not validate";
+  }
+}
+
+TEST(Editor, ErrorsNameTheFieldAndHintAtQuotedInf) {
+  // An unquoted -inf in the logits field: the error is about /logits, at the character in the field
+  // (not "column 66" of a document the user never sees), with the hint.
+  try {
+    bw::app::ParseEditorList("1, -inf, 2", "logits");
+    FAIL() << "unquoted -inf was accepted";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.file(), "(editor)");
+    EXPECT_EQ(e.json_path(), "/logits");
+    EXPECT_NE(e.reason().find("the field \"logits\""), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("stopped at character 5"), std::string::npos) << e.reason();
+    EXPECT_NE(e.reason().find("\"-inf\" in quotes"), std::string::npos) << e.reason();
+  }
+  EXPECT_TRUE(bw::app::NeedsMaskedHint("1, -inf, 2"));
+  EXPECT_TRUE(bw::app::NeedsMaskedHint("NaN"));
+  EXPECT_FALSE(bw::app::NeedsMaskedHint("1, \"-inf\", 2"));
+  EXPECT_FALSE(bw::app::NeedsMaskedHint("1, 2e3"));
+  EXPECT_EQ(bw::app::ParseEditorList("1, \"-inf\", 2", "logits").dump(), "[1,\"-inf\",2]");
+  // A value the loader refuses points at the element of the field.
+  bw::app::Editor ed;
+  ed.scores = "2, -1, 4";
+  ed.values = "10, 20, 30";
+  ed.blocks = "2, 1";
+  try {
+    bw::view::ParseScenarioModel(bw::app::EditedDocument(ed, {}), "(editor)");
+    FAIL() << "a negative weight was accepted";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/weights/1");
+  }
+  ed.scores = "2, 1, 4";
+  EXPECT_EQ(bw::view::ParseScenarioModel(bw::app::EditedDocument(ed, {}), "(editor)")->EventCount(),
+            bw::view::ParseScenarioModel(nlohmann::json::parse(std::ifstream(kRoot / "lessons" / "scenarios" / "worked_214.json")),
+                                         "worked_214.json")->EventCount());
+}
+
+}  // namespace

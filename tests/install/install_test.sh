@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds the .deb (cpack -G DEB in the build folder), checks its Depends came from the programs' shared
+# libraries (dpkg-shlibdeps) and its file list, unpacks it with `dpkg -x` into an empty root, and runs
+# the unpacked `blockwise --screenshot` (under Xvfb) and `blockwise-cli run` / `check` from an empty
+# working folder with BLOCKWISE_ROOT unset: the programs must find their data under the unpacked
+# usr/share/blockwise, never in the source tree (the app reports which root it used in --dump-scene).
+# Usage: install_test.sh BUILD_DIR
+set -euo pipefail
+build=$(cd "$1" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/blockwise-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+(cd "$build" && cpack -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
+deb=$(ls "$work"/pkg/*.deb)
+echo "built $(basename "$deb") ($(stat -c %s "$deb") bytes)"
+
+depends=$(dpkg-deb -f "$deb" Depends)
+echo "Depends: $depends"
+for lib in libc6 libstdc++6 libglfw3 libfreetype6 libfontconfig1 libgmp10 fonts-noto-cjk; do
+  grep -q "\b$lib\b" <<<"$depends" || fail "Depends lacks $lib (dpkg-shlibdeps should have found it)"
+done
+
+files=$(dpkg-deb -c "$deb" | awk '{print $6}')
+for f in ./usr/bin/blockwise ./usr/bin/blockwise-cli ./usr/share/blockwise/lessons/rc-t3.json \
+         ./usr/share/blockwise/lessons/scenarios/worked_214.json ./usr/share/blockwise/assets/scenarios/attention_causal_small.json \
+         ./usr/share/blockwise/assets/gpu/recorded_run_h200.json ./usr/share/blockwise/schemas/scenario-v1.schema.json \
+         ./usr/share/blockwise/shaders/heatmap.frag ./usr/share/applications/blockwise.desktop \
+         ./usr/share/icons/hicolor/scalable/apps/blockwise.svg ./usr/share/icons/hicolor/48x48/apps/blockwise.png \
+         ./usr/share/icons/hicolor/256x256/apps/blockwise.png ./usr/share/man/man1/blockwise.1.gz ./usr/share/man/man1/blockwise-cli.1.gz; do
+  grep -qxF "$f" <<<"$files" || fail "the package lacks $f"
+done
+
+root="$work/root"
+mkdir -p "$root" "$work/cwd" "$work/config"
+dpkg -x "$deb" "$root"
+cd "$work/cwd"
+unset BLOCKWISE_ROOT
+export XDG_CONFIG_HOME="$work/config"
+
+# The desktop entry runs a program the package installs, with an icon it installs.
+grep -qx 'Exec=blockwise %f' "$root/usr/share/applications/blockwise.desktop" || fail "desktop entry Exec"
+grep -qx 'Icon=blockwise' "$root/usr/share/applications/blockwise.desktop" || fail "desktop entry Icon"
+# Every option the programs accept is in their man page.
+for opt in $("$root/usr/bin/blockwise" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+  zcat "$root/usr/share/man/man1/blockwise.1.gz" | sed 's/\\-/-/g' | grep -q -- "$opt" || fail "man blockwise lacks $opt"
+done
+
+# The CLI from the unpacked root: the worked example's exact answer, and every shipped lesson loads.
+out=$("$root/usr/bin/blockwise-cli" run "$root/usr/share/blockwise/lessons/scenarios/worked_214.json")
+grep -q "160/7" <<<"$out" || { echo "$out"; fail "blockwise-cli run did not print 160/7"; }
+"$root/usr/bin/blockwise-cli" check "$root"/usr/share/blockwise/lessons/*.json >"$work/check.log" || { cat "$work/check.log"; fail "blockwise-cli check"; }
+echo "blockwise-cli: run prints 160/7; check: $(grep -c '^ok\|: ok' "$work/check.log" || true) lessons ok"
+
+# The app from the unpacked root, its default lesson, a screenshot and the scene.
+xvfb-run -a -s "-screen 0 1280x800x24" "$root/usr/bin/blockwise" --no-settings --lang en --width 1024 --height 700 \
+  --screenshot shot.png --dump-scene scene.json >"$work/app.log" 2>&1 || { cat "$work/app.log"; fail "blockwise --screenshot"; }
+[ -s shot.png ] || fail "no screenshot"
+/usr/bin/python3 - "$root" <<'PY' || fail "the app's scene"
+import json, os, sys
+root = os.path.realpath(sys.argv[1])
+s = json.load(open("scene.json"))
+want = os.path.join(root, "usr/share/blockwise")
+assert os.path.realpath(s["data_root"]) == want, f"data_root {s['data_root']} is not {want}"
+assert s["data_root_rule"] == "installed", s["data_root_rule"]
+assert s["step"] == "RC-T3/b0", s["step"]
+assert s["error"] == "", s["error"]
+ids = {r["id"] for r in s["rects"]}
+assert {"hbm", "sram", "hbm.kv.1", "hbm.kv.2"} <= ids, ids  # the lesson's two K/V blocks were loaded and painted
+print(f"blockwise: {s['data_root_rule']} data root, step {s['step']}, {len(s['rects'])} rects painted")
+PY
+echo "install test passed"
