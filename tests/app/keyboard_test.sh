@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Drives the real app with the keyboard (xdotool, XTEST) inside its own Xvfb server and checks the
-# state the app writes (--state-file): → moves one event, PageDown one lesson step, Space plays and
-# pauses, Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
+# state the app writes (--state-file): → moves one event, PageDown reveals a question's answer and
+# then moves one lesson step, Space plays to the next step's mark, Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
 # survives minimise/restore and resize loops and still answers keys afterwards.
 # Usage: keyboard_test.sh APP ROOT OUTDIR   (run it under xvfb-run)
 set -euo pipefail
@@ -32,12 +32,15 @@ xdotool windowfocus --sync "$wid" || true
 expect step RC-T3/b0
 expect event_index 0
 xdotool key Right;      expect event_index 1
-xdotool key Next;       expect step RC-T3/b1; expect event update:1
+# b0 asks a question: the first PageDown (a clicker's) reveals the answer, the second moves on.
+xdotool key Next;       expect step RC-T3/b0; expect revealed True
+xdotool key Next;       expect step RC-T3/b1; expect event update:1; expect revealed False
 xdotool key Prior;      expect step RC-T3/b0
-xdotool key Next Next;  expect step RC-T3/b2
-xdotool key shift+Left; expect event load:2
-xdotool key space;      expect playing True
-xdotool key space;      expect playing False
+xdotool key Next Next Next Next;  expect step RC-T3/b2
+# The step follows the position: one block back is b1's stretch of the trace.
+xdotool key shift+Left; expect event load:2; expect step RC-T3/b1
+# Space plays and stops at the next step's mark, with that step shown.
+xdotool key space;      expect event update:2; expect playing False; expect step RC-T3/b2
 xdotool key question;   expect show_help True
 xdotool key Escape;     expect show_help False
 xdotool key ctrl+equal; expect font_px 24.2
