@@ -1,7 +1,7 @@
 // blockwise: the lesson player. GLFW window + Dear ImGui (1.86, Debian's libimgui.a with its GLFW and
 // OpenGL3 backends) + FreeType fonts. main() owns the one AppState; each frame reads it, builds the
 // scene from the engine's run, paints it, and applies input through AppState's actions.
-// [SECTION] Arguments  [SECTION] Frame helpers (state file, export, fullscreen)  [SECTION] Main loop
+// [SECTION] Arguments  [SECTION] Main loop   (frame helpers: frame_helpers.h)
 // Headless use: --screenshot FILE.png renders the chosen step, writes the PNG (and --dump-scene
 // JSON with every rectangle's pixel box and state), and exits. --soak N steps one event per frame.
 #define GL_GLEXT_PROTOTYPES
@@ -40,6 +40,7 @@
 #include "app/toast.h"
 #include "app/window_geometry.h"
 #include "app/shown.h"
+#include "app/frame_helpers.h"
 #include "data/atomic_write.h"
 
 namespace {
@@ -77,152 +78,6 @@ std::vector<std::string> ShippedFiles() {
   return files;
 }
 
-// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown. malloc_trim first
-// hands freed heap pages back, so the figure is live memory (a leak stays), not allocator slack.
-long RssKb() {
-  malloc_trim(0);
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
-  return 0;
-}
-
-// [SECTION] Frame helpers ------------------------------------------------------------------------------
-
-nlohmann::json StateJson(const bw::app::AppState& s) {
-  const auto* cur = s.Current();
-  return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
-          {"step_index", s.ui.step},
-          {"event", cur ? cur->EventLabel(s.ui.event) : ""},
-          {"revealed", s.ui.revealed},
-          {"event_index", s.ui.event},
-          {"event_count", cur ? cur->EventCount() : 0},
-          {"playing", s.ui.playing},
-          {"lang", s.options.lang},
-          {"projector", s.options.projector},
-          {"font_px", std::round(s.options.font_px * 10) / 10.0},  // logical px (the setting)
-          {"content_scale", s.ui.content_scale},
-          {"data_root", bw::app::Root()},
-          {"data_root_rule", bw::app::FindDataRoot().rule},
-          {"presenter", s.ui.presenter},
-          {"fullscreen", s.ui.fullscreen},
-          {"show_help", s.ui.show_help},
-          {"show_settings", s.ui.show_settings},
-          {"toast", s.ui.toast},
-          {"open_path", s.ui.open_path},
-          {"show_open", s.ui.show_open},
-          {"missing_glyphs", s.ui.missing_glyphs},
-          {"error", s.ui.error},
-          {"gpu", {{"shown", s.ui.show_gpu}, {"source", s.ui.gpu.source}, {"sentence", s.ui.gpu.sentence},
-                   {"detail", s.ui.gpu.detail}, {"recording", s.ui.gpu.recording}, {"paused", s.ui.gpu.paused},
-                   {"position_us", s.ui.gpu.position_us}, {"span_us", s.ui.gpu.span_us}, {"computed", s.ui.gpu.computed},
-                   {"computed_total", s.ui.gpu.computed_total}, {"skipped", s.ui.gpu.skipped},
-                   {"skipped_total", s.ui.gpu.skipped_total}, {"roofline", s.ui.gpu.roofline}}}};
-}
-
-// Returns "" or an error line.
-std::string DumpScene(const std::string& path, const bw::app::AppState& s, const bw::app::Painted& painted) {
-  nlohmann::json j = StateJson(s);
-  j["rects"] = nlohmann::json::array();
-  for (const auto& r : painted.rects)
-    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"badge", r.badge}, {"box", {r.x0, r.y0, r.x1, r.y1}},
-                          {"fill", {r.fill.r, r.fill.g, r.fill.b}}});
-  j["arrows"] = nlohmann::json::array();
-  for (const auto& a : painted.arrows) {
-    nlohmann::json pts = nlohmann::json::array();
-    for (const auto& p : a.points) pts.push_back({p.x, p.y});
-    j["arrows"].push_back({{"id", a.id}, {"points", pts}, {"color", {a.color.r, a.color.g, a.color.b}}});
-  }
-  j["labels"] = nlohmann::json::array();
-  for (const auto& l : painted.labels)
-    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
-  j["em_px"] = painted.em;
-  j["texts"] = bw::app::VisibleTexts(s);   // everything the window shows as text now
-  try {
-    bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
-// laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
-std::string ExportScaledPng(bw::app::AppState& s, GLFWwindow* window, float scale, const std::string& path,
-                            bw::app::HeatmapRenderer* heatmap, bw::app::Painted* painted_out) {
-  int win_w = 0, win_h = 0;
-  glfwGetWindowSize(window, &win_w, &win_h);
-  const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
-  const float saved_font = s.options.font_px;
-  s.options.font_px = saved_font * scale;
-  auto texts = bw::app::ShownTexts(s);
-  const auto runtime = bw::app::RuntimeTexts(s);  // glyphs on demand (glyphs.h)
-  texts.insert(texts.end(), runtime.begin(), runtime.end());
-  bw::app::Fonts fonts = bw::app::LoadFonts(s.ui.text_px * scale, texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
-
-  GLuint fbo = 0, color = 0;
-  glGenFramebuffers(1, &fbo);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
-  glGenRenderbuffers(1, &color);
-  glBindRenderbuffer(GL_RENDERBUFFER, color);
-  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
-  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
-  std::string err;
-  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-    err = path + ": not saved: the offscreen framebuffer is not available (" + std::to_string(w) + "×" +
-          std::to_string(h) + ")";
-  } else {
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
-    io.DisplayFramebufferScale = ImVec2(1, 1);
-    ImGui::NewFrame();
-    bw::app::Painted painted = bw::app::DrawMainWindow(s, fonts, 1.0f, heatmap);
-    ImGui::Render();
-    glViewport(0, 0, w, h);
-    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    err = bw::app::WritePixelsPng(path, 0, 0, w, h);
-    if (painted_out) *painted_out = std::move(painted);
-  }
-  glBindFramebuffer(GL_FRAMEBUFFER, 0);
-  glDeleteRenderbuffers(1, &color);
-  glDeleteFramebuffers(1, &fbo);
-  s.options.font_px = saved_font;
-  s.ui.fonts_dirty = true;
-  return err;
-}
-
-void ApplyFullscreen(bw::app::AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]) {
-  int count = 0;
-  GLFWmonitor** monitors = glfwGetMonitors(&count);
-  if (count > 0) s.options.monitor %= count;
-  const bool move = s.ui.monitor_changed && is_fullscreen && s.ui.fullscreen;
-  s.ui.monitor_changed = false;
-  if (s.ui.fullscreen == is_fullscreen && !move) return;
-  if (s.ui.fullscreen) {
-    if (count == 0) {
-      s.ui.fullscreen = false;
-      return;
-    }
-    GLFWmonitor* m = monitors[s.options.monitor];
-    const GLFWvidmode* mode = glfwGetVideoMode(m);
-    if (!is_fullscreen) {
-      glfwGetWindowPos(window, &saved[0], &saved[1]);
-      glfwGetWindowSize(window, &saved[2], &saved[3]);
-    }
-    glfwSetWindowMonitor(window, m, 0, 0, mode->width, mode->height, mode->refreshRate);
-  } else {
-    glfwSetWindowMonitor(window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
-  }
-  is_fullscreen = s.ui.fullscreen;
-}
 
 }  // namespace
 
@@ -465,7 +320,7 @@ int main(int argc, char** argv) {
       state.ui.presenter = false;
       notes.Close();
     }
-    ApplyFullscreen(state, window, is_fullscreen, saved_geometry);
+    bw::app::ApplyFullscreen(state, window, is_fullscreen, saved_geometry);
 
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
@@ -541,7 +396,7 @@ int main(int argc, char** argv) {
 
     if (export_png) {
       const std::string path = bw::app::ExportPath(state, "@2x.png");
-      const std::string err = ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
+      const std::string err = bw::app::ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
       if (err.empty()) bw::app::ShowToast(state, state.ui.status = "wrote " + path, glfwGetTime());
       else state.ui.error = err;
     }
@@ -562,17 +417,17 @@ int main(int argc, char** argv) {
         soak_next = (soak_next + 1) % soak_lessons.size();
         if (soak_next == soak_first) {
           soak_pass_done = true;
-          std::printf("soak: every lesson stepped through by frame %d, rss_kb = %ld\n", soak_frame, RssKb());
+          std::printf("soak: every lesson stepped through by frame %d, rss_kb = %ld\n", soak_frame, bw::app::RssKb());
           if (soak_warm_frame < 0) soak_warm_frame = soak_frame;
         }
         bw::app::OpenFile(state, soak_lessons[soak_next]);
       } else if (state.InLesson()) bw::app::GoToStep(state, 0);
       else bw::app::SetEvent(state, 0);
       const int warm = soak_warm_frame;
-      if (soak_frame == 1) soak_rss_first = RssKb();
-      if (soak_frame == warm) soak_rss_warm = RssKb();
+      if (soak_frame == 1) soak_rss_first = bw::app::RssKb();
+      if (soak_frame == warm) soak_rss_warm = bw::app::RssKb();
       if (soak_frame >= args.soak && soak_pass_done) {  // ends after a whole pass, as the warm-up did
-        const long end = RssKb();
+        const long end = bw::app::RssKb();
         std::printf("soak: %d frames, rss_kb after frame 1 = %ld, after frame %d = %ld, at the end = %ld, "
                     "growth after warm-up = %ld kB\n", soak_frame, soak_rss_first, warm, soak_rss_warm, end, end - soak_rss_warm);
         if (frame_ms.empty()) frame_ms.push_back(0);
@@ -593,7 +448,7 @@ int main(int argc, char** argv) {
       bw::app::Painted scaled;
       std::string err;
       if (args.scale > 1.0f) {
-        err = ExportScaledPng(state, window, args.scale, args.screenshot, &heatmap, &scaled);
+        err = bw::app::ExportScaledPng(state, window, args.scale, args.screenshot, &heatmap, &scaled);
         painted = std::move(scaled);
       } else {
         err = bw::app::WritePixelsPng(args.screenshot, 0, 0, fb_w, fb_h);
@@ -603,7 +458,7 @@ int main(int argc, char** argv) {
         exit_code = 1;
       }
       if (!args.dump_scene.empty()) {
-        if (const std::string derr = DumpScene(args.dump_scene, state, painted); !derr.empty()) {
+        if (const std::string derr = bw::app::DumpScene(args.dump_scene, state, painted); !derr.empty()) {
           std::cerr << "error: " << derr << "\n";
           exit_code = 1;
         }
@@ -614,7 +469,7 @@ int main(int argc, char** argv) {
     if (notes.IsOpen()) notes.Frame(window, main_ctx, bw::app::ShownTexts(state));
 
     if (!args.state_file.empty()) {
-      const std::string js = StateJson(state).dump(2) + "\n";
+      const std::string js = bw::app::StateJson(state).dump(2) + "\n";
       if (js != last_state) {
         try {
           bw::data::WriteFileAtomically(args.state_file, js);

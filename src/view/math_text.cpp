@@ -21,18 +21,9 @@ std::string Named(const std::string& key, const char* id, const std::string& lan
 }  // namespace
 
 std::string MathText(const std::string& expr) {
+  // ceil(…) stays spelled out: Noto Sans CJK has no ⌈ ⌉ (U+2308, U+2309), and a formula must not
+  // show empty boxes.
   std::string s = expr;
-  // ceil(…) → ⌈…⌉, with nested parentheses inside kept.
-  for (size_t p = s.find("ceil("); p != std::string::npos; p = s.find("ceil(")) {
-    int depth = 0;
-    size_t q = p + 4;
-    for (; q < s.size(); ++q) {
-      if (s[q] == '(') ++depth;
-      else if (s[q] == ')' && --depth == 0) break;
-    }
-    if (q >= s.size()) break;
-    s = s.substr(0, p) + "\u2308" + s.substr(p + 5, q - p - 5) + "\u2309" + s.substr(q + 1);
-  }
   ReplaceAll(s, "<=", "\u2264");
   ReplaceAll(s, ">=", "\u2265");
   ReplaceAll(s, "*", "\u00b7");
@@ -50,8 +41,8 @@ std::vector<std::string> DerivationLines(const engine::TileDerivation& d, const 
           (zh ? " 个元素；d = " : " elements; d = ") + s(d.d),
       zh ? "K_j、V_j（各 B_c × d）和 Q_i、O_i（各 B_r × d）要同时放下：4 块，每块约 M/(4d) 行"
          : "K_j, V_j (B_c × d each) and Q_i, O_i (B_r × d each) must fit together: 4 blocks of about M/(4d) rows",
-      "B_c = \u2308M / 4d\u2309 = \u2308" + s(d.M) + " / " + s(4 * d.d) + "\u2309 = " + s(q),
-      "B_r = min(\u2308M / 4d\u2309, d) = min(" + s(q) + ", " + s(d.d) + ") = " + s(d.tiles.B_r) +
+      "B_c = ceil(M / 4d) = ceil(" + s(d.M) + " / " + s(4 * d.d) + ") = " + s(q),
+      "B_r = min(ceil(M / 4d), d) = min(" + s(q) + ", " + s(d.d) + ") = " + s(d.tiles.B_r) +
           (zh ? "（B_r \u2264 d 让 S 的 B_r \u00d7 B_c 块放得进 M：B_r\u00b7B_c \u2264 M/4）"
               : "  (B_r \u2264 d keeps the B_r \u00d7 B_c tile of S within M: B_r\u00b7B_c \u2264 M/4)"),
   };

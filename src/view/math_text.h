@@ -1,5 +1,5 @@
-// Formulas and engine names as a classroom reads them, in zh or en: "ceil(M / 4d)*d" becomes
-// "⌈M / 4d⌉·d"; the tile-size derivation and the counter formulas in words; the engine's ids
+// Formulas and engine names as a classroom reads them, in zh or en: "T_r*N_k*d" becomes "T_r·N_k·d"
+// (ceil stays spelled out: the CJK font has no ⌈ ⌉); the tile-size derivation and the counter formulas in words; the engine's ids
 // ("flash2", "no_rescale", "causal") as names from the UI string table.
 #pragma once
 
@@ -11,7 +11,7 @@
 
 namespace bw::view {
 
-// Code-like arithmetic → typeset: * → ·, ceil(x) → ⌈x⌉, <= → ≤, >= → ≥, " x " → " × ".
+// Code-like arithmetic → typeset: * → ·, <= → ≤, >= → ≥, " x " → " × ", sum_ → Σ_.
 std::string MathText(const std::string& expr);
 // The derivation of B_r, B_c from the SRAM size M (FlashAttention Algorithm 1, line 1), one line a step.
 std::vector<std::string> DerivationLines(const engine::TileDerivation& d, const std::string& lang);

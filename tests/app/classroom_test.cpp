@@ -230,7 +230,7 @@ std::vector<std::string> EnglishWords(const std::string& t) {
       "NUMA", "Triton", "Pallas", "Splash", "KTransformers", "TFLOP", "GiB", "MiB", "KiB", "TB/s", "GB/s", "Alg", "top",
       "QKᵀ", "ReLU", "Eigen", "CUDA", "H200", "SM", "PCIe", "NaN", "inf", "log",
       // Words a Chinese machine-learning class uses as they are.
-      "token", "bit", "bits", "ln", "logits", "train", "all"};
+      "token", "bit", "bits", "ln", "logits", "train", "all", "ceil"};
   std::vector<std::string> out;
   std::string cur;
   const auto flush = [&] {

@@ -1,0 +1,192 @@
+// Frame helpers of the main loop: the state file, --dump-scene, the scaled PNG export and the
+// fullscreen switch; see frame_helpers.h.
+#define GL_GLEXT_PROTOTYPES
+#include <GL/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <malloc.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "app/app_state.h"
+#include "app/export.h"
+#include "app/fonts.h"
+#include "app/glyphs.h"
+#include "app/gpu_panel.h"
+#include "app/notes_window.h"
+#include "app/panels.h"
+#include "app/paths.h"
+#include "app/settings.h"
+#include "app/settings_window.h"
+#include "app/shortcuts.h"
+#include "app/toast.h"
+#include "app/window_geometry.h"
+#include "app/shown.h"
+#include "app/frame_helpers.h"
+#include "data/atomic_write.h"
+
+
+namespace bw::app {
+
+
+nlohmann::json StateJson(const AppState& s) {
+  const auto* cur = s.Current();
+  return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
+          {"step_index", s.ui.step},
+          {"event", cur ? cur->EventLabel(s.ui.event) : ""},
+          {"revealed", s.ui.revealed},
+          {"event_index", s.ui.event},
+          {"event_count", cur ? cur->EventCount() : 0},
+          {"playing", s.ui.playing},
+          {"lang", s.options.lang},
+          {"projector", s.options.projector},
+          {"font_px", std::round(s.options.font_px * 10) / 10.0},  // logical px (the setting)
+          {"content_scale", s.ui.content_scale},
+          {"data_root", Root()},
+          {"data_root_rule", FindDataRoot().rule},
+          {"presenter", s.ui.presenter},
+          {"fullscreen", s.ui.fullscreen},
+          {"show_help", s.ui.show_help},
+          {"show_settings", s.ui.show_settings},
+          {"toast", s.ui.toast},
+          {"open_path", s.ui.open_path},
+          {"show_open", s.ui.show_open},
+          {"missing_glyphs", s.ui.missing_glyphs},
+          {"error", s.ui.error},
+          {"gpu", {{"shown", s.ui.show_gpu}, {"source", s.ui.gpu.source}, {"sentence", s.ui.gpu.sentence},
+                   {"detail", s.ui.gpu.detail}, {"recording", s.ui.gpu.recording}, {"paused", s.ui.gpu.paused},
+                   {"position_us", s.ui.gpu.position_us}, {"span_us", s.ui.gpu.span_us}, {"computed", s.ui.gpu.computed},
+                   {"computed_total", s.ui.gpu.computed_total}, {"skipped", s.ui.gpu.skipped},
+                   {"skipped_total", s.ui.gpu.skipped_total}, {"roofline", s.ui.gpu.roofline}}}};
+}
+
+// Returns "" or an error line.
+std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted) {
+  nlohmann::json j = StateJson(s);
+  j["rects"] = nlohmann::json::array();
+  for (const auto& r : painted.rects)
+    j["rects"].push_back({{"id", r.id}, {"state", r.state}, {"badge", r.badge}, {"box", {r.x0, r.y0, r.x1, r.y1}},
+                          {"fill", {r.fill.r, r.fill.g, r.fill.b}}});
+  j["arrows"] = nlohmann::json::array();
+  for (const auto& a : painted.arrows) {
+    nlohmann::json pts = nlohmann::json::array();
+    for (const auto& p : a.points) pts.push_back({p.x, p.y});
+    j["arrows"].push_back({{"id", a.id}, {"points", pts}, {"color", {a.color.r, a.color.g, a.color.b}}});
+  }
+  j["labels"] = nlohmann::json::array();
+  for (const auto& l : painted.labels)
+    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
+  j["em_px"] = painted.em;
+  j["texts"] = VisibleTexts(s);   // everything the window shows as text now
+  try {
+    bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
+// laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
+std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path,
+                            HeatmapRenderer* heatmap, Painted* painted_out) {
+  int win_w = 0, win_h = 0;
+  glfwGetWindowSize(window, &win_w, &win_h);
+  const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
+  const float saved_font = s.options.font_px;
+  s.options.font_px = saved_font * scale;
+  auto texts = ShownTexts(s);
+  const auto runtime = RuntimeTexts(s);  // glyphs on demand (glyphs.h)
+  texts.insert(texts.end(), runtime.begin(), runtime.end());
+  Fonts fonts = LoadFonts(s.ui.text_px * scale, texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+
+  GLuint fbo = 0, color = 0;
+  glGenFramebuffers(1, &fbo);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+  glGenRenderbuffers(1, &color);
+  glBindRenderbuffer(GL_RENDERBUFFER, color);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+  std::string err;
+  if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    err = path + ": not saved: the offscreen framebuffer is not available (" + std::to_string(w) + "×" +
+          std::to_string(h) + ")";
+  } else {
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    ImGui::NewFrame();
+    Painted painted = DrawMainWindow(s, fonts, 1.0f, heatmap);
+    ImGui::Render();
+    glViewport(0, 0, w, h);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    err = WritePixelsPng(path, 0, 0, w, h);
+    if (painted_out) *painted_out = std::move(painted);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteRenderbuffers(1, &color);
+  glDeleteFramebuffers(1, &fbo);
+  s.options.font_px = saved_font;
+  s.ui.fonts_dirty = true;
+  return err;
+}
+
+void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]) {
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  if (count > 0) s.options.monitor %= count;
+  const bool move = s.ui.monitor_changed && is_fullscreen && s.ui.fullscreen;
+  s.ui.monitor_changed = false;
+  if (s.ui.fullscreen == is_fullscreen && !move) return;
+  if (s.ui.fullscreen) {
+    if (count == 0) {
+      s.ui.fullscreen = false;
+      return;
+    }
+    GLFWmonitor* m = monitors[s.options.monitor];
+    const GLFWvidmode* mode = glfwGetVideoMode(m);
+    if (!is_fullscreen) {
+      glfwGetWindowPos(window, &saved[0], &saved[1]);
+      glfwGetWindowSize(window, &saved[2], &saved[3]);
+    }
+    glfwSetWindowMonitor(window, m, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
+  }
+  is_fullscreen = s.ui.fullscreen;
+}
+
+
+// [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown. malloc_trim first
+// hands freed heap pages back, so the figure is live memory (a leak stays), not allocator slack.
+long RssKb() {
+  malloc_trim(0);
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
+}  // namespace bw::app

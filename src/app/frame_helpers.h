@@ -1,0 +1,28 @@
+// Frame helpers of the main loop (main.cpp): the app's state as JSON (--state-file), the painted
+// scene and visible text as JSON (--dump-scene), a PNG of the main window at a multiple of its size
+// (Ctrl+E, --scale), and the fullscreen switch (F11, Shift+F11).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/app_state.h"
+#include "app/heatmap.h"
+#include "app/painter.h"
+
+struct GLFWwindow;
+
+namespace bw::app {
+
+nlohmann::json StateJson(const AppState& s);
+// Writes the dump atomically. Returns "" or an error line.
+std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted);
+// Renders one frame at `scale` × the window size offscreen and saves it as PNG. Returns "" or an error line.
+std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path, HeatmapRenderer* heatmap,
+                            Painted* painted_out);
+// [soak] Resident set size of this process in kB (Linux /proc) after malloc_trim, 0 if unknown.
+long RssKb();
+void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]);
+
+}  // namespace bw::app
