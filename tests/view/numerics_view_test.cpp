@@ -95,7 +95,8 @@ TEST(NumericsView, Case1OverflowIsNamedAndNotAMatch) {
   const std::string en = AllPanelText(*m, end, "en");
   EXPECT_NE(en.find("1 with NaN or \u00b1Inf: never a match"), std::string::npos) << en;
   // The wrong merges' table shows the NaN count, not "max error 0".
-  const auto* wrong = FindSection(m->Panels(end, "en"), UiText("wrong_merges", "en"));
+  const auto panels = m->Panels(end, "en");  // kept alive: FindSection points into it
+  const auto* wrong = FindSection(panels, UiText("wrong_merges", "en"));
   ASSERT_NE(wrong, nullptr);
   for (size_t r = 1; r < wrong->rows.size(); ++r) EXPECT_NE(wrong->rows[r].value.find("NaN \u00d71"), std::string::npos);
 }
