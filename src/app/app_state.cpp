@@ -7,6 +7,18 @@
 
 namespace bw::app {
 
+namespace {
+
+// A new step is shown: its question is open again and nothing is typed.
+void NewStep(AppState& s) {
+  s.ui.revealed = false;
+  s.ui.answer_typed.fill('\0');
+  s.ui.answer_choice = 0;
+  s.ui.answer_verdict = -1;
+}
+
+}  // namespace
+
 void SetEvent(AppState& s, int event) {
   const auto* cur = s.Current();
   if (!cur) return;
@@ -15,7 +27,7 @@ void SetEvent(AppState& s, int event) {
     const int owner = s.model.lesson->OwnerStep(s.ui.step, s.ui.event);
     if (owner != s.ui.step) {
       s.ui.step = owner;
-      s.ui.revealed = false;
+      NewStep(s);
     }
   }
 }
@@ -24,7 +36,7 @@ void GoToStep(AppState& s, int step) {
   if (!s.InLesson()) return;
   s.ui.step = std::clamp(step, 0, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
   s.ui.event = s.model.lesson->EventOf(s.ui.step);
-  s.ui.revealed = false;
+  NewStep(s);
 }
 
 void StepLesson(AppState& s, int delta) {
@@ -41,6 +53,27 @@ void StepLesson(AppState& s, int delta) {
 
 void Reveal(AppState& s) {
   if (s.CurrentStep() && s.CurrentStep()->predict) s.ui.revealed = true;
+}
+
+void CheckTypedAnswer(AppState& s) {
+  const auto* st = s.CurrentStep();
+  if (!st || !st->check || st->check->number.empty()) return;
+  const int e = s.model.lesson->EventOf(s.ui.step);  // the step's own event: where the lesson checked it exists
+  const auto expected = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(e, st->check->number);
+  if (!expected) return;
+  const auto v = view::CheckTypedNumber(std::string(s.ui.answer_typed.data()), *expected);
+  s.ui.answer_verdict = static_cast<int>(v);
+  if (v == view::CheckVerdict::kRight) Reveal(s);
+}
+
+void CheckChoice(AppState& s, int choice) {
+  const auto* st = s.CurrentStep();
+  if (!st || !st->check || st->check->choices.empty()) return;
+  if (choice < 1 || choice > static_cast<int>(st->check->choices.size())) return;
+  s.ui.answer_choice = choice;
+  const bool right = choice == st->check->correct;
+  s.ui.answer_verdict = static_cast<int>(right ? view::CheckVerdict::kRight : view::CheckVerdict::kWrong);
+  if (right) Reveal(s);
 }
 
 void TogglePlay(AppState& s) {

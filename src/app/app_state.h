@@ -3,6 +3,7 @@
 // runs computed at load time) — never a cached copy of engine results per frame.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -67,6 +68,12 @@ struct Transient {
   int event = 0;                 // trace event index in the current scenario
   bool playing = false;          // Space: one event per 1/play_speed s, stopping at the next step's mark
   bool revealed = false;         // the current step's predict box has been answered (first PageDown / R)
+  // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
+  // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
+  // (-1 = not checked yet, else a view::CheckVerdict).
+  std::array<char, 64> answer_typed{};
+  int answer_choice = 0;
+  int answer_verdict = -1;
   double last_advance = 0;       // glfwGetTime() of the last automatic step
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
@@ -131,6 +138,10 @@ void GoToStep(AppState& s, int step);      // clamps; jumps to the step's trace 
 // first reveals the answer; the next press moves on. Without a lesson: one trace event.
 void StepLesson(AppState& s, int delta);
 void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer
+// The current step's checked exercise: check the typed text (a number question) or choice K
+// (1-based; a choice question) against the engine (view/exercise.h). A right answer reveals.
+void CheckTypedAnswer(AppState& s);
+void CheckChoice(AppState& s, int choice);
 void StepEvent(AppState& s, int delta);    // one trace event
 void StepBlock(AppState& s, int delta);    // to the next/previous block boundary of the trace
 void SetEvent(AppState& s, int event);     // clamps; the step follows the position

@@ -49,6 +49,8 @@ nlohmann::json StateJson(const AppState& s) {
           {"step_index", s.ui.step},
           {"event", cur ? cur->EventLabel(s.ui.event) : ""},
           {"revealed", s.ui.revealed},
+          {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
+                      {"verdict", s.ui.answer_verdict}}},
           {"event_index", s.ui.event},
           {"event_count", cur ? cur->EventCount() : 0},
           {"playing", s.ui.playing},

@@ -9,6 +9,7 @@ std::vector<std::string> RuntimeTexts(const AppState& s) {
   for (const std::string* p : {&s.ui.open_path, &s.ui.status, &s.ui.toast, &s.ui.error, &s.ui.opened_path,
                                &s.options.export_dir, &ed.scores, &ed.values, &ed.blocks, &ed.save_path, &ed.error})
     if (!p->empty()) t.push_back(*p);
+  if (s.ui.answer_typed[0]) t.emplace_back(s.ui.answer_typed.data());  // a typed answer (full-width digits)
   return t;
 }
 

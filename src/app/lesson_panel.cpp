@@ -9,6 +9,35 @@ namespace bw::app {
 
 namespace {
 
+// A checked exercise under an open question: a field for a typed number (Enter or the button
+// checks it) or one button per choice, and the verdict line. A right answer reveals the answer.
+void CheckWidgets(AppState& s) {
+  const auto* st = s.CurrentStep();
+  if (!st || !st->check) return;
+  const auto& check = *st->check;
+  const auto& lang = s.options.lang;
+  if (!check.number.empty()) {
+    ImGui::TextUnformatted(T(s, "check_prompt").c_str());
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
+                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    if (ImGui::Button(T(s, "check_button").c_str()) || enter) CheckTypedAnswer(s);
+  } else {
+    for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
+      const bool picked_wrong = k == s.ui.answer_choice && k != check.correct;
+      const std::string label = (picked_wrong ? "\u00d7 " : "") + check.choices[k - 1].In(lang) + "##choice" + std::to_string(k);
+      if (k > 1) ImGui::SameLine();
+      if (ImGui::Button(label.c_str())) CheckChoice(s, k);
+    }
+  }
+  static const char* const kVerdictKeys[] = {"check_right", "check_wrong", "check_unreadable", "check_coarse"};
+  if (s.ui.answer_verdict >= 0) {
+    const bool choice_wrong = !check.choices.empty() && s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
+    Wrapped(T(s, choice_wrong ? "check_choice_wrong" : kVerdictKeys[s.ui.answer_verdict]));
+  }
+}
+
 // The question in a tinted box exactly as tall as its content, with its answer once revealed.
 void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   ImGui::Spacing();
@@ -24,6 +53,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   Wrapped("? " + T(s, "predict") + " " + st.predict);
   if (!st.answer.empty()) Wrapped("\u2192 " + st.answer);
   ImGui::PopFont();
+  if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
   if (!st.reveal.empty()) {
     if (ImGui::Button(T(s, "reveal").c_str())) Reveal(s);
     ImGui::SameLine();

@@ -32,6 +32,33 @@ bool Inside(const std::filesystem::path& folder, const std::filesystem::path& ch
   return true;
 }
 
+constexpr int kMaxChoices = 8;
+
+LessonStep::Check ReadCheck(const JsonReader& r, const nlohmann::json& c, const std::string& path, bool has_predict) {
+  if (!has_predict) r.Fail(path, "a check needs a \"predict\" question");
+  r.ExpectObject(c, path);
+  r.Fields(c, path, {"number", "choices", "correct"});
+  LessonStep::Check check;
+  if (c.contains("number")) {
+    if (c.contains("choices") || c.contains("correct"))
+      r.Fail(path, "a check is either {\"number\"} or {\"choices\", \"correct\"}, not both");
+    check.number = r.String(c["number"], JsonPath(path, "number"));
+    if (check.number.empty()) r.Fail(JsonPath(path, "number"), "the quantity name is empty");
+    return check;
+  }
+  const auto& choices = r.Require(c, path, "choices");
+  const std::string cp = JsonPath(path, "choices");
+  r.ExpectArray(choices, cp, 2);
+  if (choices.size() > static_cast<size_t>(kMaxChoices))
+    r.Fail(cp, std::to_string(choices.size()) + " choices; the limit is " + std::to_string(kMaxChoices));
+  for (size_t k = 0; k < choices.size(); ++k) {
+    check.choices.push_back(r.Text(choices[k], JsonPath(cp, k)));
+  }
+  check.correct = static_cast<int>(r.Integer(r.Require(c, path, "correct"), JsonPath(path, "correct"), 1,
+                                             static_cast<std::int64_t>(choices.size())));
+  return check;
+}
+
 }  // namespace
 
 int Lesson::FindStep(const std::string& step_id) const {
@@ -83,7 +110,7 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     const auto& s = steps[i];
     r.ExpectObject(s, sp);
     r.Fields(s, sp, {"id", "scenario", "position", "title", "body", "further", "teacher_notes", "source", "highlight", "predict", "answer",
-                     "panel"});
+                     "panel", "check"});
     LessonStep st;
     st.id = r.String(r.Require(s, sp, "id"), JsonPath(sp, "id"));
     if (st.id.empty()) r.Fail(JsonPath(sp, "id"), "the step id is empty");
@@ -114,6 +141,7 @@ Lesson LoadLesson(const std::filesystem::path& path) {
       if (!st.predict) r.Fail(JsonPath(sp, "answer"), "an answer needs a \"predict\" question");
       st.answer = Text(r, s, sp, "answer");
     }
+    if (s.contains("check")) st.check = ReadCheck(r, s["check"], JsonPath(sp, "check"), st.predict.has_value());
     if (s.contains("panel")) {
       st.panel = r.String(s["panel"], JsonPath(sp, "panel"));
       if (st.panel.empty()) r.Fail(JsonPath(sp, "panel"), "a panel id is empty");

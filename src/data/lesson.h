@@ -46,6 +46,20 @@ struct LessonStep {
   // "blocks", "counters", "compare", …; view::PanelSection::id). It is the one panel shown in
   // projector mode. view::LoadLessonModel checks that the step's scenario has it.
   std::string panel;
+  // Optional, only with "predict": a checked exercise. Students type their answer (or pick a
+  // choice) and it is checked before the answer is revealed.
+  //   {"number": "output"}  — a quantity name of the step's scenario (lesson_text.h); the typed
+  //     number is checked against the engine's value at the step's event: exactly when the engine
+  //     has the value exactly (a typed fraction 160/7 must equal it; a typed decimal 22.857 must
+  //     be it correctly rounded to the digits given, with at least 3 significant digits).
+  //     view::LoadLessonModel checks that the scenario has this number at the step's position.
+  //   {"choices": [{"zh","en"}, …], "correct": K}  — 2 to 8 choices; K is 1-based.
+  struct Check {
+    std::string number;               // quantity name, or "" for a choice question
+    std::vector<LocalText> choices;   // empty for a number question
+    int correct = 0;                  // 1-based index into choices
+  };
+  std::optional<Check> check;
 };
 
 struct ScenarioRef {

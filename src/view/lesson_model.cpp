@@ -76,6 +76,10 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
         r.Fail(data::JsonPath(data::JsonPath("/steps", i), "panel"),
                "the scenario \"" + st.scenario + "\" has no panel \"" + st.panel + "\" at this step (panels: " + ids + ")");
     }
+    if (st.check && !st.check->number.empty() && !sc.NumberAt(e, st.check->number))
+      r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "check"), "number"),
+             "the scenario \"" + st.scenario + "\" has no single number \"" + st.check->number + "\" at position \"" +
+                 st.position + "\" to check against");
   }
   return m;
 }

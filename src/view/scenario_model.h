@@ -14,6 +14,7 @@
 
 #include "data/scenario.h"
 #include "view/event_title.h"
+#include "view/exercise.h"
 #include "engine/numerics.h"
 #include "view/lesson_text.h"
 #include "view/scene.h"
@@ -50,6 +51,9 @@ struct Heatmap {
   const float* values = nullptr;   // row-major (rows × cols), each in [0, 1]; 0 = masked or no weight
   std::string title;
   int r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // highlighted cells [r0, r1) × [c0, c1); empty when r0 == r1
+  // P has not been computed yet at this event (the materialising reference before its pass 2):
+  // the app says so instead of showing the picture, which would give the answer away.
+  bool not_computed_yet = false;
 };
 
 class ScenarioModel {
@@ -69,6 +73,14 @@ class ScenarioModel {
   virtual Scene BuildScene(int e, const std::string& lang, const Palette& palette) const = 0;
   virtual std::vector<PanelSection> Panels(int e, const std::string& lang) const = 0;
   virtual Quantities QuantitiesAt(int e) const = 0;
+  // The engine's value of quantity `name` at event e as one number, for a checked exercise
+  // (exercise.h), or nullopt when it is not one number there. By default a quantity printed as a
+  // whole number (a count) is exact; kinds with exact rationals say more.
+  virtual std::optional<ExpectedNumber> NumberAt(int e, const std::string& name) const {
+    const auto q = QuantitiesAt(e);
+    const auto it = q.find(name);
+    return it == q.end() ? std::nullopt : WholeNumber(it->second);
+  }
   // Events where a new block (or tile) starts: what Shift+←/→ jumps between.
   virtual std::vector<TimelineMark> BlockMarks() const = 0;
   // Every string this model can put on screen (for the font's glyph ranges).

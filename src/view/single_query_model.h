@@ -21,6 +21,9 @@ class SingleQueryModel final : public ScenarioModel {
   Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   Quantities QuantitiesAt(int e) const override;
+  std::optional<ExpectedNumber> NumberAt(int e, const std::string& name) const override {
+    return SingleQueryNumber(run_, e, name);
+  }
   std::vector<TimelineMark> BlockMarks() const override;
   std::vector<std::string> Texts() const override;
   std::optional<Heatmap> HeatmapAt(int e) const override;

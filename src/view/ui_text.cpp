@@ -160,6 +160,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"lesson_end", {"本课结束（Home 回到第一步）", "End of the lesson (Home goes back to the first step)"}},
       {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
+      {"empty_state_raw", {"空：m = 0（原始累加不减最大值）, l = 0, u = 0", "empty: m = 0 (raw sums subtract no maximum), l = 0, u = 0"}},
       {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},
       {"algo_flash2", {"FlashAttention-2 分块顺序", "FlashAttention-2 tiled order"}},
       {"algo_flash1", {"FlashAttention-1 分块顺序", "FlashAttention-1 tiled order"}},
@@ -289,6 +290,21 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"set_speed_format", {"每秒 %.1f 个事件", "%.1f events per second"}},
       {"set_saved_in", {"自动保存到", "Saved automatically in"}},
       {"nothing_loaded", {"没有打开任何课程或场景。", "Nothing was loaded."}},
+      // Checked exercises (lesson step "check"; view/exercise.h).
+      {"check_prompt", {"你的答案（分数如 160/7，或小数）：", "Your answer (a fraction like 160/7, or a decimal):"}},
+      {"check_button", {"检查", "Check"}},
+      {"check_right", {"✓ 对了，和引擎算出的值一致。", "✓ Right: it matches the engine's value."}},
+      {"check_wrong", {"× 还不对，再想想（或请老师揭晓答案）。", "× Not right yet: think again (or ask for the reveal)."}},
+      {"check_unreadable", {"请输入一个数：整数、分数（如 160/7）或小数。", "Type a number: a whole number, a fraction (such as 160/7) or a decimal."}},
+      {"check_coarse", {"方向对了，但请至少给出 3 位有效数字（或写成分数）。", "On the right track, but give at least 3 significant digits (or the fraction)."}},
+      {"check_choice_wrong", {"× 不是这个，再想想。", "× Not this one: think again."}},
+      // The merge strip and the balance under the single-query diagram (merge_views.h).
+      {"strip_hint", {"合并公式：每合并一个块，这里就代入当前数值。", "The merge equations appear here, values substituted, at each merge (update)."}},
+      {"balance_mean", {"加权平均（正确）", "weighted mean (right)"}},
+      {"balance_midpoint", {"块输出的简单平均（错误）", "plain mean of the block outputs (wrong)"}},
+      {"weight_word", {"权重", "weight"}},
+      {"balance_heading", {"天平（线性权重）", "Balance (linear weights)"}},
+      {"heatmap_not_yet", {"P 还没算出来：直接实现在第 2 遍才把 P 写回显存。", "P is not computed yet: the direct implementation writes P in its pass 2."}},
       {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
   };
   return table;

@@ -281,3 +281,53 @@ TEST(Classroom, ChineseModeShowsNoEnglishUiText) {
 
 }  // namespace
 }  // namespace bw::app
+
+namespace bw::app {
+namespace {
+
+void Type(AppState& s, const std::string& text) {
+  s.ui.answer_typed.fill('\0');
+  text.copy(s.ui.answer_typed.data(), s.ui.answer_typed.size() - 1);
+}
+
+// Checked exercises (issue 11): on a student's laptop a typed answer is checked against the engine
+// before anything is revealed; a right one reveals, a wrong one leaves the question open; a new
+// step starts with nothing typed.
+TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/n50-worked-example.json");
+  GoToStep(s, s.model.lesson->lesson.FindStep("N50/w1"));
+  ASSERT_TRUE(s.PredictPending());
+  for (const char* wrong : {"65/3", "21.67", "21.7"}) {
+    Type(s, wrong);
+    CheckTypedAnswer(s);
+    EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong)) << wrong;
+    EXPECT_TRUE(s.PredictPending()) << wrong;
+    EXPECT_TRUE(StepTextNow(s).answer.empty());
+  }
+  Type(s, "23");
+  CheckTypedAnswer(s);
+  EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kTooCoarse));
+  EXPECT_TRUE(s.PredictPending());
+  Type(s, "22.857");
+  CheckTypedAnswer(s);
+  EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kRight));
+  EXPECT_FALSE(s.PredictPending());
+  EXPECT_NE(StepTextNow(s).answer.find("160/7"), std::string::npos) << StepTextNow(s).answer;
+  StepLesson(s, +1);
+  EXPECT_EQ(s.ui.answer_verdict, -1);
+  EXPECT_EQ(s.ui.answer_typed[0], '\0');
+
+  // A choice question: the wrong choice is marked and the question stays open; the right one reveals.
+  AppState r = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
+  GoToStep(r, r.model.lesson->lesson.FindStep("RC-T3/b2"));
+  const auto& check = *r.CurrentStep()->check;
+  ASSERT_EQ(check.choices.size(), 2u);
+  CheckChoice(r, 3 - check.correct);
+  EXPECT_EQ(r.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong));
+  EXPECT_TRUE(r.PredictPending());
+  CheckChoice(r, check.correct);
+  EXPECT_FALSE(r.PredictPending());
+}
+
+}  // namespace
+}  // namespace bw::app

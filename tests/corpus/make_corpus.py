@@ -340,6 +340,19 @@ bad("lesson_unknown_position_v2", "lesson", LESSON, "/steps/1/position", "tile:9
 bad("lesson_duplicate_step_id", "lesson", LESSON, "/steps/1/id", "T/0", "is used twice")
 bad("lesson_position_event_huge", "lesson", LESSON, "/steps/1/position", "event:99999999999999999999", "has no position")
 
+# ---- checked exercises (a lesson step's "check"; view/exercise.h) -------------------------------
+CHECKED = dict(LESSON, steps=[dict(STEP, position="end", predict=T, check={"number": "output"}), LESSON["steps"][1]])
+CHOICE = dict(LESSON, steps=[dict(STEP, predict=T, check={"choices": [T, T], "correct": 2}), LESSON["steps"][1]])
+add("ok_lesson_check_number", "lesson", CHECKED, ok=True)
+add("ok_lesson_check_choices", "lesson", CHOICE, ok=True)
+bad("lesson_check_without_predict", "lesson", LESSON, "/steps/0/check", {"number": "output"}, "a check needs a \"predict\" question")
+bad("lesson_check_number_and_choices", "lesson", CHECKED, "/steps/0/check/choices", [T, T], "either {\"number\"}", path="/steps/0/check")
+bad("lesson_check_correct_too_big", "lesson", CHOICE, "/steps/0/check/correct", 3, "3 is above the limit 2")
+bad("lesson_check_correct_zero", "lesson", CHOICE, "/steps/0/check/correct", 0, "0 is below the minimum 1")
+bad("lesson_check_one_choice", "lesson", CHOICE, "/steps/0/check/choices", [T], "expected at least 2 elements")
+bad("lesson_check_unknown_number", "lesson", CHECKED, "/steps/0/check/number", "nope", "has no single number \"nope\"")
+bad("lesson_check_unknown_key", "lesson", CHECKED, "/steps/0/check/answer", 1, "unknown key")
+
 # ---- inputs the fuzzer found (scripts/fuzz; tests/fuzz/crashes/ keeps the raw input) ------------
 CRASHES = os.path.join(HERE, "..", "fuzz", "crashes")
 for name, loader, path, reason in [
@@ -428,14 +441,15 @@ BEYOND = {
     "length": ["len_v1_values_short", "len_v1_values_ragged", "len_v1_block_sum", "len_v1_logits_values",
                "len_v2_K_cols", "len_v2_Q_ragged", "len_v2_V_rows", "len_v2_V_ragged", "len_v2_dO_rows",
                "len_v2_dO_cols", "len_v2_key_padding", "len_v2_explicit_rows", "len_v2_explicit_cols",
-               "len_v2_logits_V", "len_v2_logits_ragged", "empty_v2_key_padding"],
+               "len_v2_logits_V", "len_v2_logits_ragged", "empty_v2_key_padding",
+               "lesson_check_correct_too_big"],
     "product of sizes": ["limit_v2_scores", "limit_v2_tiles", "limit_v2_tiles_sram",
                          "fuzz_attention_v2_timeout_512x512_tiles"],
     "lesson references (files, scenario names, trace positions, unique step ids)": [
         "lesson_missing_scenario", "lesson_outside_folder", "lesson_outside_folder_nested", "lesson_absolute_path",
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
-        "lesson_duplicate_step_id", "lesson_position_event_huge"],
+        "lesson_duplicate_step_id", "lesson_position_event_huge", "lesson_check_unknown_number"],
 }
 
 
