@@ -82,7 +82,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   if (L.heatmap.w > 0) {
     place(L.heatmap);
     ImGui::BeginChild("heatmap", ImVec2(L.heatmap.w, L.heatmap.h), false);
-    DrawHeatmap(s, heatmap);
+    DrawHeatmap(s, fonts, heatmap);
     ImGui::EndChild();
   }
   place(L.side);

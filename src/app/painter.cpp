@@ -176,10 +176,12 @@ struct Deferred {
   ImVec2 pos;
   ImU32 col;
   std::string text;
+  const std::vector<view::TextSpan>* spans = nullptr;  // coloured pieces of `text` (an equation)
 };
 
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
-               const std::string& owner, float em, Placer& placer, Painted& painted) {
+               const std::string& owner, float em, Placer& placer, Painted& painted,
+               const std::vector<view::TextSpan>* spans = nullptr) {
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
@@ -203,7 +205,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
       if (!placer.Free(box)) continue;
-      out.push_back({size_px, c, col, text});
+      out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
     }
@@ -212,7 +214,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
   // geometry test names it.
   const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
   const ImVec2 sz = Measure(fonts, std::min(px, small), text);
-  out.push_back({std::min(px, small), want, col, text});
+  out.push_back({std::min(px, small), want, col, text, spans});
   Record(painted, placer, owner, text, want, sz, std::min(px, small));
   return false;
 }
@@ -299,7 +301,8 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     deferred.clear();
     bool all = true;
     for (const auto& t : scene.texts)
-      all &= PlaceFree(deferred, fonts, t.size_em * em * ts, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted);
+      all &= PlaceFree(deferred, fonts, t.size_em * em * ts, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
+                       t.spans.empty() ? nullptr : &t.spans);
     for (const auto& ar : scene.arrows)
       if (!ar.label.empty())
         all &= PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label, "arrow:" + ar.id,
@@ -346,7 +349,17 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
                           {tip.x - dir.x * head - n.x * head * 0.5f, tip.y - dir.y * head - n.y * head * 0.5f}, col);
 
   }
-  for (const auto& d : deferred) Text(dl, fonts, d.px, d.pos, d.col, d.text);
+  for (const auto& d : deferred) {
+    if (!d.spans) {
+      Text(dl, fonts, d.px, d.pos, d.col, d.text);
+      continue;
+    }
+    ImVec2 at = d.pos;  // the spans one after another, each in its own colour
+    for (const auto& sp : *d.spans) {
+      Text(dl, fonts, d.px, at, ToImColor(sp.color), sp.text);
+      at.x += Measure(fonts, d.px, sp.text).x;
+    }
+  }
   return painted;
 }
 

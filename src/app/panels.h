@@ -28,7 +28,7 @@ void UpdateFontSizes(AppState& s, float display_h);
 // The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
 // P as a heatmap (our shader), the current tile outlined.
-void DrawHeatmap(const AppState& s, HeatmapRenderer* renderer);
+void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer);  // or the balance (single query)
 // The presenter's notes window content (F5).
 void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
 // Ctrl+O: recent files, the shipped lessons and scenarios, and a path field.

@@ -52,11 +52,27 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
   return sections;
 }
 
+view::Scene SceneNow(const AppState& s) {
+  const auto* cur = s.Current();
+  if (!cur) return {};
+  view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, s.Palette());
+  DropAnswers(scene, s);
+  return scene;
+}
+
+void DropAnswers(view::Scene& scene, const AppState& s) {
+  if (!s.PredictPending()) return;
+  std::erase_if(scene.rects, [](const view::SceneRect& r) { return r.answer; });
+  std::erase_if(scene.texts, [](const view::SceneText& t) { return t.answer; });
+}
+
 std::vector<std::string> VisibleTexts(const AppState& s) {
   std::vector<std::string> out;
   const ShownStep st = StepTextNow(s);
   for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.answer, &st.further})
     if (!t->empty()) out.push_back(*t);
+  if (const auto* step = s.CurrentStep(); step && step->check && !st.reveal.empty())
+    for (const auto& c : step->check->choices) out.push_back(c.In(s.options.lang));
   for (const auto& sec : PanelsNow(s)) {
     out.push_back(sec.title);
     for (const auto& c : sec.columns) out.push_back(c);
@@ -66,7 +82,7 @@ std::vector<std::string> VisibleTexts(const AppState& s) {
     }
   }
   if (const auto* cur = s.Current()) {
-    const auto scene = cur->BuildScene(s.ui.event, s.options.lang, s.Palette());
+    const auto scene = SceneNow(s);
     for (const auto& r : scene.rects) {
       if (!r.label.empty()) out.push_back(r.label);
       if (!r.sublabel.empty()) out.push_back(r.sublabel);

@@ -25,6 +25,12 @@ ShownStep StepTextNow(const AppState& s);
 // "panel", else the first) is kept: diagram + one panel + the step text.
 std::vector<view::PanelSection> PanelsNow(const AppState& s);
 
+// The diagram at the current event. Its answer records (the balance's mean and midpoint) are left
+// out while the step's predict question is open, as the panels' answer rows are.
+view::Scene SceneNow(const AppState& s);
+// Leaves out a scene's answer records while the step's question is open (SceneNow does this).
+void DropAnswers(view::Scene& scene, const AppState& s);
+
 // Every string the main window shows now (step text, panels, diagram labels, timeline label).
 std::vector<std::string> VisibleTexts(const AppState& s);
 

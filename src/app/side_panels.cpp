@@ -8,7 +8,9 @@
 #include <algorithm>
 
 #include "view/layout.h"
+#include "view/merge_views.h"
 #include "view/scenario_model.h"
+#include "view/single_query_model.h"
 
 namespace bw::app {
 
@@ -17,7 +19,7 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
-  const view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, pal);
+  const view::Scene scene = SceneNow(s);
   // The scene fills its box (centred across it): its scale follows the window, not the font.
   const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);
   const float ts = view::TextScale(s.options.font_px);  // Ctrl ± enlarges the labels as far as they fit
@@ -75,12 +77,35 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
   }
 }
 
-void DrawHeatmap(const AppState& s, HeatmapRenderer* renderer) {
+namespace {
+
+// A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
+// block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
+void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
+  ImGui::TextUnformatted(T(s, "balance_heading").c_str());
+  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette());
+  DropAnswers(scene, s);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float em = view::FitEm({0, 0, avail.x, std::max(avail.y, 1.0f)}, scene.width, scene.height);
+  PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f);
+  ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
+}
+
+}  // namespace
+
+void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer) {
   const auto* cur = s.Current();
-  if (!cur || !renderer) return;
+  if (!cur) return;
+  if (const auto* sq = dynamic_cast<const view::SingleQueryModel*>(cur); sq && sq->run().problem.values.cols() == 1)
+    return DrawBalance(s, fonts, *sq);
+  if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
   ImGui::TextUnformatted((T(s, "heatmap") + "  " + h->title).c_str());
+  if (h->not_computed_yet) {
+    Wrapped(T(s, "heatmap_not_yet"));
+    return;
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
   // Cells keep their aspect: a single row is a strip, a square matrix a square.

@@ -180,8 +180,9 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
   run.problem = p;
   run.events.push_back({QueryEventKind::kStart, 0, "start"});
 
-  SoftmaxState state = SoftmaxState::Empty(d_v);
+  SoftmaxState state = InitialState(p);
   ExactState exact_state = ExactEmpty(d_v);
+  if (p.mode == SoftmaxMode::kRaw) exact_state.M = 1;  // m = ln 1 = 0 (InitialState)
   Eigen::VectorXd avg_sum = Eigen::VectorXd::Zero(d_v);
   std::vector<Rational> exact_avg_sum(d_v, Rational(0));
   int nonempty_blocks = 0;
@@ -271,8 +272,14 @@ int SingleQueryRun::BlockInSramAt(int e) const {
 
 SoftmaxState SingleQueryRun::StateAt(int e) const {
   const int merged = BlocksMergedAt(e);
-  if (merged == 0) return SoftmaxState::Empty(problem.values.cols());
+  if (merged == 0) return InitialState(problem);
   return blocks[merged - 1].after;
+}
+
+SoftmaxState InitialState(const SingleQueryProblem& p) {
+  SoftmaxState s = SoftmaxState::Empty(p.values.cols());
+  if (p.mode == SoftmaxMode::kRaw) s.m = 0;
+  return s;
 }
 
 std::string ToFractionString(const Rational& q) {

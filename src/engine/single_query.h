@@ -114,9 +114,14 @@ struct SingleQueryRun {
   int BlocksMergedAt(int e) const;
   // The block held in SRAM at event `e` (1-based), or 0 when none is.
   int BlockInSramAt(int e) const;
-  // Running state at event `e` (the empty state before the first update).
+  // Running state at event `e` (InitialState before the first update).
   SoftmaxState StateAt(int e) const;
 };
+
+// The running state before any block: l = 0, u = 0, and m = −∞ in stable mode (no maximum seen
+// yet; the first merge's α = e^{−∞} = 0 multiplies an empty state). Raw mode subtracts no maximum:
+// m is 0 from the start and stays 0, so every α and β is 1.
+SoftmaxState InitialState(const SingleQueryProblem& p);
 
 // Runs the blocks in order. Throws std::invalid_argument with Validate()'s message on a bad problem.
 SingleQueryRun RunSingleQuery(const SingleQueryProblem& p);

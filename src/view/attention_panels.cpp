@@ -258,6 +258,14 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
   if (!runs_.reference.P.allFinite()) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
+  if (!runs_.run.trace.empty() && !Tiled() && !IsBackward(std::clamp(e, 0, EventCount() - 1))) {
+    // The reference writes P in its pass 2; before that event there is no P to show.
+    const auto& tr = runs_.run.trace;
+    const int upto = std::clamp(e, 0, static_cast<int>(tr.size()) - 1);
+    bool written = false;
+    for (int k = 0; k <= upto && !written; ++k) written = tr[k].kind == EventKind::kWrite && tr[k].tensor == Tensor::kP;
+    h.not_computed_yet = !written;
+  }
   if (!runs_.run.trace.empty() && Tiled()) {
     e = std::clamp(e, 0, EventCount() - 1);
     const auto& ev = IsBackward(e) ? (*BwdTrace())[static_cast<size_t>(e - FwdCount())] : runs_.run.trace[static_cast<size_t>(FwdEvent(e))];

@@ -9,6 +9,21 @@ namespace bw::view {
 using engine::EventKind;
 using engine::Tensor;
 
+namespace {
+
+// Which pass of the materialising reference an event belongs to (1, 2, 3; 0 = none).
+int ReferencePass(const engine::AttentionEvent& ev) {
+  switch (ev.tensor) {
+    case Tensor::kQ: case Tensor::kK: return 1;
+    case Tensor::kS: return ev.kind == EventKind::kRead ? 2 : 1;
+    case Tensor::kP: return ev.kind == EventKind::kRead ? 3 : 2;
+    case Tensor::kV: case Tensor::kO: case Tensor::kL: return 3;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
 Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22;
   constexpr float kHbmW = 25.5f, kMidX = 26.5f, kMidW = 12.5f, kSramX = 40, kSramW = 16;
@@ -134,12 +149,16 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   };
   const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
   const bool in_block = tiled && ci >= 0;
-  slot("sram.Q", kSramX + 0.6f, idx("Q", ci), in_block || !tiled);
+  // The materialising reference works in three passes, each with only its own operands on chip
+  // (FlashAttention Algorithm 0): 1 reads Q, K and writes S; 2 reads S and writes P; 3 reads P, V
+  // and writes O.
+  const int pass = tiled || !has_event ? 0 : ReferencePass(ev);
+  slot("sram.Q", kSramX + 0.6f, idx("Q", ci), tiled ? in_block : pass == 1);
   // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
-  const bool kv_loaded = tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true;
-  slot("sram.K", kSramX + 4.4f, idx("K", cj), kv_loaded);
-  slot("sram.V", kSramX + 8.2f, idx("V", cj), kv_loaded);
-  slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : "S/P", tiled ? (cj >= 0 && ev.kind != EventKind::kSkipTile) : true);
+  const bool kv_loaded = tiled && cj >= 0 && ev.kind != EventKind::kSkipTile;
+  slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? kv_loaded : pass == 1);
+  slot("sram.V", kSramX + 8.2f, idx("V", cj), tiled ? kv_loaded : pass == 3);
+  slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
   SceneRect acc;
   acc.id = "sram.acc";
   acc.x = kSramX + 0.6f, acc.y = 8.6f, acc.w = kSramW - 1.2f, acc.h = kBottom - 8.6f;

@@ -31,8 +31,7 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
 
   // Running state at the event.
   if (merged == 0) {
-    const auto empty = engine::SoftmaxState::Empty(p.values.cols());
-    AddState(q, "", empty, nullptr);
+    AddState(q, "", engine::InitialState(p), nullptr);  // raw mode: m = 0 from the start
     q["output_so_far"] = "\u2014";  // nothing merged: no output yet
   } else {
     const auto& b = run.blocks[merged - 1];

@@ -40,6 +40,9 @@ Palette ClassroomPalette() {
   p.read_arrow = {30, 101, 216};
   p.write_arrow = {211, 47, 47};
   p.merge_arrow = {55, 71, 79};
+  p.state_term = {0, 121, 107};   // teal: the accumulator's m, l, u
+  p.block_term = {156, 100, 0};   // dark amber: the block in SRAM (amber tile), readable as text
+  p.wrong = {123, 23, 162};       // purple, with ×
   p.line_em = 0.12f;
   return p;
 }
@@ -239,9 +242,9 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
   const float ax = kSramX + 1.8f;
-  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f, pal.text, "m = " + q.at("m")});
-  sc.texts.push_back({"acc.l", ax, kRow2 + 2.4f, 1.35f, pal.text, "l = " + q.at("l")});
-  sc.texts.push_back({"acc.u", ax, kRow2 + 4.2f, 1.35f, pal.text, "u = " + q.at("u")});
+  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f, pal.state_term, "m = " + q.at("m")});
+  sc.texts.push_back({"acc.l", ax, kRow2 + 2.4f, 1.35f, pal.state_term, "l = " + q.at("l")});
+  sc.texts.push_back({"acc.u", ax, kRow2 + 4.2f, 1.35f, pal.state_term, "u = " + q.at("u")});
 
   // Legend along the bottom of the HBM panel.
   sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText("legend_read", lang)});

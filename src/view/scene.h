@@ -24,6 +24,10 @@ struct Palette {
   Color background, panel_hbm, panel_sram, border, text, text_muted;
   Color pending, in_sram, processed, masked, written, not_written;
   Color read_arrow, write_arrow, merge_arrow;
+  // The merge equation strip and the balance (merge_views.h): terms that come from the running
+  // state (the accumulator box's m, l, u) and from the block in SRAM (its m_b, l_b, u_b), and the
+  // wrong merge (purple with ×, never red).
+  Color state_term, block_term, wrong;
   float line_em;  // stroke width in em
 };
 Palette ClassroomPalette();   // light background, high contrast: readable when projected
@@ -48,6 +52,7 @@ struct SceneRect {
   bool dashed = false;
   std::string label;      // big label: "K/V 2", "Q", "O"
   std::string sublabel;   // state in words: "done", "pending", "in SRAM", …
+  bool answer = false;    // marks an answer (the balance's mean): hidden while the step's question is open
 };
 
 enum class ArrowKind { kRead, kWrite, kMerge };
@@ -63,12 +68,21 @@ struct SceneArrow {
   ScenePoint label_at;    // top-left of the label (em)
 };
 
+// A run of a text in its own colour (an equation whose terms are coloured like the boxes they
+// come from). The painter draws the spans one after another; `text` is their concatenation.
+struct TextSpan {
+  std::string text;
+  Color color;
+};
+
 struct SceneText {
   std::string id;
   float x, y;             // em, top-left
   float size_em = 1.0f;   // multiple of the base font size
   Color color;
   std::string text;
+  std::vector<TextSpan> spans = {};  // optional: `text` in coloured pieces
+  bool answer = false;          // answers a comparison question: hidden while the step's question is open
 };
 
 struct Scene {

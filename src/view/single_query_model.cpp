@@ -2,6 +2,7 @@
 #include "view/single_query_model.h"
 
 #include "view/format.h"
+#include "view/merge_views.h"
 #include "view/numerics_panel.h"
 
 #include <algorithm>
@@ -39,6 +40,10 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
   Scene sc = BuildQueryScene(run_, e, lang, palette);
   // The input the diagram runs, named on it: a lesson may draw one input and quote another.
   sc.texts.push_back({"scenario.title", 1, 17.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+  // Under the diagram: the merge with its values substituted (merge_views.h).
+  const float strip_y = sc.height + 0.5f;
+  AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width);
+  sc.height = strip_y + kMergeStripHeight;
   return sc;
 }
 
@@ -65,9 +70,10 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
     const std::string before = merged > 1 ? "@" + std::to_string(merged - 1) : "";
+    const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: m is 0 from the start
     acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
-                                                            : T("empty_state")});
+                                                            : T(raw ? "empty_state_raw" : "empty_state")});
     acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j)});
     acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
@@ -130,9 +136,13 @@ std::vector<std::string> SingleQueryModel::Texts() const {
   std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file};
   for (int e = 0; e < EventCount(); ++e) {
     for (const auto& [k, v] : QuantitiesAt(e)) texts.push_back(v);
-    for (const auto* lang : {"zh", "en"})
+    for (const auto* lang : {"zh", "en"}) {
       for (const auto& sec : Panels(e, lang))
         for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
+      // The merge strip's and the balance's texts (α, β, ′, fractions) for the font's glyph ranges.
+      for (const Scene& sc : {BuildScene(e, lang, ClassroomPalette()), BuildBalanceScene(run_, e, lang, ClassroomPalette())})
+        for (const auto& t : sc.texts) texts.push_back(t.text);
+    }
   }
   return texts;
 }

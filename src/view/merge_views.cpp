@@ -1,0 +1,222 @@
+// The merge equation strip and the balance under the single-query diagram; see merge_views.h.
+#include "view/merge_views.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "view/format.h"
+
+namespace bw::view {
+
+namespace {
+
+using engine::Rational;
+
+// A number as the strip shows it: the exact fraction when the run is exact, else 4 digits.
+std::string Num(double x, const Rational* ex) { return ex ? FormatFraction(*ex) : FormatDouble(x); }
+std::string LogNum(double m, const Rational* M) { return M ? FormatLogOf(*M) : FormatDouble(m); }
+std::string VecNum(const Eigen::VectorXd& v, const std::vector<Rational>* ex) {
+  if (v.size() == 1) return Num(v(0), ex ? &(*ex)[0] : nullptr);
+  std::string s = "(";
+  for (Eigen::Index c = 0; c < v.size(); ++c)
+    s += (c ? ", " : "") + Num(v(c), ex ? &(*ex)[static_cast<size_t>(c)] : nullptr);
+  return s + ")";
+}
+
+SceneText Line(std::string id, float x, float y, float size, const Palette& pal, std::vector<TextSpan> spans) {
+  SceneText t{std::move(id), x, y, size, pal.text, ""};
+  for (const auto& s : spans) t.text += s.text;
+  t.spans = std::move(spans);
+  return t;
+}
+
+}  // namespace
+
+void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                   float y0, float width) {
+  (void)width;
+  const auto& ev = run.events[std::clamp(event, 0, static_cast<int>(run.events.size()) - 1)];
+  const float x = 1.0f, size = 1.05f, step = 1.45f, x_u = 27.0f;
+  const Color txt = pal.text, st = pal.state_term, bl = pal.block_term;
+  if (ev.kind == engine::QueryEventKind::kUpdate) {
+    const auto& b = run.blocks[ev.block - 1];
+    const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
+    const Rational* alpha = ex ? &ex->alpha : nullptr;
+    const Rational* beta = ex ? &ex->beta : nullptr;
+    const std::string a = Num(b.factors.alpha, alpha), be = Num(b.factors.beta, beta);
+    sc.texts.push_back(Line("strip.m", x, y0, size, pal,
+                            {{"m\u2032 = max(", txt},
+                             {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
+                             {", ", txt},
+                             {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
+                             {") = " + LogNum(b.after.m, ex ? &ex->after.M : nullptr) + "    ", txt},
+                             {"\u03b1 = e^(m\u2212m\u2032) = " + a, st},
+                             {"    ", txt},
+                             {"\u03b2 = e^(m_b\u2212m\u2032) = " + be, bl}}));
+    sc.texts.push_back(Line("strip.l", x, y0 + step, size, pal,
+                            {{"l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = ", txt},
+                             {a + "\u00b7" + Num(b.before.l, ex ? &ex->before.l : nullptr), st},
+                             {" + ", txt},
+                             {be + "\u00b7" + Num(b.local.l, ex ? &ex->local.l : nullptr), bl},
+                             {" = " + Num(b.after.l, ex ? &ex->after.l : nullptr), txt}}));
+    sc.texts.push_back(Line("strip.u", x_u, y0 + step, size, pal,
+                            {{"u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = ", txt},
+                             {a + "\u00b7" + VecNum(b.before.u, ex ? &ex->before.u : nullptr), st},
+                             {" + ", txt},
+                             {be + "\u00b7" + VecNum(b.local.u, ex ? &ex->local.u : nullptr), bl},
+                             {" = " + VecNum(b.after.u, ex ? &ex->after.u : nullptr), txt}}));
+    return;
+  }
+  if (ev.kind == engine::QueryEventKind::kWriteOutput) {
+    const auto& f = run.blocks.back();
+    const engine::QueryBlockStep::Exact* ex = f.exact ? &*f.exact : nullptr;
+    sc.texts.push_back(Line("strip.o", x, y0, size, pal,
+                            {{"o = u/l = ", txt},
+                             {VecNum(f.after.u, ex ? &ex->after.u : nullptr), st},
+                             {" / ", txt},
+                             {Num(f.after.l, ex ? &ex->after.l : nullptr), st},
+                             {" = " + VecNum(run.output, run.exact ? &run.exact->output : nullptr), txt}}));
+    return;
+  }
+  sc.texts.push_back({"strip.hint", x, y0, 0.9f, pal.text_muted, UiText("strip_hint", lang)});
+}
+
+Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal) {
+  Scene sc;
+  sc.width = kBalanceWidth;
+  sc.height = kBalanceHeight;
+  sc.background = pal.background;
+  AddBalance(sc, run, event, lang, pal, 0, kBalanceWidth);
+  return sc;
+}
+
+void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                float y0, float width) {
+  const auto& p = run.problem;
+  if (p.values.cols() != 1) return;
+  const int n = static_cast<int>(p.scores.size());
+  const int merged = run.BlocksMergedAt(event);
+  const int in_sram = run.BlockInSramAt(event);
+  const bool all_in = merged == run.BlockCount();
+  const bool weights = p.score_kind == engine::ScoreKind::kWeights;
+
+  // Each position's true weight p_i ∝ e^{s_i} (masked: 0), max-shifted so nothing overflows.
+  std::vector<double> logit(n), share(n, 0.0);
+  double s_max = -INFINITY;
+  for (int i = 0; i < n; ++i) {
+    logit[i] = weights ? (p.scores[i] > 0 ? std::log(p.scores[i]) : -INFINITY) : p.scores[i];
+    s_max = std::max(s_max, logit[i]);
+  }
+  double total = 0;
+  for (int i = 0; i < n; ++i) total += std::isinf(s_max) ? 0.0 : std::exp(logit[i] - s_max);
+  double p_max = 0;
+  for (int i = 0; i < n; ++i) {
+    share[i] = total > 0 ? std::exp(logit[i] - s_max) / total : 0.0;
+    p_max = std::max(p_max, share[i]);
+  }
+  // A block's weight: e^{m_b}·l_b exactly (M_b·l_b) when the run is exact, else its share of Σ.
+  auto block_weight = [&](const engine::QueryBlockStep& b) {
+    if (b.exact) return FormatFraction(b.exact->local.M * b.exact->local.l);
+    double s = 0;
+    for (int i = b.begin; i < b.end; ++i) s += share[i];
+    return FormatDouble(100 * s) + "%";
+  };
+  auto state_of = [&](const engine::QueryBlockStep& b) {
+    if (b.all_masked) return TileState::kMasked;
+    if (b.block == in_sram) return TileState::kInSram;
+    return b.block <= merged ? TileState::kProcessed : TileState::kPending;
+  };
+
+  // Left: the weights, linear, one bar per position, bracketed by block.
+  const float left0 = 1.0f, left_w = width - 2.0f, base = y0 + 5.0f, bar_max = 3.6f;
+  const float slot = std::min(3.0f, left_w / static_cast<float>(std::max(n, 1)));
+  for (const auto& b : run.blocks) {
+    const TileStyle style = Style(state_of(b), pal);
+    for (int i = b.begin; i < b.end; ++i) {
+      const float h = p_max > 0 ? std::max(0.08f, bar_max * static_cast<float>(share[i] / p_max)) : 0.08f;
+      SceneRect r;
+      r.id = "balance.w." + std::to_string(i + 1);
+      r.x = left0 + slot * static_cast<float>(i) + slot * 0.15f;
+      r.w = slot * 0.7f;
+      r.y = base - h;
+      r.h = h;
+      r.fill = style.fill;
+      r.border = pal.border;
+      r.border_em = 0.05f;
+      r.hatched = style.hatched;  // the state in a symbol on the block's bracket label, not on each thin bar
+      sc.rects.push_back(r);
+      const std::string w = weights ? (p.exact_weights ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]))
+                                    : FormatDouble(p.scores[i]);
+      sc.texts.push_back({"balance.wl." + std::to_string(i + 1), r.x, base - h - 1.0f, 0.75f, pal.text, w});
+    }
+    SceneRect br;
+    br.id = "balance.bracket." + std::to_string(b.block);
+    br.x = left0 + slot * static_cast<float>(b.begin) + slot * 0.1f;
+    br.w = slot * static_cast<float>(b.end - b.begin) - slot * 0.2f;
+    br.y = base + 0.25f;
+    br.h = 0.14f;
+    br.fill = pal.border;
+    br.border = pal.border;
+    br.border_em = 0;
+    sc.rects.push_back(br);
+    sc.texts.push_back({"balance.block." + std::to_string(b.block), br.x, base + 0.5f, 0.75f, pal.text,
+                        std::string(StateBadge(state_of(b))) + " " + UiText("block", lang) + " " + std::to_string(b.block) +
+                            ": " + block_weight(b)});
+  }
+
+  // Below: the number line of the values, the block outputs with their weights, the mean and the
+  // plain mean of the block outputs.
+  double v_lo = INFINITY, v_hi = -INFINITY;
+  for (int i = 0; i < n; ++i) {
+    v_lo = std::min(v_lo, p.values(i, 0));
+    v_hi = std::max(v_hi, p.values(i, 0));
+  }
+  if (!(v_hi > v_lo)) v_lo -= 1, v_hi += 1;
+  const float line0 = 2.0f, line1 = width - 2.0f, axis_y = y0 + 10.0f;
+  auto at = [&](double v) { return line0 + static_cast<float>((v - v_lo) / (v_hi - v_lo)) * (line1 - line0); };
+  SceneRect axis;
+  axis.id = "balance.axis";
+  axis.x = line0, axis.y = axis_y, axis.w = line1 - line0, axis.h = 0.12f;
+  axis.fill = pal.border, axis.border = pal.border, axis.border_em = 0;
+  sc.rects.push_back(axis);
+  sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.75f, pal.text_muted, FormatDouble(v_lo)});
+  sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.75f, pal.text_muted, FormatDouble(v_hi)});
+  for (const auto& b : run.blocks) {
+    if (b.block > merged || b.local.IsEmpty()) continue;  // not merged yet: nothing to place
+    const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
+    const float cx = at(b.local_output(0));
+    SceneRect dot;
+    dot.id = "balance.out." + std::to_string(b.block);
+    dot.x = cx - 0.4f, dot.y = axis_y - 0.35f, dot.w = 0.8f, dot.h = 0.8f;
+    dot.fill = Style(TileState::kProcessed, pal).fill;
+    dot.border = pal.border;
+    dot.border_em = 0.06f;
+    sc.rects.push_back(dot);
+    const float lift = 1.9f + 1.2f * static_cast<float>((b.block - 1) % 2);  // neighbours on two levels
+    sc.texts.push_back({"balance.outl." + std::to_string(b.block), cx - 1.5f, axis_y - lift, 0.8f, pal.text,
+                        Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) +
+                            " " + block_weight(b) + ")"});
+  }
+  if (!all_in || run.all_masked) return;
+  const bool exact = run.exact.has_value();
+  const std::string right = exact ? FormatExact(run.exact->output[0]) : FormatDouble(run.output(0));
+  const std::string mid = exact ? FormatExact(run.exact->average_of_block_outputs[0]) : FormatDouble(run.average_of_block_outputs(0));
+  auto marker = [&](const std::string& id, double v, Color c, float dy, const std::string& text) {
+    SceneRect m;
+    m.id = id;
+    m.x = at(v) - 0.1f, m.y = axis_y - 0.9f, m.w = 0.2f, m.h = 1.9f + dy;
+    m.fill = c, m.border = c, m.border_em = 0;
+    m.answer = true;
+    sc.rects.push_back(m);
+    SceneText t{id + ".label", at(v) - 2.0f, axis_y + 1.2f + dy, 0.85f, c, text};
+    t.answer = true;
+    sc.texts.push_back(t);
+  };
+  marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right);
+  marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid);
+  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.75f, pal.text_muted, "\u2713 " + UiText("balance_mean", lang)});
+  sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.75f, pal.text_muted,
+                      "\u00d7 " + UiText("balance_midpoint", lang)});
+}
+
+}  // namespace bw::view

@@ -1,0 +1,36 @@
+// Two views of the single-query merge (issue 11), built as scene records like the rest:
+//   - the merge equation strip, under the diagram: at a merge event (update:J) the three merge lines with the current
+//     values substituted — m′ = max(m, m_b), α = e^(m−m′), β = e^(m_b−m′); l′ = α·l + β·l_b;
+//     u′ = α·u + β·u_b — and at the write event o = u′/l′. Terms from the running state (the
+//     accumulator box) are teal, terms from the block in SRAM dark amber (Palette::state_term,
+//     block_term); the source is FlashAttention-2 §3.1, Algorithm 1 lines 8–10 and 12.
+//   - the balance, for d_v = 1, in the heatmap's place: one bar per position, height ∝ its weight p_i (linear, not log),
+//     with a bracket per block naming the block's weight; and a number line on which each block's
+//     own output u_b/l_b sits with its weight, the weighted mean (the right merge, the output) and
+//     the midpoint of the block outputs (the wrong average) marked. The merged points appear as the
+//     trace merges them; the mean and the midpoint once every block is in (marked as answers).
+// Every number comes from the run (exact fractions when the run is exact).
+#pragma once
+
+#include <string>
+
+#include "engine/single_query.h"
+#include "view/scene.h"
+
+namespace bw::view {
+
+inline constexpr float kMergeStripHeight = 3.3f;   // em, two lines
+inline constexpr float kBalanceWidth = 18.0f, kBalanceHeight = 16.4f;  // em: bars above, number line below
+
+// Appends the strip's texts with their top at y0 (em) across `width` em.
+void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                   float y0, float width);
+// The balance on its own (kBalanceWidth × kBalanceHeight em): the app shows it where the heatmap
+// goes for a single-query scenario — one row of P on a six-decade log scale would show 2/7, 1/7 and
+// 4/7 as the same colour; the balance's bars are linear. Empty (no records) when d_v ≠ 1.
+Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal);
+// Appends the balance with its top at y0 across `width` em; nothing when d_v ≠ 1.
+void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                float y0, float width);
+
+}  // namespace bw::view

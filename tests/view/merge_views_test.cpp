@@ -1,0 +1,120 @@
+// Issue 11: the merge as an equation strip with the current values, and the balance — linear
+// weight bars with block brackets, each block's output carrying its weight, the weighted mean
+// (right) and the plain mean of the block outputs (wrong). Numbers from the engine, exactly.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "data/scenario.h"
+#include "view/lesson_model.h"
+#include "view/merge_views.h"
+#include "view/scenario_model.h"
+#include "view/single_query_model.h"
+
+namespace bw::view {
+namespace {
+
+const std::string kRoot = BLOCKWISE_ROOT;
+
+const SceneText* FindText(const Scene& sc, const std::string& id) {
+  for (const auto& t : sc.texts)
+    if (t.id == id) return &t;
+  return nullptr;
+}
+
+Scene At(const ScenarioModel& m, const std::string& position, const char* lang = "en") {
+  const int e = m.FindPosition(position);
+  EXPECT_GE(e, 0) << position;
+  return m.BuildScene(e, lang, ClassroomPalette());
+}
+
+TEST(MergeStrip, WorkedExampleRawMode) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
+  const Palette pal = ClassroomPalette();
+  // Raw mode: m stays 0 from the start, so α = β = 1 at every merge (never "rescale 0").
+  const Scene s1 = At(*m, "update:1");
+  ASSERT_TRUE(FindText(s1, "strip.m"));
+  EXPECT_EQ(FindText(s1, "strip.m")->text, "m\u2032 = max(m = 0, m_b = 0) = 0    \u03b1 = e^(m\u2212m\u2032) = 1    \u03b2 = e^(m_b\u2212m\u2032) = 1");
+  EXPECT_EQ(FindText(s1, "strip.l")->text, "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = 1\u00b70 + 1\u00b73 = 3");
+  const Scene s2 = At(*m, "update:2");
+  EXPECT_EQ(FindText(s2, "strip.l")->text, "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = 1\u00b73 + 1\u00b74 = 7");
+  EXPECT_EQ(FindText(s2, "strip.u")->text, "u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = 1\u00b740 + 1\u00b7120 = 160");
+  // Colour-linked: the old state's term is teal like the accumulator's values, the block's amber.
+  const auto& spans = FindText(s2, "strip.l")->spans;
+  ASSERT_EQ(spans.size(), 5u);
+  EXPECT_EQ(spans[1].text, "1\u00b73");
+  EXPECT_EQ(spans[1].color, pal.state_term);
+  EXPECT_EQ(spans[3].text, "1\u00b74");
+  EXPECT_EQ(spans[3].color, pal.block_term);
+  EXPECT_EQ(FindText(s2, "acc.l")->color, pal.state_term);
+  const Scene sw = At(*m, "write");
+  EXPECT_EQ(FindText(sw, "strip.o")->text, "o = u/l = 160 / 7 = 160/7");
+  // At the start nothing is merged: m is 0 in raw mode, not −∞.
+  EXPECT_EQ(m->QuantitiesAt(0).at("m"), "0");
+  EXPECT_FALSE(FindText(At(*m, "start"), "strip.l"));
+}
+
+// The logits (ln 2, 0, ln 4) example in stable mode: m = ln 2, l = 3/2, u = 20 after block 1;
+// merging block 2 rescales by 1/2: l = 7/4, u = 40.
+TEST(MergeStrip, StableModeRescalesByOneHalf) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214_stable.json");
+  const Scene s2 = At(*m, "update:2");
+  EXPECT_EQ(FindText(s2, "strip.m")->text,
+            "m\u2032 = max(m = ln 2, m_b = ln 4) = ln 4    \u03b1 = e^(m\u2212m\u2032) = 1/2    \u03b2 = e^(m_b\u2212m\u2032) = 1");
+  EXPECT_EQ(FindText(s2, "strip.l")->text, "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = 1/2\u00b73/2 + 1\u00b71 = 7/4");
+  EXPECT_EQ(FindText(s2, "strip.u")->text, "u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = 1/2\u00b720 + 1\u00b730 = 40");
+}
+
+Scene BalanceAt(const ScenarioModel& m, const std::string& position) {
+  const auto* sq = dynamic_cast<const SingleQueryModel*>(&m);
+  EXPECT_TRUE(sq);
+  return BuildBalanceScene(sq->run(), m.FindPosition(position), "en", ClassroomPalette());
+}
+
+TEST(Balance, LinearBarsBlockWeightsMeanAndMidpoint) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
+  const Scene end = BalanceAt(*m, "end");
+  EXPECT_FALSE(At(*m, "end").FindRect("balance.axis"));  // beside the diagram, where the heatmap goes
+  // Bars linear in the weights 2, 1, 4: heights in the ratio 2 : 1 : 4.
+  const auto* b1 = end.FindRect("balance.w.1");
+  const auto* b2 = end.FindRect("balance.w.2");
+  const auto* b3 = end.FindRect("balance.w.3");
+  ASSERT_TRUE(b1 && b2 && b3);
+  EXPECT_NEAR(b1->h / b3->h, 0.5, 1e-5);
+  EXPECT_NEAR(b2->h / b3->h, 0.25, 1e-5);
+  EXPECT_EQ(FindText(end, "balance.block.1")->text, "\u2713 block 1: 3");
+  EXPECT_EQ(FindText(end, "balance.block.2")->text, "\u2713 block 2: 4");
+  EXPECT_EQ(FindText(end, "balance.outl.1")->text, "40/3 (weight 3)");
+  EXPECT_EQ(FindText(end, "balance.outl.2")->text, "30 (weight 4)");
+  const auto* mean = end.FindRect("balance.mean");
+  const auto* mid = end.FindRect("balance.midpoint");
+  ASSERT_TRUE(mean && mid);
+  EXPECT_TRUE(mean->answer && mid->answer);
+  EXPECT_NE(FindText(end, "balance.mean.label")->text.find("160/7"), std::string::npos);
+  EXPECT_NE(FindText(end, "balance.midpoint.label")->text.find("65/3"), std::string::npos);
+  // Positions on the number line 10…30: the weighted mean 160/7 lies right of the midpoint 65/3.
+  const auto* axis = end.FindRect("balance.axis");
+  const auto x_of = [&](double v) { return axis->x + static_cast<float>((v - 10) / 20) * axis->w; };
+  EXPECT_NEAR(mean->x + mean->w / 2, x_of(160.0 / 7), 1e-4);
+  EXPECT_NEAR(mid->x + mid->w / 2, x_of(65.0 / 3), 1e-4);
+  // Before block 2 is merged only block 1's output is on the line, and no mean or midpoint.
+  const Scene u1 = BalanceAt(*m, "update:1");
+  EXPECT_TRUE(u1.FindRect("balance.out.1"));
+  EXPECT_FALSE(u1.FindRect("balance.out.2"));
+  EXPECT_FALSE(u1.FindRect("balance.mean"));
+}
+
+// With the historical 2,1,3 both blocks weigh 3: the weighted mean and the midpoint meet at 130/6.
+TEST(Balance, HistoricalExampleMeetsAtTheMidpoint) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/historical_213.json");
+  const Scene end = BalanceAt(*m, "end");
+  const auto* mean = end.FindRect("balance.mean");
+  const auto* mid = end.FindRect("balance.midpoint");
+  ASSERT_TRUE(mean && mid);
+  EXPECT_FLOAT_EQ(mean->x, mid->x);
+  EXPECT_EQ(FindText(end, "balance.block.1")->text, "\u2713 block 1: 3");
+  EXPECT_EQ(FindText(end, "balance.block.2")->text, "\u2713 block 2: 3");
+}
+
+}  // namespace
+}  // namespace bw::view
