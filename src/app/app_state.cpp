@@ -1,5 +1,6 @@
 // AppState actions; see app_state.h.
 #include "app/app_state.h"
+#include "app/replay_clock.h"
 
 #include <algorithm>
 
@@ -44,6 +45,7 @@ void Reveal(AppState& s) {
 }
 
 void TogglePlay(AppState& s) {
+  if (TimelineScrubsGpu(s)) return ToggleGpuReplay(s);  // Space plays what the timeline shows
   const auto* cur = s.Current();
   if (!cur) return;
   if (s.ui.playing) {
