@@ -290,6 +290,10 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"set_saved_in", {"自动保存到", "Saved automatically in"}},
       {"nothing_loaded", {"没有打开任何课程或场景。", "Nothing was loaded."}},
       {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
+      // GPU panel, issue 15 (live on the H200): slowed-down runs are not placed on the roofline.
+      {"gpu_slow_motion", {"慢动作", "slow motion"}},
+      {"gpu_roof_paced", {"慢动作运行：这个时间量的是人为放慢，不是核函数本身，", "Slow motion: this time measures the pacing, not the kernel,"}},
+      {"gpu_roof_paced2", {"所以不画点。每块时间设为 0 ms 再运行即可定位。", "so no point is placed. Run at 0 ms per tile to place it."}},
   };
   return table;
 }
