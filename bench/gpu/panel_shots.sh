@@ -27,4 +27,6 @@ shot --live fp32,8192,128,1,20 --name gpu-panel-live-fp32-causal --mid 0.4
 shot --live fp32,8192,128,0,10 --name gpu-panel-live-fp32 --mid 0.5
 # bf16 tensor-core kernel at full speed (0.3 ms): the finished run and its roofline point.
 shot --live bf16,8192,128,0,0 --name gpu-panel-live-bf16 --mid 0
+# The first one again in Chinese (the classroom's language), captured at 60 %.
+shot --live fp32,8192,128,1,20 --name gpu-panel-live-fp32-causal-zh --mid 0.6 --lang zh
 ls -la "$out"
