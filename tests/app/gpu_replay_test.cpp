@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <memory>
 #include <string>
 
 #include "app/app_state.h"
@@ -42,8 +43,8 @@ class GpuReplay : public ::testing::Test {
     ImGui::DestroyContext();
   }
 
-  // One frame: the timeline in a strip along the bottom (as the main window has it), the panel on
-  // top of the rest; the mouse at `at`, its button down or not. `now` is the panel's clock (s).
+  // One frame: the timeline in a strip along the bottom (as the main window has it), the panel where
+  // it opens; the mouse at `at`, its button down or not. `now` is the panel's clock (s).
   void Frame(ImVec2 at = {-1, -1}, bool down = false, double now = 0) {
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(kW, kH);
@@ -56,9 +57,7 @@ class GpuReplay : public ::testing::Test {
     ImGui::Begin("timeline", nullptr, ImGuiWindowFlags_NoDecoration);
     DrawTimeline(s_);
     ImGui::End();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(kW, kH - 80));
-    panel_->Draw(s_, fonts_, now);
+    panel_->Draw(s_, fonts_, now);  // placed by the panel itself: above the timeline
     ImGui::EndFrame();
   }
   // Clicks (down, then up) at `at`.
@@ -167,7 +166,7 @@ TEST(GpuReplayClock, PlaysToTheEndThenStartsAgain) {
   c.slow_down = 1e6f;
   ToggleGpuReplay(s);
   ASSERT_TRUE(c.playing);
-  AdvanceGpuReplay(s, 0.0004);  // 400 ns of GPU time
+  AdvanceGpuReplay(s, 0.4);  // 0.4 wall seconds ÷ 1e6 = 400 ns of GPU time
   EXPECT_NEAR(c.position_ns, 400.0, 1e-9);
   AdvanceGpuReplay(s, 1.0);     // past the end: stops there, paused
   EXPECT_EQ(c.position_ns, 1000.0);

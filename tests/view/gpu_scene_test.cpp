@@ -180,7 +180,8 @@ TEST(GpuRoofline, ASlowedDownRunIsNotPlaced) {
   const auto paced = std::find_if(sc.texts.begin(), sc.texts.end(), [](const SceneText& t) { return t.id == "roof.paced"; });
   ASSERT_NE(paced, sc.texts.end());
   EXPECT_EQ(paced->text, "Slow motion: this time measures the pacing, not the kernel,");
-  EXPECT_NE(sc.FindRect("roof.hbm"), nullptr);  // the roofs are still drawn
+  EXPECT_NE(sc.FindRect("roof.tensor"), nullptr);  // the roofs are still drawn
+  EXPECT_NE(sc.FindRect("roof.fp32"), nullptr);
 }
 
 TEST(GpuScene, TimeAxisTicksUseOneUnitWithGroupedDigits) {
