@@ -1,5 +1,6 @@
 // AppState actions; see app_state.h.
 #include "app/app_state.h"
+#include "app/replay_clock.h"
 
 #include <algorithm>
 
@@ -77,6 +78,7 @@ void CheckChoice(AppState& s, int choice) {
 }
 
 void TogglePlay(AppState& s) {
+  if (TimelineScrubsGpu(s)) return ToggleGpuReplay(s);  // Space plays what the timeline shows
   const auto* cur = s.Current();
   if (!cur) return;
   if (s.ui.playing) {

@@ -58,6 +58,17 @@ struct GpuStatus {
   bool roofline = false;         // the roofline point is drawn
 };
 
+// The GPU panel's replay position: one value that two controls move, the panel's "GPU time" slider
+// and the main window's timeline (which scrubs GPU time while the panel shows a recording; see
+// replay_clock.h). Written by the panel when it loads a recording, and by those controls.
+struct ReplayClock {
+  bool loaded = false;          // the GPU panel holds a recording
+  double position_ns = 0;       // GPU time since the recording's earliest tile start
+  double span_ns = 0;           // the recording's length: latest tile end − earliest start
+  bool playing = false;
+  float slow_down = 20000.0f;   // wall-clock seconds per GPU second
+};
+
 struct Transient {
   // Key presses queued by the GLFW callback and applied at the start of the next frame: with
   // Dear ImGui 1.86's key-state array a press and release inside one frame would be lost
@@ -79,6 +90,7 @@ struct Transient {
   bool show_open = false;        // the Ctrl+O browser
   bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
   GpuStatus gpu;                 // written by the GPU panel each frame it draws
+  ReplayClock gpu_replay;        // the GPU replay's position, shared by the panel and the timeline
   std::string open_path;         // its path field
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)

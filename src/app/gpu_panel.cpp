@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include "app/replay_clock.h"
 #include "cuda/attention_cuda.h"
 #include "cuda/gpu_record_json.h"
 #include "view/format.h"
@@ -37,7 +38,7 @@ void Append(Painted& to, Painted from) {
 
 }  // namespace
 
-GpuPanel::GpuPanel(std::string recording_path) {
+GpuPanel::GpuPanel(std::string recording_path, ReplayClock& clock) : clock_(clock) {
   recordings_.push_back(recording_path);
   std::error_code ec;
   const auto dir = std::filesystem::path(recording_path).parent_path();
@@ -62,7 +63,7 @@ GpuPanel::GpuPanel(std::string recording_path) {
 
 GpuPanel::~GpuPanel() = default;
 
-bool GpuPanel::Busy() const { return (live_ && !done_) || (replay_ && playing_); }
+bool GpuPanel::Busy() const { return (live_ && !done_) || (replay_ && clock_.playing); }
 
 void GpuPanel::LoadRecording(size_t index) {
   live_.reset();
@@ -70,14 +71,17 @@ void GpuPanel::LoadRecording(size_t index) {
   try {
     replay_ = cuda::LoadRecordedRun(recordings_[recording_]);
     shape_ = *replay_;
-    span_ns_ = static_cast<double>(view::RunSpanNs(*replay_));
-    slow_down_ = span_ns_ > 0 ? static_cast<float>(std::clamp(10.0 / (span_ns_ * 1e-9), 1e3, 1e7)) : 20000.0f;  // about 10 s
-    position_ns_ = 0;
-    playing_ = false;
+    clock_.loaded = true;
+    clock_.span_ns = static_cast<double>(view::RunSpanNs(*replay_));
+    clock_.slow_down = clock_.span_ns > 0 ? static_cast<float>(std::clamp(10.0 / (clock_.span_ns * 1e-9), 1e3, 1e7))
+                                          : 20000.0f;  // about 10 s
+    clock_.position_ns = 0;
+    clock_.playing = false;
     totals_ = *replay_;  // a recording's results are known from the start
     error_.clear();
   } catch (const std::exception& e) {
     replay_.reset();
+    clock_ = ReplayClock{};
     totals_.reset();
     error_ = e.what();
   }
@@ -86,9 +90,9 @@ void GpuPanel::LoadRecording(size_t index) {
 void GpuPanel::StartReplay(double now, double elapsed_s) {
   LoadRecording(0);
   if (!replay_) return;
-  slow_down_ = 20000.0f;
-  position_ns_ = std::min(span_ns_, elapsed_s / slow_down_ * 1e9);
-  playing_ = position_ns_ < span_ns_;
+  clock_.slow_down = 20000.0f;
+  clock_.position_ns = std::min(clock_.span_ns, elapsed_s / clock_.slow_down * 1e9);
+  clock_.playing = clock_.position_ns < clock_.span_ns;
   last_now_ = now;
 }
 
@@ -113,7 +117,7 @@ void GpuPanel::StartLive(double now) {
   (void)now;
 #if BLOCKWISE_HAVE_CUDA
   replay_.reset();
-  playing_ = false;
+  clock_ = ReplayClock{};  // the timeline goes back to the lesson while a live run is on screen
   cuda::Problem p;
   p.n_q = p.n_k = n_;
   p.d = p.d_v = d_;
@@ -171,25 +175,28 @@ void GpuPanel::PollLive() {
 #endif
 }
 
+void GpuPanel::Tick(AppState& s, double now) {
+  if (replay_) AdvanceGpuReplay(s, now - last_now_);
+  last_now_ = now;
+}
+
 Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   Painted painted;
   const ImVec2 size = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.5f), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-  ImGui::SetNextWindowSize(ImVec2(size.x * 0.9f, size.y * 0.9f), ImGuiCond_Appearing);
+  // Opens above the main window's timeline, which stays visible: it scrubs the replay too (replay_clock.h).
+  const float timeline_px = s.ui.chrome_px * 3.0f;
+  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.03f), ImGuiCond_Appearing, ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowSize(ImVec2(size.x * 0.9f, std::max(size.y * 0.5f, size.y * 0.96f - timeline_px)), ImGuiCond_Appearing);
   if (!ImGui::Begin(T(s, "gpu_title").c_str(), &s.ui.show_gpu, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
     return painted;
   }
   // Without a GPU the panel opens on a paused replay of the default recording.
   if (!replay_ && !live_ && !why_no_gpu_.empty() && error_.empty()) LoadRecording(recording_);
-  if (replay_ && playing_) {
-    position_ns_ += (now - last_now_) * 1e9 / slow_down_;
-    if (position_ns_ >= span_ns_) position_ns_ = span_ns_, playing_ = false;
-  }
-  last_now_ = now;
+  Tick(s, now);
   if (replay_) {
-    frame_ = view::FrameAt(*replay_, static_cast<std::uint64_t>(position_ns_));
-    done_ = position_ns_ >= span_ns_;
+    frame_ = view::FrameAt(*replay_, static_cast<std::uint64_t>(clock_.position_ns));
+    done_ = clock_.position_ns >= clock_.span_ns;
   }
   PollLive();
 
@@ -212,8 +219,8 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why_no_gpu_.c_str());
     if (replay_) {
       ImGui::SameLine();
-      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), playing_ ? "" : " \u00b7 ",
-                          playing_ ? "" : T(s, "gpu_paused").c_str());
+      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
+                          clock_.playing ? "" : T(s, "gpu_paused").c_str());
     }
     st.sentence = T(s, "gpu_none");
     st.detail = why_no_gpu_;
@@ -222,8 +229,8 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
     st.sentence = "GPU: " + device_name_;
     if (replay_) {
       ImGui::SameLine();
-      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), playing_ ? "" : " \u00b7 ",
-                          playing_ ? "" : T(s, "gpu_paused").c_str());
+      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
+                          clock_.playing ? "" : T(s, "gpu_paused").c_str());
     }
   }
   DrawControls(s, now);
@@ -240,9 +247,9 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   if (replay_) {
     st.source = "replay";
     st.recording = std::filesystem::path(recordings_[recording_]).filename().string();
-    st.paused = !playing_;
-    st.position_us = position_ns_ * 1e-3;
-    st.span_us = span_ns_ * 1e-3;
+    st.paused = !clock_.playing;
+    st.position_us = clock_.position_ns * 1e-3;
+    st.span_us = clock_.span_ns * 1e-3;
   }
   st.computed = frame_.computed;
   st.computed_total = frame_.computed_total;
@@ -295,11 +302,13 @@ void GpuPanel::DrawControls(AppState& s, double now) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::Combo("##prec", &precision_, "fp32 tiled\0bf16 tensor core\0fp16 tensor core\0");
     ImGui::SameLine();
+    ImGui::BeginDisabled(precision_ != 0);  // the tensor-core kernels choose their own tiles (TensorCoreTiling)
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     ImGui::InputInt("B_r", &b_r_, 16);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     ImGui::InputInt("B_c", &b_c_, 16);
+    ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::SliderFloat(T(s, "gpu_pace").c_str(), &pace_ms_, 0.0f, 20.0f, "%.2f ms");
@@ -321,20 +330,20 @@ void GpuPanel::DrawControls(AppState& s, double now) {
   }
   if (!replay_) return;
   ImGui::SameLine();
-  if (ImGui::Button(playing_ ? T(s, "gpu_pause").c_str() : T(s, "gpu_play").c_str())) {
-    if (!playing_ && position_ns_ >= span_ns_) position_ns_ = 0;
-    playing_ = !playing_;
+  if (ImGui::Button(clock_.playing ? T(s, "gpu_pause").c_str() : T(s, "gpu_play").c_str())) {
+    ToggleGpuReplay(s);
     last_now_ = now;
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  ImGui::SliderFloat(T(s, "gpu_speed").c_str(), &slow_down_, 1000.0f, 1e7f, "%.0f\u00d7", ImGuiSliderFlags_Logarithmic);
-  float pos_us = static_cast<float>(position_ns_ * 1e-3);
+  ImGui::SliderFloat(T(s, "gpu_speed").c_str(), &clock_.slow_down, 1000.0f, 1e7f, "%.0f\u00d7", ImGuiSliderFlags_Logarithmic);
+  // The scrubber: the same position as the main window's timeline (replay_clock.h).
+  float pos_us = static_cast<float>(clock_.position_ns * 1e-3);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   char fmt[64];
-  std::snprintf(fmt, sizeof fmt, "%%.1f / %.1f \u00b5s", span_ns_ * 1e-3);
-  if (ImGui::SliderFloat(T(s, "gpu_time_at").c_str(), &pos_us, 0.0f, static_cast<float>(span_ns_ * 1e-3), fmt))
-    position_ns_ = static_cast<double>(pos_us) * 1e3;
+  std::snprintf(fmt, sizeof fmt, "%%.1f / %.1f \u00b5s", clock_.span_ns * 1e-3);
+  if (ImGui::SliderFloat(T(s, "gpu_time_at").c_str(), &pos_us, 0.0f, static_cast<float>(clock_.span_ns * 1e-3), fmt))
+    ScrubGpuReplay(s, SliderUsToNs(pos_us, clock_.span_ns));
 }
 
 }  // namespace bw::app

@@ -25,12 +25,17 @@ namespace bw::app {
 
 class GpuPanel {
  public:
-  // `recording_path`: the default recording; every *.json beside it is offered too.
-  explicit GpuPanel(std::string recording_path);
+  // `recording_path`: the default recording; every *.json beside it is offered too. `clock`: the
+  // replay's position (AppState::ui.gpu_replay), which the main timeline moves too (replay_clock.h);
+  // it must outlive the panel.
+  GpuPanel(std::string recording_path, ReplayClock& clock);
   ~GpuPanel();
   // The panel's window; call every frame while s.ui.show_gpu. `now` in seconds (glfwGetTime).
   // Returns what it painted (grid, lanes, roofline) for --dump-scene; fills s.ui.gpu.
   Painted Draw(AppState& s, const Fonts& fonts, double now);
+  // Moves a playing replay on to `now` (seconds, as Draw's). Call before drawing the main window, so
+  // the timeline shows this frame's position, the same one the panel then draws; Draw calls it too.
+  void Tick(AppState& s, double now);
   // True while tiles are still arriving (a live run, or a replay playing): the app keeps drawing.
   bool Busy() const;
   // Plays the default recording from `elapsed_s` wall-clock seconds in (tests and screenshots).
@@ -54,11 +59,9 @@ class GpuPanel {
   int n_ = 4096, d_ = 64, b_r_ = 64, b_c_ = 64, precision_ = 0;
   bool causal_ = true;
   float pace_ms_ = 0.0f;
-  // Replay: the recording, the position in GPU nanoseconds, paused or playing at `slow_down_`.
+  // Replay: the recording; its position, play/pause and speed live in `clock_` (shared with the timeline).
   std::optional<cuda::RunSummary> replay_;
-  double position_ns_ = 0, span_ns_ = 0;
-  bool playing_ = false;
-  float slow_down_ = 20000.0f;           // wall-clock seconds per GPU second
+  ReplayClock& clock_;
   double last_now_ = 0;
   // Live: created only in builds with CUDA; the deleter comes with it.
   std::unique_ptr<cuda::GpuRun, void (*)(cuda::GpuRun*)> live_{nullptr, nullptr};

@@ -50,7 +50,7 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   const float w_em = width_px / em - 0.5f;
   // SM × time: which tile ran where and when (the replay's whole span, so the bars do not rescale).
   ImGui::TextUnformatted(T(s, "gpu_lanes").c_str());
-  const std::uint64_t span = replay_ ? static_cast<std::uint64_t>(span_ns_) : 0;
+  const std::uint64_t span = replay_ ? static_cast<std::uint64_t>(clock_.span_ns) : 0;
   const view::Scene lanes = view::BuildSmLanesScene(frame_, span, w_em, 13.0f, s.options.lang, s.Palette());
   {
     Painted p = PaintScene(ImGui::GetWindowDrawList(), lanes, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
@@ -86,11 +86,12 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     };
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f ms", t.kernel_ms);
-    row(T(s, "gpu_time"), buf);
+    row(T(s, "gpu_time"), t.pace_ns > 0 ? buf + std::string(" (") + T(s, "gpu_slow_motion") + ")" : std::string(buf));
+    // A slowed-down run's rates are the pacing's, not the kernel's: not shown as if they were.
     std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", t.tflops);
-    row("TFLOP/s", buf);
+    row("TFLOP/s", t.pace_ns > 0 ? "\u2014" : buf);
     std::snprintf(buf, sizeof buf, "%s GB/s", view::FormatInt(static_cast<std::int64_t>(t.gbps + 0.5)).c_str());
-    row("GB/s", buf);
+    row("GB/s", t.pace_ns > 0 ? "\u2014" : buf);
     row(T(s, "gpu_hbm"), Bytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
     ImGui::EndTable();
   }

@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
   glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { seen(w); });
 
   const std::vector<std::string> shipped = ShippedFiles();
-  bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json");
+  bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json", state.ui.gpu_replay);
   if (args.gpu_replay_at >= 0) {
     state.ui.show_gpu = true;
     gpu.StartReplay(glfwGetTime(), args.gpu_replay_at);
@@ -361,6 +361,7 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     bw::app::HandleKeys(state);
+    if (state.ui.show_gpu) gpu.Tick(state, glfwGetTime());  // the timeline shows the replay's position now
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
     bw::app::DrawOpenBrowser(state, shipped);
     if (state.ui.show_gpu) {

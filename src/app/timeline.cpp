@@ -1,6 +1,7 @@
 // The timeline: every trace event as a slider, block ticks and lesson step marks; see panels.h.
 #include "app/panels.h"
 #include "app/icons.h"
+#include "app/replay_clock.h"
 #include "app/widgets.h"
 
 #include <imgui.h>
@@ -8,7 +9,24 @@
 
 namespace bw::app {
 
+namespace {
+
+// While the GPU panel shows a recording, the timeline is the replay's scrubber (replay_clock.h).
+void DrawGpuTimeline(AppState& s) {
+  ReplayClock& c = s.ui.gpu_replay;
+  if (PlayPauseButton(c.playing)) ToggleGpuReplay(s);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-1);
+  float pos_us = static_cast<float>(c.position_ns * 1e-3);
+  if (ImGui::SliderFloat("##gpu_timeline", &pos_us, 0.0f, static_cast<float>(c.span_ns * 1e-3), GpuTimelineLabel(s).c_str()))
+    ScrubGpuReplay(s, SliderUsToNs(pos_us, c.span_ns));
+  ImGui::Dummy(ImVec2(0, 10));
+}
+
+}  // namespace
+
 void DrawTimeline(AppState& s) {
+  if (TimelineScrubsGpu(s)) return DrawGpuTimeline(s);
   const auto* cur = s.Current();
   if (!cur) return;
   const int n = cur->EventCount();

@@ -95,7 +95,12 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
   }
   // The kernel.
   const RooflinePlacement pl = PlaceOnRoofline(run, peaks);
-  if (pl.intensity > 0 && pl.attained_flops > 0) {
+  if (run.pace_ns > 0) {
+    // Slow motion: the kernel waited on purpose, so its time (and FLOP/s) says nothing about the chip.
+    // Bottom right: below the roofs and right of the bandwidth slope, where a point would have been.
+    sc.texts.push_back({"roof.paced", width_em * 0.35f, height_em - kBottom - 2.4f, 0.8f, Color{211, 47, 47}, UiText("gpu_roof_paced", lang)});
+    sc.texts.push_back({"roof.paced2", width_em * 0.35f, height_em - kBottom - 1.3f, 0.8f, Color{211, 47, 47}, UiText("gpu_roof_paced2", lang)});
+  } else if (pl.intensity > 0 && pl.attained_flops > 0) {
     const ScenePoint p = RooflineToScene(pl.intensity, pl.attained_flops, width_em, height_em, ax);
     SceneRect r;
     r.id = "roof.point";

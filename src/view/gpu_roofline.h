@@ -6,6 +6,7 @@
 // as HBM, so the point is, if anything, placed left of where DRAM bytes would put it).
 // Scene: log–log axes in a width × height em box; ids "roof.hbm", "roof.fp32", "roof.tensor" (roof
 // segments drawn as thin rects), "roof.point" (the kernel), texts "roof.label", "roof.x", "roof.y".
+// A slowed-down run (pace_ns > 0) gets no point: text "roof.paced" says why (its time is the pacing's).
 #pragma once
 
 #include <string>

@@ -15,6 +15,18 @@ int CeilDiv(int a, int b) { return b > 0 ? (a + b - 1) / b : 0; }
 
 }  // namespace
 
+std::string TimeTick(double t_ns, double span_ns) {
+  // One unit for the whole axis, chosen from its span: µs up to 10 ms (a kernel at full speed), ms up
+  // to 10 s (a slowed-down live run), else s; digits grouped, one decimal only below 100 units.
+  const double unit = span_ns < 1e7 ? 1e3 : span_ns < 1e10 ? 1e6 : 1e9;
+  const char* name = span_ns < 1e7 ? "\u00b5s" : span_ns < 1e10 ? "ms" : "s";
+  const double v = t_ns / unit;
+  if (span_ns / unit >= 100) return FormatInt(static_cast<std::int64_t>(std::llround(v))) + " " + name;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %s", v, name);
+  return buf;
+}
+
 int GpuFrame::SmsUsed() const {
   std::vector<char> used(static_cast<size_t>(std::max(sm_count, 1)), 0);
   int n = 0;
@@ -182,12 +194,9 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   axis.border = pal.text;
   axis.border_em = 0;
   sc.rects.push_back(axis);
-  for (int k = 0; k <= 4; ++k) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.0f \u00b5s", static_cast<double>(span_ns) * 1e-3 * k / 4.0);
+  for (int k = 0; k <= 4; ++k)
     sc.texts.push_back({"lanes.tick." + std::to_string(k), label_w + plot_w * static_cast<float>(k) / 4.0f - (k == 4 ? 3.0f : 0.0f),
-                        plot_h + 0.4f, 0.8f, pal.text, buf});
-  }
+                        plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / 4.0, static_cast<double>(span_ns))});
   int idle = 0;
   for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
   sc.texts.push_back({"lanes.idle", label_w + plot_w * 0.3f, plot_h + 1.3f, 0.8f, pal.text_muted,

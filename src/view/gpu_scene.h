@@ -52,10 +52,15 @@ std::uint64_t RunSpanNs(const cuda::RunSummary& run);  // latest end − earlies
 Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette);
 
 // One lane per SM (0 .. sm_count − 1, top to bottom), time left to right over [0, span_ns]; one rect
-// per computed tile ("lane.SM.K", K = its order in that lane), a time axis in µs below.
-// `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with the idle-SM count).
+// per computed tile ("lane.SM.K", K = its order in that lane), a time axis below (ticks "lanes.tick.0..4",
+// written by TimeTick). `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with
+// the idle-SM count).
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
                         const Palette& palette);
+
+// A time-axis label for `t_ns` on an axis `span_ns` long: one unit per axis (µs for spans under 10 ms,
+// ms under 10 s, else s), digits grouped from 100 units up, else one decimal: "1,880 µs", "2,567 ms".
+std::string TimeTick(double t_ns, double span_ns);
 
 // Pending cells: a pale blue-grey, apart from the background, the grey stripes and the start-time ramp.
 inline constexpr Color kGpuPendingColor{226, 233, 243};

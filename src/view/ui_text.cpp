@@ -306,6 +306,10 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"balance_heading", {"天平（线性权重）", "Balance (linear weights)"}},
       {"heatmap_not_yet", {"P 还没算出来：直接实现在第 2 遍才把 P 写回显存。", "P is not computed yet: the direct implementation writes P in its pass 2."}},
       {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
+      // GPU panel, issue 15 (live on the H200): slowed-down runs are not placed on the roofline.
+      {"gpu_slow_motion", {"慢动作", "slow motion"}},
+      {"gpu_roof_paced", {"慢动作运行：这个时间量的是人为放慢，不是核函数本身，", "Slow motion: this time measures the pacing, not the kernel,"}},
+      {"gpu_roof_paced2", {"所以不画点。每块时间设为 0 ms 再运行即可定位。", "so no point is placed. Run at 0 ms per tile to place it."}},
   };
   return table;
 }

@@ -167,6 +167,41 @@ TEST(GpuRoofline, ShippedRecordingsArePlacedAgainstTheH200Peaks) {
   EXPECT_NEAR(p.fraction_of_peak, 8.232196599316147e12 / 67e12, 1e-12);
 }
 
+TEST(GpuRoofline, ASlowedDownRunIsNotPlaced) {
+  // Seen live on the H200 (issue 15): a run held 20 ms per tile lasts seconds, so its "TFLOP/s" is the
+  // pacing's. It gets no point, and says why, instead of a dot three decades below the roof.
+  cuda::DevicePeaks h200;
+  ASSERT_TRUE(cuda::PeaksFor("NVIDIA H200", &h200));
+  cuda::RunSummary run = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200.json");
+  ASSERT_NE(BuildRooflineScene(run, h200, 40.0f, 15.0f, "en", ClassroomPalette()).FindRect("roof.point"), nullptr);
+  run.pace_ns = 20'000'000;
+  const Scene sc = BuildRooflineScene(run, h200, 40.0f, 15.0f, "en", ClassroomPalette());
+  EXPECT_EQ(sc.FindRect("roof.point"), nullptr);
+  const auto paced = std::find_if(sc.texts.begin(), sc.texts.end(), [](const SceneText& t) { return t.id == "roof.paced"; });
+  ASSERT_NE(paced, sc.texts.end());
+  EXPECT_EQ(paced->text, "Slow motion: this time measures the pacing, not the kernel,");
+  EXPECT_NE(sc.FindRect("roof.tensor"), nullptr);  // the roofs are still drawn
+  EXPECT_NE(sc.FindRect("roof.fp32"), nullptr);
+}
+
+TEST(GpuScene, TimeAxisTicksUseOneUnitWithGroupedDigits) {
+  // µs for a kernel at full speed (the recordings: about 1 ms), ms for a slowed-down live run.
+  EXPECT_EQ(TimeTick(0, 997'937), "0 \u00b5s");
+  EXPECT_EQ(TimeTick(997'937, 997'937), "998 \u00b5s");
+  EXPECT_EQ(TimeTick(1'880'000, 1'880'000), "1,880 \u00b5s");
+  EXPECT_EQ(TimeTick(2'566'919'000.0 / 4, 2'566'919'000.0), "642 ms");
+  EXPECT_EQ(TimeTick(2'566'919'000.0, 2'566'919'000.0), "2,567 ms");
+  EXPECT_EQ(TimeTick(40'000, 80'000), "40.0 \u00b5s");  // under 100 units: one decimal
+  EXPECT_EQ(TimeTick(30e9, 60e9), "30.0 s");
+  // The lanes scene writes its ticks with it.
+  const cuda::RunSummary run = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200.json");
+  const std::uint64_t span = RunSpanNs(run);
+  const Scene sc = BuildSmLanesScene(FrameAt(run, span), span, 40.0f, 13.0f, "en", ClassroomPalette());
+  const auto tick = std::find_if(sc.texts.begin(), sc.texts.end(), [](const SceneText& t) { return t.id == "lanes.tick.4"; });
+  ASSERT_NE(tick, sc.texts.end());
+  EXPECT_EQ(tick->text, TimeTick(static_cast<double>(span), static_cast<double>(span)));
+}
+
 TEST(GpuRoofline, UnknownDevicesHaveNoPeaks) {
   cuda::DevicePeaks p;
   EXPECT_FALSE(cuda::PeaksFor("NVIDIA GeForce GTX 1080", &p));
