@@ -94,17 +94,20 @@ void ExpShiftedRow(Row row, T shift, bool may_have_masked) {
 // finite V_j this is the plain product (so a masked key's finite value leaves O bit-identical).
 template <typename T, typename VBlock>
 void MultiplyPV(Mat<T>& PV, const Mat<T>& P, const VBlock& Vj) {
-  if (AllFinite(Vj)) {
-    // A float tile (K/V block of at most 1024 keys) goes to the SIMD kernel; whole matrices and
-    // doubles to Eigen.
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<VBlock, Mat<float>>) {
+  // P·V: float with at most 1024 keys (a tile) through the SIMD kernel, else Eigen — the same
+  // product for Vj and for Vz below, so a masked key's value never changes O's bits.
+  const auto product = [&](const auto& V) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<std::decay_t<decltype(V)>, Mat<float>>) {
       if (P.cols() <= 1024) {
-        PV.resize(P.rows(), Vj.cols());
-        GemmF32(P.data(), P.cols(), Vj.data(), Vj.cols(), PV.data(), PV.cols(), P.rows(), Vj.cols(), P.cols());
+        PV.resize(P.rows(), V.cols());
+        GemmF32(P.data(), P.cols(), V.data(), V.cols(), PV.data(), PV.cols(), P.rows(), V.cols(), P.cols());
         return;
       }
     }
-    PV.noalias() = P * Vj;
+    PV.noalias() = P * V;
+  };
+  if (AllFinite(Vj)) {
+    product(Vj);
     return;
   }
   // Rows of V_j that no row of P̃ weighs (masked for the whole tile) are set to 0: the same product
@@ -112,8 +115,8 @@ void MultiplyPV(Mat<T>& PV, const Mat<T>& P, const VBlock& Vj) {
   Mat<T> Vz = Vj;
   for (std::int64_t b = 0; b < P.cols(); ++b)
     if ((P.col(b).array() == T(0)).all()) Vz.row(b).setZero();
-  if (Vz.allFinite()) {
-    PV.noalias() = P * Vz;
+  if (AllFinite(Vz)) {
+    product(Vz);
     return;
   }
   // A used key holds ±∞: sum only the non-zero weights, so 0·∞ never makes a NaN.
