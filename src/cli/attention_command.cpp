@@ -32,6 +32,7 @@ struct Options {
   bool as_json = false;
   bool strict = false;
   int trace_limit = 200;
+  int workers = 0;  // engine::RunOptions::workers for the FA-2 order
 };
 
 // The runs the CLI prints: the scenario's order and the backward it stands for, from the same code
@@ -43,8 +44,9 @@ struct Runs {
   engine::CompareReport vs_reference;
 };
 
-Runs RunScenario(const data::AttentionScenario& sc, bool record_trace) {
-  view::AttentionRuns all = view::RunAttentionScenario(sc, {.record_trace = record_trace, .side_runs = false});
+Runs RunScenario(const data::AttentionScenario& sc, bool record_trace, int workers) {
+  view::AttentionRuns all =
+      view::RunAttentionScenario(sc, {.record_trace = record_trace, .side_runs = false, .workers = workers});
   Runs r;
   if (const BackwardResult* b = all.Backward()) {
     r.backward = *b;
@@ -255,6 +257,11 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   if (r.algorithm != engine::Algorithm::kReference)
     std::cout << ", B_r = " << r.tiles.B_r << ", B_c = " << r.tiles.B_c << " (T_r = " << engine::CeilDiv(p.n_q(), r.tiles.B_r)
               << ", T_c = " << engine::CeilDiv(p.n_k(), r.tiles.B_c) << ")";
+  if (r.algorithm == engine::Algorithm::kFlash2)
+    std::cout << "\nparallel: " << engine::ParallelUnits(r.algorithm, p.n_q(), r.tiles)
+              << " independent Q blocks (one worker each, no shared writes); the FA-1 order has "
+              << engine::ParallelUnits(engine::Algorithm::kFlash1, p.n_q(), r.tiles)
+              << " (every K/V step rewrites all of O, l, m)";
   if (r.merge != engine::MergeVariant::kCorrect) std::cout << ", WRONG merge: " << engine::ToString(r.merge);
   std::cout << "\n";
   if (sc.derivation)
@@ -331,7 +338,7 @@ void Run(const Options& opt) {
     std::cerr << "error: " << e.what() << "\n";
     throw CLI::RuntimeError(2);
   }
-  const Runs runs = RunScenario(sc, /*record_trace=*/true);
+  const Runs runs = RunScenario(sc, /*record_trace=*/true, opt.workers);
   try {
     if (!opt.trace_json.empty()) {
       std::ofstream out(opt.trace_json);
@@ -361,6 +368,10 @@ void AddAttentionCommand(CLI::App& app) {
   cmd->add_option("--counters-csv", opt->counters_csv, "Write the counters and their formulas to FILE as CSV");
   cmd->add_flag("--json", opt->as_json, "Print everything as JSON instead of text");
   cmd->add_option("--trace-limit", opt->trace_limit, "Trace events printed as text (default 200)");
+  cmd->add_option("--workers", opt->workers,
+                  "Threads for the FlashAttention-2 order, one Q block each (0 = every hardware thread, the default; "
+                  "results, counters and trace are the same for any count)")
+      ->check(CLI::Range(0, 1024));
   cmd->add_flag("--strict", opt->strict, "Exit with status 4 when the numerics report names any overflow, underflow, infinite score, NaN or out-of-range input");
   cmd->callback([opt]() { Run(*opt); });
 }

@@ -151,7 +151,22 @@ struct RunOptions {
   int counter_snapshot_every = 256;              // trace: cumulative counters kept every this many events
   int state_snapshots_per_block = 8;             // trace: (m, l, u) kept this many times per Q block
   bool keep_probabilities = false;               // RunReference only: return P (for the heatmap)
+  // RunFlash2 only: threads that run Q blocks in parallel, as FlashAttention-2 spreads the T_r Q
+  // blocks over thread blocks (FA-2 §3.2 "Parallelism"; Algorithm 1's loop over i has no shared
+  // state: each Q block owns its Q_i, m, l, u and its rows of O and L). 1 = the calling thread
+  // only; 0 = one per hardware thread (std::thread::hardware_concurrency()); never more than T_r.
+  // O, L, the counters, the trace and the numerics report are identical for every value: each
+  // block's events are kept apart and merged in Q-block order. (FA-1's loop order cannot be split
+  // this way: its inner loop over i rewrites O, l, m in HBM for every K/V block; RunFlash1 and the
+  // other paths ignore this field and run on the calling thread.)
+  int workers = 1;
 };
+
+// Independent units of work of a tiled order, i.e. how many workers it can keep busy without
+// shared writes: T_r = ⌈N_q / B_r⌉ for the FlashAttention-2 order (one per Q block), 1 for the
+// FlashAttention-1 order (its outer loop over K/V blocks updates every row of O each time; FA-1
+// parallelises over batch and heads only, FA-2 §3.2). 0 for the other algorithms.
+std::int64_t ParallelUnits(Algorithm a, std::int64_t n_q, TileSizes tiles);
 
 // [SECTION] Results ------------------------------------------------------------------------------
 

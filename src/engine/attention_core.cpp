@@ -107,6 +107,12 @@ void Validate(const AttentionProblem& p) {
 
 std::int64_t CeilDiv(std::int64_t a, std::int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
 
+std::int64_t ParallelUnits(Algorithm a, std::int64_t n_q, TileSizes tiles) {
+  if (a == Algorithm::kFlash2) return CeilDiv(n_q, tiles.B_r);
+  if (a == Algorithm::kFlash1) return 1;
+  return 0;
+}
+
 void Validate(const TileSizes& t) {
   if (t.B_r < 1) throw ValidationError("B_r: block size must be at least 1, got " + std::to_string(t.B_r));
   if (t.B_c < 1) throw ValidationError("B_c: block size must be at least 1, got " + std::to_string(t.B_c));

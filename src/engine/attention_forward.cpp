@@ -14,6 +14,7 @@
 
 #include "engine/attention.h"
 #include "engine/attention_kernels.h"
+#include "engine/parallel.h"
 
 namespace bw::engine {
 namespace {
@@ -160,19 +161,116 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
 
 // [SECTION] FlashAttention-2 order ---------------------------------------------------------------
 
+// What one Q block of an FA-2 run produced besides its rows of O and L: its events (kept in full
+// when tracing, else only summed into counters), its (m, l, u) snapshots and its numerics events.
+// Blocks run in parallel each fill their own log; the run merges the logs in Q-block order, so the
+// counters, trace and numerics report equal the single-threaded run's exactly.
+struct BlockLog {
+  bool keep_events = false;
+  std::vector<AttentionEvent> events;
+  Counters counters;
+  std::vector<AttentionTrace::StateSnapshot> snapshots;
+  NumericsReport numerics;
+
+  void Emit(EventKind kind, Tensor t, std::int32_t i, std::int32_t j, std::int64_t elements, std::int64_t sram,
+            std::int32_t step = 0, std::int64_t flops = 0, std::int64_t exps = 0) {
+    AttentionEvent e;
+    e.kind = kind;
+    e.tensor = t;
+    e.i = i;
+    e.j = j;
+    e.step = step;
+    e.elements = elements;
+    e.flops = flops;
+    e.exps = exps;
+    e.sram_bytes = sram;
+    if (keep_events)
+      events.push_back(e);
+    else
+      ApplyEvent(e, counters);
+  }
+};
+
+// Adds counters recorded separately (per Q block) into a run's: sums, and the maximum for the peak.
+void AddCounters(Counters& into, const Counters& c) {
+  for (int t = 0; t < kTensorCount; ++t) {
+    into.hbm_read_elements[t] += c.hbm_read_elements[t];
+    into.hbm_write_elements[t] += c.hbm_write_elements[t];
+  }
+  into.sram_peak_bytes = std::max(into.sram_peak_bytes, c.sram_peak_bytes);
+  into.matmul_flops += c.matmul_flops;
+  into.exp_count += c.exp_count;
+  into.tiles_computed += c.tiles_computed;
+  into.tiles_skipped += c.tiles_skipped;
+}
+
+// One worker's on-chip buffers, reused from block to block.
+template <typename T>
+struct Flash2Scratch {
+  Mat<T> Qi, Kj, Vj, S, PV, Oi;
+  Vec<T> Li;
+  RowState<T> st;
+};
+
+// FA-2 Algorithm 1 lines 4–15 for Q block i: everything one thread block does on the GPU. Writes
+// rows [i·B_r, i·B_r + r) of res.O and res.L and the `reported` flags of those rows; nothing else
+// of `res` is touched.
+template <typename T>
+void Flash2Block(const AttentionProblem& p, const RunOptions& opt, const MaskGeometry& mg, T scale, int stride,
+                 I64 i, Flash2Scratch<T>& w, BlockLog& log, std::vector<std::uint8_t>& reported, AttentionResult& res) {
+  const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
+  const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c, T_c = CeilDiv(n_k, B_c);
+  const I64 b = sizeof(T);
+  detail::NumericsSink sink{&log.numerics, -1, -1, PrecisionName<T>()};
+  RowState<T>& st = w.st;
+  const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
+  const std::int32_t ii = static_cast<std::int32_t>(i);
+  const I64 base = (r * d + r * d_v + 2 * r) * b;       // Q_i, u (Õ_i), m, l on chip
+  // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
+  // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
+  w.Qi = p.Q.middleRows(r0, r).template cast<T>();
+  log.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
+  st.Reset(r, d_v);                                     // line 5: O_i = 0, l = 0, m = −∞
+  std::int32_t steps = 0;
+  for (I64 j = 0; j < T_c; ++j) {                        // line 6: for 1 ≤ j ≤ T_c
+    const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
+    const std::int32_t jj = static_cast<std::int32_t>(j);
+    if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
+      log.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, base, steps);
+      continue;
+    }
+    w.Kj = p.K.middleRows(c0, c).template cast<T>();
+    w.Vj = p.V.middleRows(c0, c).template cast<T>();
+    log.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
+    log.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
+    sink.i = ii, sink.j = jj;
+    const bool masked = detail::ComputeScores(w.S, w.Qi, w.Kj, scale, mg, r0, c0, sink);  // line 8
+    const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
+    log.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
+    detail::MergeTileFlash2(st, w.S, w.Vj, w.PV, opt.merge, masked);                   // lines 9–10
+    detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
+    ++steps;
+    log.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
+    if (stride > 0 && steps % stride == 0) log.snapshots.push_back(detail::Snapshot(st, jj, steps));
+  }
+  w.Oi.resize(r, d_v);
+  w.Li.resize(r);
+  detail::FinaliseFlash2<T>(st, w.Oi, w.Li);                                                // lines 12–13
+  res.O.middleRows(r0, r) = w.Oi.template cast<double>();
+  res.L.segment(r0, r) = w.Li.template cast<double>();
+  log.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, steps);
+  log.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, steps);                     // line 14
+  log.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, steps);                           // line 15
+}
+
 template <typename T>
 AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
-  const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
-  const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c;
-  const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
-  const I64 b = sizeof(T);
+  const I64 n_q = p.n_q(), n_k = p.n_k(), d_v = p.d_v();
+  const I64 T_r = CeilDiv(n_q, opt.tiles.B_r);
   AttentionResult res;
   detail::StartRun<T>(res, p, opt, Algorithm::kFlash2, opt.tiles);
   res.merge = opt.merge;
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
-  // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
-  // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
-  Mat<T> Qi, Kj, Vj;
   const T scale = static_cast<T>(p.EffectiveScale());
   const MaskGeometry mg(p.mask, n_q, n_k);
   const int stride = opt.record_trace ? res.trace.state_snapshot_stride() : 0;
@@ -181,48 +279,28 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
   res.L.resize(n_q);
   res.row_fully_masked = FullyMaskedRows(p, mg);
   CheckInputRange<T>(p, res.numerics);
-  detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
   std::vector<std::uint8_t> reported(static_cast<std::size_t>(n_q), 0);
-  RowState<T> st;
-  Mat<T> S, PV, Oi;
-  Vec<T> Li;
-  for (I64 i = 0; i < T_r; ++i) {                          // line 3: for 1 ≤ i ≤ T_r
-    const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
-    const std::int32_t ii = static_cast<std::int32_t>(i);
-    const I64 base = (r * d + r * d_v + 2 * r) * b;       // Q_i, u (Õ_i), m, l on chip
-    Qi = p.Q.middleRows(r0, r).template cast<T>();
-    rec.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
-    st.Reset(r, d_v);                                     // line 5: O_i = 0, l = 0, m = −∞
-    std::int32_t steps = 0;
-    for (I64 j = 0; j < T_c; ++j) {                        // line 6: for 1 ≤ j ≤ T_c
-      const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
-      const std::int32_t jj = static_cast<std::int32_t>(j);
-      if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
-        rec.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, base, steps);
-        continue;
-      }
-      Kj = p.K.middleRows(c0, c).template cast<T>();
-      Vj = p.V.middleRows(c0, c).template cast<T>();
-      rec.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
-      rec.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
-      sink.i = ii, sink.j = jj;
-      const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0, sink);  // line 8
-      const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
-      rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
-      detail::MergeTileFlash2(st, S, Vj, PV, opt.merge, masked);                   // lines 9–10
-      detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
-      ++steps;
-      rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
-      if (stride > 0 && steps % stride == 0) res.trace.AddStateSnapshot(ii, detail::Snapshot(st, jj, steps));
+  // line 3: for 1 ≤ i ≤ T_r — the Q blocks are independent (FA-2 §3.2): each worker owns its Q_i,
+  // its m, l, u and its rows of O and L. Logs are merged in Q-block order below.
+  const int workers = detail::EffectiveWorkers(opt.workers, T_r);
+  std::vector<Flash2Scratch<T>> scratch(static_cast<std::size_t>(workers));
+  std::vector<BlockLog> logs(static_cast<std::size_t>(T_r));
+  detail::ParallelFor(T_r, workers, [&](I64 i, int worker) {
+    BlockLog& log = logs[static_cast<std::size_t>(i)];
+    log.keep_events = rec.tracing();
+    Flash2Block<T>(p, opt, mg, scale, stride, i, scratch[static_cast<std::size_t>(worker)], log, reported, res);
+  });
+  for (I64 i = 0; i < T_r; ++i) {
+    BlockLog& log = logs[static_cast<std::size_t>(i)];
+    if (rec.tracing()) {
+      for (const AttentionEvent& e : log.events) rec.Emit(e);
+      for (auto& s : log.snapshots) res.trace.AddStateSnapshot(static_cast<std::int32_t>(i), std::move(s));
+    } else {
+      AddCounters(res.counters, log.counters);
     }
-    Oi.resize(r, d_v);
-    Li.resize(r);
-    detail::FinaliseFlash2<T>(st, Oi, Li);                                                    // lines 12–13
-    res.O.middleRows(r0, r) = Oi.template cast<double>();
-    res.L.segment(r0, r) = Li.template cast<double>();
-    rec.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, steps);
-    rec.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, steps);                     // line 14
-    rec.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, steps);                           // line 15
+    for (NumericsEvent& e : log.numerics.events) res.numerics.Add(std::move(e));
+    res.numerics.dropped += log.numerics.dropped;
+    log = BlockLog{};
   }
   FinishNumerics(res, PrecisionName<T>());
   if (rec.tracing()) res.trace.Finish(res.counters);

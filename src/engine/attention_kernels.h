@@ -10,10 +10,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "engine/attention.h"
 #include "engine/numerics.h"
+#include "engine/tile_simd.h"
 
 namespace bw::engine::detail {
 
@@ -64,11 +66,23 @@ class MaskGeometry {
   std::vector<std::int64_t> kept_prefix_;  // key padding: kept keys in [0, c)
 };
 
+// Eigen's allFinite(), with the vectorised check (tile_simd.h) for float matrices and vectors.
+template <typename M>
+bool AllFinite(const M& m) {
+  if constexpr (std::is_same_v<M, Mat<float>> || std::is_same_v<M, Vec<float>>) return AllFiniteF32(m.data(), m.size());
+  else return m.allFinite();
+}
+
 // row ← e^{row − shift}. Eigen's vectorised exp clamps its argument, so e^{−∞} comes out as a
 // denormal (≈ 1e−308 in double), not 0: when the tile may hold masked (−∞) entries they are set to
 // exactly 0, so a masked key never contributes. `row` is an Eigen row view (written through).
+// Float rows (contiguous) go to the run-time-chosen SIMD kernel (tile_simd.h), same contract.
 template <typename T, typename Row>
 void ExpShiftedRow(Row row, T shift, bool may_have_masked) {
+  if constexpr (std::is_same_v<T, float> && Row::InnerStrideAtCompileTime == 1) {
+    ExpShiftedF32(row.data(), row.size(), shift, may_have_masked);
+    return;
+  }
   if (may_have_masked)
     row = (row.array() == kNegInf<T>).select(T(0), (row.array() - shift).exp()).matrix();
   else
@@ -80,8 +94,20 @@ void ExpShiftedRow(Row row, T shift, bool may_have_masked) {
 // finite V_j this is the plain product (so a masked key's finite value leaves O bit-identical).
 template <typename T, typename VBlock>
 void MultiplyPV(Mat<T>& PV, const Mat<T>& P, const VBlock& Vj) {
-  if (Vj.allFinite()) {
-    PV.noalias() = P * Vj;
+  // P·V: float with at most 1024 keys (a tile) through the SIMD kernel, else Eigen — the same
+  // product for Vj and for Vz below, so a masked key's value never changes O's bits.
+  const auto product = [&](const auto& V) {
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<std::decay_t<decltype(V)>, Mat<float>>) {
+      if (P.cols() <= 1024) {
+        PV.resize(P.rows(), V.cols());
+        GemmF32(P.data(), P.cols(), V.data(), V.cols(), PV.data(), PV.cols(), P.rows(), V.cols(), P.cols());
+        return;
+      }
+    }
+    PV.noalias() = P * V;
+  };
+  if (AllFinite(Vj)) {
+    product(Vj);
     return;
   }
   // Rows of V_j that no row of P̃ weighs (masked for the whole tile) are set to 0: the same product
@@ -89,8 +115,8 @@ void MultiplyPV(Mat<T>& PV, const Mat<T>& P, const VBlock& Vj) {
   Mat<T> Vz = Vj;
   for (std::int64_t b = 0; b < P.cols(); ++b)
     if ((P.col(b).array() == T(0)).all()) Vz.row(b).setZero();
-  if (Vz.allFinite()) {
-    PV.noalias() = P * Vz;
+  if (AllFinite(Vz)) {
+    product(Vz);
     return;
   }
   // A used key holds ±∞: sum only the non-zero weights, so 0·∞ never makes a NaN.
@@ -113,7 +139,7 @@ struct NumericsSink {
 // Q·K (times scale) overflowed the working precision, or an input did. Call before masking.
 template <typename T>
 void CheckScores(const Mat<T>& S, std::int64_t r0, std::int64_t c0, const MaskGeometry& mg, const NumericsSink& sink) {
-  if (!sink.report || S.allFinite()) return;
+  if (!sink.report || AllFinite(S)) return;
   for (std::int64_t a = 0; a < S.rows(); ++a)
     for (std::int64_t b = 0; b < S.cols(); ++b) {
       const T x = S(a, b);
@@ -128,7 +154,7 @@ void CheckScores(const Mat<T>& S, std::int64_t r0, std::int64_t c0, const MaskGe
 template <typename T>
 void CheckAccumulator(const Vec<T>& l, const Mat<T>& acc, std::int64_t r0, std::vector<std::uint8_t>& reported,
                       const char* acc_name, const NumericsSink& sink) {
-  if (!sink.report || (l.allFinite() && acc.allFinite())) return;
+  if (!sink.report || (AllFinite(l) && AllFinite(acc))) return;
   for (std::int64_t a = 0; a < l.size(); ++a) {
     auto& done = reported[static_cast<std::size_t>(r0 + a)];
     if (done) continue;
@@ -286,7 +312,14 @@ template <typename T, typename QBlock, typename KBlock>
 bool ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
                    std::int64_t r0, std::int64_t c0, const NumericsSink& sink = {}) {
   S.resize(Qi.rows(), Kj.rows());
-  S.noalias() = Qi * Kj.transpose();
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<QBlock, Mat<float>> && std::is_same_v<KBlock, Mat<float>>) {
+    // Float tiles: K_jᵀ (d × c) laid out once, then the SIMD kernel (tile_simd.h).
+    thread_local Mat<float> Kt;
+    Kt = Kj.transpose();
+    GemmF32(Qi.data(), Qi.cols(), Kt.data(), Kt.cols(), S.data(), S.cols(), S.rows(), S.cols(), Qi.cols());
+  } else {
+    S.noalias() = Qi * Kj.transpose();
+  }
   S *= scale;
   CheckScores(S, r0, c0, mg, sink);
   if (S.size() == 0 || mg.TileFullyAllowed(r0, r0 + S.rows(), c0, c0 + S.cols())) return false;

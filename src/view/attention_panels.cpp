@@ -205,6 +205,11 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements"), false,
                            bar(runs_.flash1->counters.TotalHbmElements())});
   if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
+  if (runs_.flash2 && runs_.flash1)  // FA-2 §3.2: the Q blocks are independent; FA-1's loop order is not
+    totals.rows.push_back({T("parallel_units"),
+                           FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash2, p.n_q(), runs_.flash2->tiles)) + " / " +
+                               FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash1, p.n_q(), runs_.flash1->tiles)) +
+                               "  " + T("parallel_units_note")});
   // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
   if (!runs_.run.trace.empty() && Tiled()) {
     const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;

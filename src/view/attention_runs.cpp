@@ -19,6 +19,7 @@ AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const Atte
   const auto& p = sc.problem;
   engine::RunOptions opt = sc.options;
   opt.record_trace = choice.record_trace;
+  opt.workers = choice.workers;
   switch (sc.order) {
     case engine::Algorithm::kFlash1: r.run = engine::RunFlash1(p, opt); break;
     case engine::Algorithm::kFlash2: r.run = engine::RunFlash2(p, opt); break;
@@ -26,6 +27,7 @@ AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const Atte
   }
   engine::RunOptions plain = sc.options;
   plain.record_trace = false;
+  plain.workers = choice.workers;
   plain.merge = engine::MergeVariant::kCorrect;
   engine::RunOptions ref_opt = plain;
   ref_opt.keep_probabilities = choice.side_runs && p.n_q() * p.n_k() <= kMaxHeatmapElements;

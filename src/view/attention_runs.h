@@ -24,6 +24,7 @@ inline constexpr long long kMaxWrongMergeElements = 256LL * 256;
 struct AttentionRunChoice {
   bool record_trace = true;   // trace the scenario's order (and the backward passes)
   bool side_runs = true;      // FA-2 and FA-1 untraced beside it, the wrong merges, P for the heatmap
+  int workers = 0;            // FA-2 runs: engine::RunOptions::workers (0 = every hardware thread; same results)
 };
 
 struct AttentionRuns {

@@ -137,6 +137,8 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"hbm_now", {"此刻 HBM 累计", "HBM so far"}},
       {"scratch", {"中间表", "scratch"}},
       {"ratio", {"直接做法 / FlashAttention-2", "reference / FlashAttention-2"}},
+      {"parallel_units", {"可并行的块 (FA-2 / FA-1)", "parallel blocks (FA-2 / FA-1)"}},
+      {"parallel_units_note", {"FA-2 每个 Q 块各自独立；FA-1 每一步都改写整个 O", "FA-2: each Q block on its own; FA-1: every step rewrites all of O"}},
       {"sram_peak", {"SRAM 峰值", "SRAM peak"}},
       {"sram_now", {"此刻 SRAM 占用", "SRAM in use now"}},
       {"peak", {"峰值", "peak"}},

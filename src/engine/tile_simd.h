@@ -1,0 +1,39 @@
+// Internal to the engine (not a public header): the hot float tile kernels of the tiled orders —
+// S = Q_i K_jᵀ, P̃ = e^{S − m} and P̃ V_j (FA-2 Algorithm 1 lines 8–10) — compiled three times in
+// tile_simd.cpp (AVX-512, AVX2 + FMA, and plain x86-64) and chosen at run time from what the CPU
+// supports (__builtin_cpu_supports), so the default build still runs on any x86-64. Only the
+// arithmetic differs between levels (FMA, summation order): results stay within the float tolerance
+// of the reference (tests/engine/tile_simd_test.cpp); counters and traces never depend on it. The
+// run and the trace replay both come here, so a replayed (m, l, u) is bit-identical to the run's.
+// Double runs keep Eigen's kernels.
+#pragma once
+
+#include <cstdint>
+
+namespace bw::engine::detail {
+
+enum class SimdLevel : std::uint8_t { kBaseline, kAvx2Fma, kAvx512 };
+const char* ToString(SimdLevel l);  // "x86-64", "avx2+fma", "avx512"
+
+// The best level this CPU supports (x86-64 baseline on other architectures).
+SimdLevel SupportedSimdLevel();
+// The level the kernels use now: SupportedSimdLevel() unless overridden. Tests and benchmarks may
+// force a lower one (a level the CPU lacks is lowered to SupportedSimdLevel()). Not for use while
+// a run is in progress on another thread.
+SimdLevel ActiveSimdLevel();
+void SetSimdLevel(SimdLevel l);
+
+// C (m × n) = A (m × k) · B (k × n), all row-major with leading dimensions lda, ldb, ldc (elements).
+// k = 0 gives zeros. IEEE arithmetic throughout (a NaN or ±∞ in A or B propagates as in the plain sum).
+void GemmF32(const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc,
+             std::int64_t m, std::int64_t n, std::int64_t k);
+
+// row[x] ← e^{row[x] − shift} for x < n, |relative error| ≤ 2 ulp-ish (Cephes expf polynomial):
+// −∞ → exactly 0 when may_have_masked (a masked key never contributes), NaN stays NaN, results
+// below the smallest normal float flush to 0, above the largest finite give +∞.
+void ExpShiftedF32(float* row, std::int64_t n, float shift, bool may_have_masked);
+
+// Whether none of x[0…n) is ±∞ or NaN (the exponent bits are not all ones).
+bool AllFiniteF32(const float* x, std::int64_t n);
+
+}  // namespace bw::engine::detail
