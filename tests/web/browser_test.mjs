@@ -95,7 +95,7 @@ for (const lang of ['zh', 'en']) {
   // The desktop at the same step and position, same window and font size.
   const dpng = path.join(out, `desktop-${lang}.png`), djson = path.join(out, `desktop-${lang}.json`);
   execFileSync('xvfb-run', ['-a', '-s', `-screen 0 ${W}x${H}x24`, desktop, '--no-settings', '--step', web.step,
-    '--position', `event:${web.event_index}`, '--lang', lang, '--width', String(W), '--height', String(H),
+    '--position', web.event, '--lang', lang, '--width', String(W), '--height', String(H),
     '--font-px', String(FONT), '--screenshot', dpng, '--dump-scene', djson], { stdio: 'inherit' });
   const desk = JSON.parse(fs.readFileSync(djson, 'utf8'));
   if (web.revealed !== desk.revealed) console.log(`  note: revealed web ${web.revealed}, desktop ${desk.revealed} (not settable from the desktop's command line)`);
