@@ -1,4 +1,4 @@
-#version 130
+// No #version line: the platform prefixes its own (platform::ShaderPrelude: GLSL 1.30 or GLSL ES 3.00).
 // Heatmap of attention probabilities P (one float per texel, in [0, 1]) through a colour map.
 // Probabilities span many decades, so the colour follows log10(p) over u_decades decades below 1;
 // exactly 0 (masked, or no weight) is drawn in a flat grey so it never looks like "small".

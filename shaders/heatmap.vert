@@ -1,4 +1,4 @@
-#version 130
+// No #version line: the platform prefixes its own (platform::ShaderPrelude: GLSL 1.30 or GLSL ES 3.00).
 // Heatmap quad: positions in normalised device coordinates, texture coordinates 0–1.
 in vec2 a_pos;
 in vec2 a_uv;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "app/paths.h"
-#include "data/atomic_write.h"
+#include "app/platform.h"
 
 namespace bw::app {
 
@@ -25,12 +25,7 @@ std::string WritePixelsPng(const std::string& path, int x, int y, int w, int h) 
     static_cast<std::string*>(ctx)->append(static_cast<const char*>(data), static_cast<size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &bytes, w, h, 4, pixels.data(), w * 4)) return path + ": not saved: PNG encoding failed";
-  try {
-    data::WriteFileAtomically(path, bytes);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "";
+  return platform::SaveUserFile(path, bytes);  // desktop: the file; web: a download
 }
 
 namespace {
@@ -42,14 +37,7 @@ std::string CsvField(const std::string& s) {
   return out + "\"";
 }
 
-std::string Save(const std::string& path, const std::string& bytes) {
-  try {
-    data::WriteFileAtomically(path, bytes);
-    return "";
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-}
+std::string Save(const std::string& path, const std::string& bytes) { return platform::SaveUserFile(path, bytes); }
 
 }  // namespace
 

@@ -1,48 +1,30 @@
-// Font discovery (fontconfig) and atlas building (Dear ImGui + FreeType); see fonts.h.
+// Font atlas building (Dear ImGui + FreeType on the desktop, stb_truetype on the web); see fonts.h.
 #include "app/fonts.h"
 
+#include "app/platform.h"
 #include "view/scene.h"
 
-#include <fontconfig/fontconfig.h>
 #include <imgui.h>
+#ifdef IMGUI_ENABLE_FREETYPE  // desktop: libimgui-dev's FreeType builder; web: ImGui's stb_truetype
 #include <imgui_freetype.h>
+#endif
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <vector>
 
 namespace bw::app {
 
-FontFile FindCjkFont() {
-  FontFile out;
-  if (!FcInit()) return out;
-  FcPattern* pat = FcNameParse(reinterpret_cast<const FcChar8*>("Noto Sans CJK SC:style=Regular"));
-  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
-  FcDefaultSubstitute(pat);
-  FcResult result;
-  FcPattern* match = FcFontMatch(nullptr, pat, &result);
-  if (match) {
-    FcChar8* file = nullptr;
-    FcChar8* family = nullptr;
-    int index = 0;
-    if (FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch &&
-        FcPatternGetString(match, FC_FAMILY, 0, &family) == FcResultMatch &&
-        std::string(reinterpret_cast<char*>(family)).find("CJK") != std::string::npos) {
-      FcPatternGetInteger(match, FC_INDEX, 0, &index);
-      out.path = reinterpret_cast<char*>(file);
-      out.index = index;
-    }
-    FcPatternDestroy(match);
-  }
-  FcPatternDestroy(pat);
-  return out;
-}
+// FindCjkFont (fontconfig) is the desktop's: platform_glfw.cpp.
 
 Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diagram_px, float chrome_px) {
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
+#ifdef IMGUI_ENABLE_FREETYPE
   io.Fonts->FontBuilderIO = ImGuiFreeType::GetBuilderForFreeType();
+#endif
 
   // Glyph ranges from the strings actually shown, plus printable ASCII for typed input.
   ImFontGlyphRangesBuilder builder;
@@ -60,7 +42,8 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   builder.BuildRanges(&ranges);
 
   Fonts fonts;
-  const FontFile file = FindCjkFont();
+  // The face's bytes come through the platform seam (desktop: fontconfig's file; web: the subset).
+  platform::FontBytes file = platform::CjkFontBytes();
   ImFontConfig cfg;
   cfg.FontNo = file.index;
   cfg.OversampleH = 1;
@@ -70,11 +53,7 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   fonts.large_px = base_px * 1.6f;
   // The .ttc is ~19 MB: read it once, share it between the three sizes, and drop it (and the
   // atlas's other build inputs) once the glyphs are baked.
-  std::vector<char> ttf;
-  if (!file.path.empty()) {
-    std::ifstream in(file.path, std::ios::binary);
-    ttf.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  std::vector<char> ttf = std::move(file.bytes);
   if (!ttf.empty()) {
     cfg.FontDataOwnedByAtlas = false;
     const int n = static_cast<int>(ttf.size());
@@ -103,6 +82,24 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   }
   io.Fonts->Build();
   io.Fonts->ClearInputData();  // glyphs are baked; the TTF bytes and configs are no longer needed
+  if (file.subset && fonts.error.empty()) {  // a user's own file may use characters the subset lacks: say which
+    std::set<unsigned> missing;
+    for (const auto& t : texts)
+      for (unsigned c : MissingGlyphs(fonts, t)) missing.insert(c);
+    if (!missing.empty()) {
+      fonts.missing = std::to_string(missing.size()) + " characters are not in the web font (they show as boxes):";
+      int shown = 0;
+      for (unsigned c : missing) {
+        if (++shown > 24) {
+          fonts.missing += " \u2026";
+          break;
+        }
+        char buf[5] = {};
+        ImTextCharToUtf8(buf, c);
+        fonts.missing += std::string(" ") + buf;
+      }
+    }
+  }
   return fonts;
 }
 

@@ -26,6 +26,9 @@ struct Fonts {
   ImFont* chrome = nullptr;  // top bar and timeline: sized from the window (view::ChromePx), not Ctrl ±
   float body_px = 0, text_px = 0, large_px = 0, diagram_px = 0, chrome_px = 0;
   std::string error;         // non-empty when the CJK font could not be loaded
+  // Web edition (a build-time subset of the font): the shown characters it lacks, as one line
+  // ("3 characters are not in the web font: 龘 …"); empty when none are or the font is complete.
+  std::string missing;
 };
 
 // Rebuilds the ImGui font atlas (call before NewFrame; the GL texture is recreated by the backend).

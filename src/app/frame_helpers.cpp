@@ -76,8 +76,7 @@ nlohmann::json StateJson(const AppState& s) {
                    {"skipped_total", s.ui.gpu.skipped_total}, {"roofline", s.ui.gpu.roofline}}}};
 }
 
-// Returns "" or an error line.
-std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted) {
+nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted) {
   nlohmann::json j = StateJson(s);
   j["rects"] = nlohmann::json::array();
   for (const auto& r : painted.rects)
@@ -94,6 +93,12 @@ std::string DumpScene(const std::string& path, const AppState& s, const Painted&
     j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
   j["em_px"] = painted.em;
   j["texts"] = VisibleTexts(s);   // everything the window shows as text now
+  return j;
+}
+
+// Returns "" or an error line.
+std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted) {
+  const nlohmann::json j = SceneDumpJson(s, painted);
   try {
     bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
   } catch (const std::exception& e) {
@@ -182,8 +187,11 @@ void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int s
 
 // [soak] Resident set size of this process in kB (Linux /proc), 0 if unknown. malloc_trim first
 // hands freed heap pages back, so the figure is live memory (a leak stays), not allocator slack.
+// The web edition has neither (0: unknown; the browser's memory tools measure it there).
 long RssKb() {
+#ifndef __EMSCRIPTEN__
   malloc_trim(0);
+#endif
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line))

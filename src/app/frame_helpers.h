@@ -16,7 +16,10 @@ struct GLFWwindow;
 namespace bw::app {
 
 nlohmann::json StateJson(const AppState& s);
-// Writes the dump atomically. Returns "" or an error line.
+// The painted scene (every rectangle's pixel box and state, arrows, labels), the visible texts and
+// StateJson: what --dump-scene writes and the web page's bw_scene_dump() returns.
+nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted);
+// Writes SceneDumpJson atomically. Returns "" or an error line.
 std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted);
 // Renders one frame at `scale` × the window size offscreen and saves it as PNG. Returns "" or an error line.
 std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path, HeatmapRenderer* heatmap,

@@ -5,8 +5,10 @@
 #include <GL/gl.h>
 #include <GL/glext.h>
 
+#include <algorithm>
 #include <vector>
 
+#include "app/platform.h"
 #include "app/shaders.h"
 
 namespace bw::app {
@@ -15,7 +17,9 @@ namespace {
 
 GLuint Compile(GLenum kind, const char* src, std::string* log) {
   const GLuint s = glCreateShader(kind);
-  glShaderSource(s, 1, &src, nullptr);
+  const std::string prelude = platform::ShaderPrelude();  // the version line (GLSL 1.30 / ES 3.00)
+  const char* parts[2] = {prelude.c_str(), src};
+  glShaderSource(s, 2, parts, nullptr);
   glCompileShader(s);
   GLint ok = 0;
   glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -30,6 +34,24 @@ GLuint Compile(GLenum kind, const char* src, std::string* log) {
 }
 
 }  // namespace
+
+std::vector<float> HeatmapMipLevel(const float* values, int rows, int cols, int* out_rows, int* out_cols) {
+  const int r2 = std::max(1, rows / 2), c2 = std::max(1, cols / 2);
+  std::vector<float> out(static_cast<size_t>(r2) * c2);
+  for (int i = 0; i < r2; ++i) {
+    const int i0 = i * rows / r2, i1 = i + 1 == r2 ? rows : (i + 1) * rows / r2;
+    for (int j = 0; j < c2; ++j) {
+      const int j0 = j * cols / c2, j1 = j + 1 == c2 ? cols : (j + 1) * cols / c2;
+      double sum = 0;
+      for (int a = i0; a < i1; ++a)
+        for (int b = j0; b < j1; ++b) sum += values[static_cast<size_t>(a) * cols + b];
+      out[static_cast<size_t>(i) * c2 + j] = static_cast<float>(sum / ((i1 - i0) * (j1 - j0)));
+    }
+  }
+  *out_rows = r2;
+  *out_cols = c2;
+  return out;
+}
 
 HeatmapRenderer::~HeatmapRenderer() {
   if (texture_) glDeleteTextures(1, &texture_);
@@ -77,8 +99,19 @@ void HeatmapRenderer::Upload(const view::Heatmap& h) {
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, h.cols, h.rows, 0, GL_RED, GL_FLOAT, h.values);
-  glGenerateMipmap(GL_TEXTURE_2D);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  // The mip chain, averaged here (no glGenerateMipmap: WebGL 2 cannot for R32F), down to 1 × 1.
+  std::vector<float> level;
+  const float* src = h.values;
+  int rows = h.rows, cols = h.cols, n = 0;
+  while (rows > 1 || cols > 1) {
+    level = HeatmapMipLevel(src, rows, cols, &rows, &cols);
+    glTexImage2D(GL_TEXTURE_2D, ++n, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, level.data());
+    src = level.data();  // the next level reads this one (HeatmapMipLevel copies before we overwrite it)
+  }
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, n);
+  // R32F is not linearly filterable in WebGL 2: the nearest mip level of CPU averages instead.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);  // small matrices: crisp cells
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);

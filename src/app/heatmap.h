@@ -1,16 +1,24 @@
 // The P heatmap: our own OpenGL program (shaders/heatmap.vert, shaders/heatmap.frag, embedded at
 // build time) draws the probability matrix from a float texture through a colour map, inside the
-// ImGui frame via an ImDrawList callback. The texture is uploaded once per matrix and mipmapped,
+// ImGui frame via an ImDrawList callback. The texture is uploaded once per matrix, R32F with a mip
+// chain averaged here on the CPU (HeatmapMipLevel) and sampled NEAREST_MIPMAP_NEAREST: legal in
+// OpenGL 3.0 and WebGL 2 alike (WebGL 2 can neither filter R32F linearly nor generate its mipmaps),
 // so N = 4096 scrubs smoothly; the current tile's outline is drawn by ImGui on top.
 #pragma once
 
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "view/scenario_model.h"
 
 namespace bw::app {
+
+// One mip level down: rows × cols → max(1, rows/2) × max(1, cols/2), each texel the mean of the
+// source texels it covers (2 × 2; an odd last row or column folds into the last texel). Exact zeros
+// (masked) stay zero only where every covered texel is zero. Row-major, `rows · cols` floats.
+std::vector<float> HeatmapMipLevel(const float* values, int rows, int cols, int* out_rows, int* out_cols);
 
 class HeatmapRenderer {
  public:

@@ -34,6 +34,7 @@
 #include "app/notes_window.h"
 #include "app/panels.h"
 #include "app/paths.h"
+#include "app/platform.h"
 #include "app/settings.h"
 #include "app/settings_window.h"
 #include "app/shortcuts.h"
@@ -162,40 +163,8 @@ int main(int argc, char** argv) {
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 
-  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
-  if (!glfwInit()) return 1;
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  // HiDPI: --width/--height are logical; the window grows with the monitor's content scale but never
-  // past its work area (a 1600 × 1000 window at 125 % would be 2000 × 1250 on a 1920 × 1080 screen).
-  const bw::app::WindowGeometry geometry = bw::app::FirstWindowGeometry(args.width, args.height);
-  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // placed first, then shown
-  GLFWwindow* window = glfwCreateWindow(geometry.w, geometry.h, "Blockwise", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "error: could not open a window (is there a display? try xvfb-run)\n");
-    glfwTerminate();
-    return 1;
-  }
-  if (geometry.placed) glfwSetWindowPos(window, geometry.x, geometry.y);
-  glfwShowWindow(window);
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(args.soak > 0 ? 0 : 1);
-  glfwSetWindowUserPointer(window, &state);
-  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
-    auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
-    s->ui.input_seen = true;
-    if (count > 0) bw::app::OpenFile(*s, paths[0]);
-  });
-  // HiDPI: on a screen with content scale 2 the text is laid out twice as large (font_px stays
-  // logical in the settings; AppState::FontPx() applies the scale), and re-baked when it changes.
-  float xscale = 1, yscale = 1;
-  glfwGetWindowContentScale(window, &xscale, &yscale);
-  state.ui.content_scale = std::max(0.5f, xscale);
-  glfwSetWindowContentScaleCallback(window, [](GLFWwindow* w, float x, float) {
-    auto* s = static_cast<bw::app::AppState*>(glfwGetWindowUserPointer(w));
-    s->ui.content_scale = std::max(0.5f, x);
-    s->ui.fonts_dirty = s->ui.input_seen = true;
-  });
+  GLFWwindow* window = bw::app::platform::OpenWindow(args.width, args.height, /*vsync=*/args.soak == 0, &state);
+  if (!window) return 1;
 
   IMGUI_CHECKVERSION();
   ImGuiContext* main_ctx = ImGui::CreateContext();
@@ -203,7 +172,7 @@ int main(int argc, char** argv) {
   io.IniFilename = nullptr;
   ImGui::StyleColorsLight();
   ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
+  ImGui_ImplOpenGL3_Init(bw::app::platform::GlslVersion());
   // Keys go to ImGui (text fields) and into AppState's queue (stepping), so no press is lost.
   glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
     ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
@@ -272,7 +241,8 @@ int main(int argc, char** argv) {
   const double start_time = glfwGetTime();
   constexpr double kAnimSeconds = 0.3;  // transfer arrows grow over this long, eased, then stay still
 
-  while (!glfwWindowShouldClose(window)) {
+  // One frame per call: a loop on the desktop, the browser's animation frames on the web (platform.h).
+  bw::app::platform::RunFrameLoop(window, [&] {
     // Event-driven: sleep until input arrives, a playback step or animation frame is due, or the
     // watched files need a look (once a second). The screenshot and soak paths never wait.
     // Iconified: no frames, no playback, no file checks — sleep until the window comes back, then
@@ -281,7 +251,7 @@ int main(int argc, char** argv) {
       glfwWaitEvents();
       state.ui.last_advance = glfwGetTime();
       redraw_frames = 2;
-      continue;
+      return;
     }
     const double now = glfwGetTime();
     const bool animating = (state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds) ||
@@ -299,14 +269,13 @@ int main(int argc, char** argv) {
       glfwWaitEventsTimeout(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
       if (!animating) --redraw_frames;
     } else {
-      state.ui.input_seen = false;
-      glfwWaitEventsTimeout(1.0);
+      bw::app::platform::WaitForInput(state, 1.0);  // clears input_seen first (web: input since the last drawn frame)
       state.ui.last_advance = glfwGetTime();
       const bool reloaded = bw::app::ReloadIfChanged(state);
       // Woken by the once-a-second file check and nothing changed: draw nothing.
       if (!state.ui.input_seen && !reloaded && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
           state.ui.fullscreen == is_fullscreen && state.ui.toast.empty())  // a toast redraws until it expires
-        continue;
+        return;
       redraw_frames = 2;
     }
     if (state.ui.presenter != notes.IsOpen()) {
@@ -326,7 +295,7 @@ int main(int argc, char** argv) {
     glfwGetFramebufferSize(window, &fb_w, &fb_h);
     if (fb_w == 0 || fb_h == 0) {  // minimised: nothing to draw, and nothing to spin on
       if (!headless && args.soak == 0) glfwWaitEventsTimeout(0.5);
-      continue;
+      return;
     }
     const auto frame_start = Clock::now();
     {
@@ -344,6 +313,7 @@ int main(int argc, char** argv) {
       state.ui.fonts_dirty = false;
       notes.MarkFontsDirty();
       if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
+      if (!fonts.missing.empty()) state.ui.status = fonts.missing;  // web: characters the font subset lacks
     }
     // A new event starts its transfer animation.
     if (state.ui.event != last_event || state.ui.step != last_step) {
@@ -389,6 +359,7 @@ int main(int argc, char** argv) {
     glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    bw::app::platform::FramePainted(state, painted);  // web: what bw_scene_dump() reports
     // A character this frame showed that the atlas lacks: rebuild it before the next frame.
     bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     if (state.ui.fonts_dirty) redraw_frames = std::max(redraw_frames, 2);
@@ -485,13 +456,12 @@ int main(int argc, char** argv) {
       if (!err.empty()) std::cerr << "warning: " << err << "\n";
       state.ui.settings_dirty = false;
     }
-  }
+  });
 
   notes.Close();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  bw::app::platform::CloseWindow(window);
   return exit_code;
 }

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/panels.h"
+#include "app/platform.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -25,6 +26,9 @@ void KeyCallback(GLFWwindow* w, int key, int, int action, int mods) {
 }  // namespace
 
 bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
+#ifdef __EMSCRIPTEN__
+  return false;  // the browser has one canvas (Emscripten's GLFW: one window); presenter notes are desktop-only
+#endif
   if (window_) return true;
   state_ = state;
   int count = 0;
@@ -46,7 +50,7 @@ bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
   ImGui::GetIO().IniFilename = nullptr;
   ImGui::StyleColorsLight();
   ImGui_ImplGlfw_InitForOpenGL(window_, /*install_callbacks=*/false);
-  ImGui_ImplOpenGL3_Init("#version 130");
+  ImGui_ImplOpenGL3_Init(platform::GlslVersion());
   ImGui::SetCurrentContext(main_ctx);
   glfwMakeContextCurrent(main);
   fonts_dirty_ = true;

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/paths.h"
-#include "data/atomic_write.h"
+#include "app/platform.h"
 #include "data/scenario.h"
 #include "view/single_query_model.h"
 
@@ -20,11 +20,7 @@ std::string SaveScenarioAs(AppState& s, const std::string& path) {
   if (ec) return path + ": not saved: " + ec.message();
   nlohmann::json j = data::SingleQueryScenarioToJson(m->scenario());
   j["$schema"] = SchemaRefFor(full, "scenario-v1.schema.json", "urn:blockwise:schema:scenario-v1");
-  try {
-    data::WriteFileAtomically(full, j.dump(2) + "\n");
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  if (std::string err = platform::SaveUserFile(full, j.dump(2) + "\n"); !err.empty()) return err;  // web: a download
   auto& recent = s.options.recent;
   recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());
   recent.insert(recent.begin(), full);

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
-#include "data/atomic_write.h"
+#include "app/platform.h"
 #include "data/json_file.h"
 
 namespace bw::app {
@@ -19,10 +19,10 @@ std::filesystem::path SettingsPath() {
 }
 
 std::string LoadSettings(AppState& s, const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return "";
   try {
-    const auto j = data::ReadJsonFile(path);
+    const auto text = platform::ReadSettingsText(path);  // desktop: the file; web: local storage
+    if (!text) return "";
+    const auto j = data::ParseJsonText(*text, path.string());
     Options o = s.options;
     if (j.contains("lang") && j["lang"].is_string() && (j["lang"] == "zh" || j["lang"] == "en")) o.lang = j["lang"];
     if (j.contains("projector") && j["projector"].is_boolean()) o.projector = j["projector"];
@@ -48,13 +48,7 @@ std::string SaveSettings(const AppState& s, const std::filesystem::path& path) {
                       {"font_px", s.options.font_px},   {"play_speed", s.options.play_speed},
                       {"monitor", s.options.monitor},   {"export_dir", s.options.export_dir},
                       {"recent", s.options.recent}};
-  try {
-    std::filesystem::create_directories(path.parent_path());
-    data::WriteFileAtomically(path, j.dump(2) + "\n");
-    return "";
-  } catch (const std::exception& e) {
-    return e.what();
-  }
+  return platform::WriteSettingsText(path, j.dump(2) + "\n");
 }
 
 }  // namespace bw::app

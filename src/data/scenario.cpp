@@ -113,7 +113,8 @@ nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc) {
   const auto& p = sc.problem;
   const bool exact = p.exact_weights && p.exact_values;
   const auto number = [](double x, const engine::Rational* q) -> nlohmann::json {
-    if (q && q->get_den() == 1 && q->get_num().fits_slong_p()) return q->get_num().get_si();
+    if (q && engine::Denominator(*q) == 1 && abs(engine::Numerator(*q)) <= std::numeric_limits<long>::max())
+      return engine::Numerator(*q).convert_to<long>();
     return x;
   };
   nlohmann::json j;

@@ -12,9 +12,9 @@ ComputeEstimate EstimateTrainingCompute(const MoeParameterCount& c, std::int64_t
   if (training_tokens < 0) throw std::invalid_argument("training tokens D must be >= 0");
   if (c.active_per_token <= 0) throw std::invalid_argument("active parameters must be > 0 for the ratio");
   ComputeEstimate e;
-  const mpz_class D(std::to_string(training_tokens));
-  e.with_total = mpz_class(6) * mpz_class(std::to_string(c.total)) * D;
-  e.with_active = mpz_class(6) * mpz_class(std::to_string(c.active_per_token)) * D;
+  const BigInt D(training_tokens);
+  e.with_total = BigInt(6) * BigInt(c.total) * D;
+  e.with_active = BigInt(6) * BigInt(c.active_per_token) * D;
   const std::int64_t g = std::gcd(c.total, c.active_per_token);
   e.ratio_num = c.total / g;
   e.ratio_den = c.active_per_token / g;

@@ -10,11 +10,10 @@
 // Counts are exact integers; bytes are BYTES. Teaching construction: no real system is modelled.
 #pragma once
 
-#include <gmpxx.h>
-
 #include <cstdint>
 #include <vector>
 
+#include "engine/exact.h"
 #include "engine/moe.h"
 
 namespace bw::engine {
@@ -22,8 +21,8 @@ namespace bw::engine {
 // [SECTION] C ≈ 6·N·D ---------------------------------------------------------------------------------
 
 struct ComputeEstimate {
-  mpz_class with_total;    // 6 · total · D   (FLOPs; exact: 6ND overflows 64 bits for 1B × 1T)
-  mpz_class with_active;   // 6 · active · D
+  BigInt with_total;       // 6 · total · D   (FLOPs; exact: 6ND overflows 64 bits for 1B × 1T)
+  BigInt with_active;      // 6 · active · D
   std::int64_t ratio_num = 1, ratio_den = 1;   // total / active, reduced (1.0B / 0.4B = 5/2)
 };
 // Throws std::invalid_argument if D < 0 or the active count is 0.

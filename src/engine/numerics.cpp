@@ -1,7 +1,10 @@
 // The numerics report; see numerics.h.
 #include "engine/numerics.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -46,8 +49,32 @@ std::string Num(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
   char buf[64];
+#ifndef __EMSCRIPTEN__
   const auto r = std::to_chars(buf, buf + sizeof buf, x);
   return std::string(buf, r.ptr);
+#else
+  // The web edition's libc++ (LLVM 14) has no floating-point to_chars: the same rule spelled out —
+  // the fewest significant digits that read back as x, fixed or scientific, whichever is shorter
+  // (fixed on a tie).
+  int p = 1;
+  for (; p < 17; ++p) {
+    std::snprintf(buf, sizeof buf, "%.*e", p - 1, x);
+    if (std::strtod(buf, nullptr) == x) break;
+  }
+  std::snprintf(buf, sizeof buf, "%.*e", p - 1, x);
+  std::string sci = buf;
+  const int exp10 = std::atoi(sci.c_str() + sci.find('e') + 1);
+  const size_t e = sci.find('e');
+  std::string mant = sci.substr(0, e), ex = sci.substr(e);
+  if (mant.find('.') != std::string::npos) {  // "%.*e" never leaves trailing zeros beyond p digits
+    while (mant.back() == '0') mant.pop_back();
+    if (mant.back() == '.') mant.pop_back();
+  }
+  sci = mant + ex;
+  std::snprintf(buf, sizeof buf, "%.*f", std::max(0, p - 1 - exp10), x);
+  const std::string fixed = buf;
+  return fixed.size() <= sci.size() ? fixed : sci;
+#endif
 }
 }  // namespace
 

@@ -283,9 +283,7 @@ SoftmaxState InitialState(const SingleQueryProblem& p) {
 }
 
 std::string ToFractionString(const Rational& q) {
-  Rational c = q;
-  c.canonicalize();
-  return c.get_str();
+  return q.str();  // canonical: "160/7", "40", "-3/2"
 }
 
 }  // namespace bw::engine

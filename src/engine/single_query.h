@@ -3,23 +3,20 @@
 // o = Σ w_i v_i / Σ w_i. The engine streams the blocks through the online-softmax merge
 // (online_softmax.h), records a step trace the app scrubs through, computes the wrong
 // "average of block outputs" beside the right answer, and — when every weight and value is an
-// integer — repeats the whole computation in exact rationals (GMP mpq), so 160/7 is 160/7.
+// integer — repeats the whole computation in exact rationals (engine/exact.h), so 160/7 is 160/7.
 // Source: FlashAttention-2 (Dao 2023) §3.1.1 and Algorithm 1 lines 6–12, for one row of one Q block.
 #pragma once
-
-#include <gmpxx.h>
 
 #include <Eigen/Core>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/exact.h"
 #include "engine/numerics.h"
 #include "engine/online_softmax.h"
 
 namespace bw::engine {
-
-using Rational = mpq_class;
 
 // raw: no max shift — l = Σ w, u = Σ w·v, every rescale factor is 1 (fine for small teaching
 //      weights, overflows for real logits).

@@ -83,10 +83,8 @@ std::string FormatFraction(const engine::Rational& q) {
 }
 
 std::string FormatExact(const engine::Rational& q) {
-  engine::Rational c = q;
-  c.canonicalize();
-  if (c.get_den() == 1) return FormatFraction(c);
-  return FormatFraction(c) + " \u2248 " + FormatDouble(c.get_d());
+  if (engine::Denominator(q) == 1) return FormatFraction(q);  // Rational is canonical (engine/exact.h)
+  return FormatFraction(q) + " \u2248 " + FormatDouble(engine::ToDouble(q));
 }
 
 std::string FormatExactVector(const std::vector<engine::Rational>& v) { return Join(v, FormatExact); }
@@ -94,10 +92,8 @@ std::string FormatExactVector(const std::vector<engine::Rational>& v) { return J
 std::string FormatLogOf(const engine::Rational& M) {
   if (M == 0) return "\u2212\u221e";
   if (M == 1) return "0";
-  engine::Rational c = M;
-  c.canonicalize();
-  if (c.get_den() == 1) return "ln " + c.get_num().get_str();
-  return "ln(" + FormatFraction(c) + ")";
+  if (engine::Denominator(M) == 1) return "ln " + engine::ToString(engine::Numerator(M));
+  return "ln(" + FormatFraction(M) + ")";
 }
 
 std::string FormatBytes(std::int64_t b) {

@@ -69,7 +69,7 @@ class MoeModel final : public ScenarioModel {
 };
 
 // 6.0×10^21: FLOP counts too large for 64 bits, two significant digits (exact below 10^7).
-std::string FormatFlops(const mpz_class& flops);
+std::string FormatFlops(const engine::BigInt& flops);
 
 // "1.0B", "0.4B", "0.25B", "50M", "7K", "12": parameter counts read from the back of a room.
 std::string FormatParams(std::int64_t n);

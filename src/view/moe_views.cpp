@@ -15,15 +15,14 @@ namespace bw::view {
 
 // [SECTION] Formatting -------------------------------------------------------------------------------
 
-std::string FormatFlops(const mpz_class& z) {
-  const std::string s = z.get_str();
+std::string FormatFlops(const engine::BigInt& z) {
+  const std::string s = engine::ToString(z);
   if (s.size() <= 7) return FormatInt(std::stoll(s));
   // Two significant digits, rounded half up: 6,000,000,000,000,000,000,000 → "6.0×10^21".
-  mpz_class scale;
-  mpz_ui_pow_ui(scale.get_mpz_t(), 10, static_cast<unsigned long>(s.size() - 2));
-  mpz_class lead = (z + scale / 2) / scale;   // 10 … 100
+  const engine::BigInt scale = boost::multiprecision::pow(engine::BigInt(10), static_cast<unsigned>(s.size() - 2));
+  const engine::BigInt lead = (z + scale / 2) / scale;   // 10 … 100
   int exp = static_cast<int>(s.size()) - 1;
-  std::string d = lead.get_str();
+  std::string d = engine::ToString(lead);
   if (d.size() == 3) d = "10", ++exp;   // 99.5… rounded up to 100
   return d.substr(0, 1) + "." + d.substr(1, 1) + "\u00d710^" + std::to_string(exp);
 }
@@ -59,11 +58,11 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
   sc.background = pal.background;
   sc.texts.push_back({"compute.title", 1, 0.6f, 1.3f, pal.text, T("moe_compute_title")});
   sc.texts.push_back({"compute.D", 1, 2.6f, 1.0f, pal.text_muted,
-                      T("moe_d") + " = " + FormatFlops(mpz_class(std::to_string(scenario_.deployment->training_tokens)))});
+                      T("moe_d") + " = " + FormatFlops(engine::BigInt(scenario_.deployment->training_tokens))});
   // Two linear bars: 6·N·D with the total and with the active parameter count.
   const double frac = static_cast<double>(est.ratio_den) / static_cast<double>(est.ratio_num);   // active / total
   const auto bar = [&](const std::string& id, float y, float w, const std::string& name, const std::string& n,
-                       const mpz_class& flops, TileState st) {
+                       const engine::BigInt& flops, TileState st) {
     sc.texts.push_back({id + ".name", 1, y + 0.3f, 1.0f, pal.text, name});
     sc.texts.push_back({id + ".n", 1, y + 1.6f, 1.0f, pal.text, "N = " + n});
     SceneRect r = Box(id, kBarX, y, w, 2.6f, pal.processed, pal, st);
@@ -262,7 +261,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
 void MoeModel::AddDeploymentQuantities(Quantities& q) const {
   const auto& d = *scenario_.deployment;
   const auto& est = *compute_;
-  q["training_tokens"] = FormatFlops(mpz_class(std::to_string(d.training_tokens)));
+  q["training_tokens"] = FormatFlops(engine::BigInt(d.training_tokens));
   q["compute_total"] = FormatFlops(est.with_total);
   q["compute_active"] = FormatFlops(est.with_active);
   q["compute_ratio"] = std::to_string(est.ratio_num) + "/" + std::to_string(est.ratio_den);

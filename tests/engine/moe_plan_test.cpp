@@ -10,8 +10,8 @@ namespace {
 TEST(MoePlan, TrainingComputeWithTotalAndActive) {
   const auto c = CountParameters({200'000'000, 100'000'000, 8, 2});
   const auto e = EstimateTrainingCompute(c, 1'000'000'000'000);
-  EXPECT_EQ(e.with_total, mpz_class("6000000000000000000000"));    // 6 · 1e9 · 1e12
-  EXPECT_EQ(e.with_active, mpz_class("2400000000000000000000"));   // 6 · 4e8 · 1e12
+  EXPECT_EQ(e.with_total, BigInt("6000000000000000000000"));    // 6 · 1e9 · 1e12
+  EXPECT_EQ(e.with_active, BigInt("2400000000000000000000"));   // 6 · 4e8 · 1e12
   EXPECT_EQ(e.ratio_num, 5);
   EXPECT_EQ(e.ratio_den, 2);
   EXPECT_THROW(EstimateTrainingCompute(c, -1), std::invalid_argument);

@@ -99,11 +99,21 @@ TEST(SingleQuery, HistoricalExample213GivesEqualDenominators) {
   EXPECT_EQ(run.blocks[1].exact->local.l, 3);
   EXPECT_EQ(run.blocks[1].exact->after.u[0], 130);  // shown as 130/6
   EXPECT_EQ(run.blocks[1].exact->after.l, 6);
-  Rational expected(130, 6);  // gmp keeps 130/6 as written; compare in canonical form (= 65/3)
-  expected.canonicalize();
+  const Rational expected(130, 6);  // kept in lowest terms (engine/exact.h): 65/3
   EXPECT_EQ(run.exact->output[0], expected);
   // Equal denominators: here the average of block outputs happens to agree.
   EXPECT_EQ(run.exact->average_of_block_outputs[0], run.exact->output[0]);
+}
+
+TEST(SingleQuery, RationalIsCanonicalAndPrintsAsAFraction) {
+  EXPECT_EQ(ToFractionString(Rational(130, 6)), "65/3");
+  EXPECT_EQ(ToFractionString(Rational(160, 7)), "160/7");
+  EXPECT_EQ(ToFractionString(Rational(80, 2)), "40");
+  EXPECT_EQ(ToFractionString(Rational(-3, 2)), "-3/2");
+  EXPECT_EQ(ToFractionString(Rational(3) / Rational(-2)), "-3/2");  // the sign moves to the numerator
+  EXPECT_EQ(Denominator(Rational(130, 6)), 3);
+  EXPECT_NE(Rational(1, 3), Rational(333333, 1000000));
+  EXPECT_EQ(ToDouble(Rational(7, 4)), 1.75);
 }
 
 TEST(SingleQuery, VectorValues) {

@@ -201,10 +201,10 @@ TEST(LessonScenes, MoeComputeShowsTheOvercountFactor) {
     EXPECT_NE(body.find("2.5\u00d7"), std::string::npos);
     EXPECT_NE(body.find("C_train"), std::string::npos);
   }
-  EXPECT_EQ(FormatFlops(mpz_class("6000000000000000000000")), "6.0\u00d710^21");
-  EXPECT_EQ(FormatFlops(mpz_class("2450000000000000000000")), "2.5\u00d710^21");   // rounded half up
-  EXPECT_EQ(FormatFlops(mpz_class("9960000000")), "1.0\u00d710^10");
-  EXPECT_EQ(FormatFlops(mpz_class("1234567")), "1,234,567");
+  EXPECT_EQ(FormatFlops(engine::BigInt("6000000000000000000000")), "6.0\u00d710^21");
+  EXPECT_EQ(FormatFlops(engine::BigInt("2450000000000000000000")), "2.5\u00d710^21");   // rounded half up
+  EXPECT_EQ(FormatFlops(engine::BigInt("9960000000")), "1.0\u00d710^10");
+  EXPECT_EQ(FormatFlops(engine::BigInt("1234567")), "1,234,567");
 }
 
 TEST(LessonScenes, ExpertParallelViewCountsEveryLink) {

@@ -1,0 +1,71 @@
+// The one platform seam (issue 17 item 7): everything that differs between the desktop app (GLFW on
+// X11/Wayland, desktop OpenGL 3.0, files on disk) and the web edition (Emscripten's GLFW on a canvas,
+// WebGL 2, the browser's storage and downloads). The rest of the app is the same source on both.
+// Desktop implementation: platform_glfw.cpp; web: platform_web.cpp (built by scripts/web only).
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace bw::app {
+
+struct AppState;
+struct Painted;
+
+namespace platform {
+
+// [window] Opens the main window, `width` × `height` logical pixels (desktop: grown with the monitor's
+// content scale, kept inside its work area; web: the page's canvas), with its GL context current and
+// every input callback feeding `state` (keys into its queue, drops into OpenFile). Null when no window
+// can be opened (the reason is printed on stderr).
+GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state);
+// Calls `frame` once per frame until the window should close, then returns (desktop: a loop; web:
+// emscripten_set_main_loop — the browser owns the loop, so on the web this never returns).
+void RunFrameLoop(GLFWwindow* window, const std::function<void()>& frame);
+void CloseWindow(GLFWwindow* window);
+// [events] The idle wait: clears state.ui.input_seen, then sleeps until input arrives or `timeout`
+// seconds pass (desktop: glfwWaitEventsTimeout), so the caller sees whether anything happened. The
+// browser cannot sleep and delivers input between frames: there input_seen keeps what arrived since
+// the last drawn frame (FramePainted clears it) and this returns at once.
+void WaitForInput(AppState& state, double timeout);
+
+// [shaders] The GLSL version line for ImGui's OpenGL3 backend and our shaders: "#version 130"
+// (OpenGL 3.0) on the desktop, "#version 300 es" (WebGL 2) on the web.
+const char* GlslVersion();
+// What our own shaders (shaders/*.vert|frag, written without a version line) are prefixed with:
+// GlslVersion() plus, for GLSL ES, the default float precision.
+std::string ShaderPrelude();
+
+// [fonts] The CJK face's bytes (Noto Sans CJK SC): desktop through fontconfig (the whole .ttc, face
+// `index`); web the build-time subset packaged with the page (fonts/blockwise-cjk.otf, index 0).
+struct FontBytes {
+  std::vector<char> bytes;   // empty when no font was found
+  int index = 0;             // face index inside a collection
+  std::string source;        // the file it came from, for messages
+  bool subset = false;       // only the characters the lessons and UI use (see scripts/font-subset)
+};
+FontBytes CjkFontBytes();
+
+// [settings] The settings document's text at `path` (desktop: the file; web: the browser's local
+// storage under that key), or nullopt when none is stored. Throws std::runtime_error on a read error.
+std::optional<std::string> ReadSettingsText(const std::filesystem::path& path);
+// Stores it (desktop: atomically, data::WriteFileAtomically). Returns "" or an error line.
+std::string WriteSettingsText(const std::filesystem::path& path, const std::string& text);
+
+// [save] A file the user asked for (Save As, Ctrl+E exports): desktop writes `path` atomically; web
+// writes it into the page's in-memory file system and hands it to the browser as a download named
+// after the path's file name. Returns "" or an error line.
+std::string SaveUserFile(const std::string& path, const std::string& bytes);
+
+// [page] Called once per drawn frame with what it painted: the web edition keeps both for the page's
+// exported bw_scene_dump() (the JSON of --dump-scene, frame_helpers.h) and bw_open_file(); the
+// desktop does nothing.
+void FramePainted(AppState& state, const Painted& painted);
+
+}  // namespace platform
+}  // namespace bw::app

@@ -1,0 +1,177 @@
+// The web side of the platform seam (platform.h), built only by the web edition (web/CMakeLists.txt,
+// scripts/web): Emscripten's GLFW on the page's canvas with a WebGL 2 context, the browser's frame
+// loop, the build-time CJK subset packaged with the page, settings in local storage, saves as
+// downloads. The page (web/index.html) talks to the app through the exported bw_* functions below.
+#include "app/platform.h"
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "app/app_state.h"
+#include "app/frame_helpers.h"
+#include "app/painter.h"
+
+namespace bw::app::platform {
+
+namespace {
+
+GLFWwindow* g_window = nullptr;
+std::function<void()> g_frame;
+AppState* g_state = nullptr;
+Painted g_painted;  // the last frame's, for bw_scene_dump()
+
+void Tick() {
+  g_frame();
+  if (glfwWindowShouldClose(g_window)) emscripten_cancel_main_loop();
+}
+
+// clang-format off
+EM_JS(char*, JsStorageGet, (const char* key), {
+  const v = window.localStorage ? window.localStorage.getItem(UTF8ToString(key)) : null;
+  if (v === null) return 0;
+  const n = lengthBytesUTF8(v) + 1;
+  const p = _malloc(n);
+  stringToUTF8(v, p, n);
+  return p;
+});
+EM_JS(int, JsStorageSet, (const char* key, const char* value), {
+  try { window.localStorage.setItem(UTF8ToString(key), UTF8ToString(value)); return 1; } catch (e) { return 0; }
+});
+EM_JS(void, JsDownload, (const char* path, const char* name), {
+  const bytes = FS.readFile(UTF8ToString(path));
+  const url = URL.createObjectURL(new Blob([bytes]));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = UTF8ToString(name);
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  if (Module.onDownload) Module.onDownload(UTF8ToString(name), bytes.length);
+});
+// clang-format on
+
+}  // namespace
+
+GLFWwindow* OpenWindow(int width, int height, bool, AppState* state) {
+  glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
+  if (!glfwInit()) return nullptr;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL 2
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  GLFWwindow* window = glfwCreateWindow(width, height, "Blockwise", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "error: no WebGL 2 context on this page\n");
+    return nullptr;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSetWindowUserPointer(window, state);
+  // Drag and drop: Emscripten's GLFW writes the dropped file into the in-memory file system first.
+  glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
+    auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
+    s->ui.input_seen = true;
+    if (count > 0) OpenFile(*s, paths[0]);
+  });
+  state->ui.content_scale = 1;  // CSS pixels: the canvas is laid out like a desktop window at scale 1
+  g_window = window;
+  g_state = state;
+  return window;
+}
+
+void RunFrameLoop(GLFWwindow* window, const std::function<void()>& frame) {
+  g_window = window;
+  g_frame = frame;
+  // The browser calls Tick once per animation frame; main() does not return (its locals stay valid).
+  emscripten_set_main_loop(Tick, 0, /*simulate_infinite_loop=*/1);
+}
+
+void CloseWindow(GLFWwindow* window) {
+  glfwDestroyWindow(window);
+  glfwTerminate();
+}
+
+void WaitForInput(AppState&, double) {}
+
+const char* GlslVersion() { return "#version 300 es"; }
+std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }
+
+FontBytes CjkFontBytes() {
+  FontBytes out;
+  out.source = "/fonts/blockwise-cjk.otf";  // packaged by web/CMakeLists.txt (scripts/font-subset)
+  std::ifstream in(out.source, std::ios::binary);
+  out.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  out.subset = true;
+  return out;
+}
+
+std::optional<std::string> ReadSettingsText(const std::filesystem::path& path) {
+  char* v = JsStorageGet(("blockwise:" + path.filename().string()).c_str());
+  if (!v) return std::nullopt;
+  std::string text(v);
+  std::free(v);
+  return text;
+}
+
+std::string WriteSettingsText(const std::filesystem::path& path, const std::string& text) {
+  if (!JsStorageSet(("blockwise:" + path.filename().string()).c_str(), text.c_str()))
+    return "settings not saved: the browser's local storage refused them";
+  return "";
+}
+
+std::string SaveUserFile(const std::string& path, const std::string& bytes) {
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) return path + ": not saved: the page's file system refused it";
+  }
+  JsDownload(path.c_str(), p.filename().string().c_str());
+  return "";
+}
+
+void FramePainted(AppState& state, const Painted& painted) {
+  state.ui.input_seen = false;  // drawn: input from here on asks for the next frame (WaitForInput)
+  g_state = &state;
+  g_painted = painted;
+}
+
+}  // namespace bw::app::platform
+
+// [page] What web/index.html and the browser test call (Module.ccall / cwrap).
+extern "C" {
+
+// The scene dump of the last drawn frame: the same JSON as the desktop's --dump-scene.
+EMSCRIPTEN_KEEPALIVE const char* bw_scene_dump() {
+  using namespace bw::app;
+  static std::string text;
+  if (!platform::g_state) return "";
+  text = SceneDumpJson(*platform::g_state, platform::g_painted).dump(2);
+  return text.c_str();
+}
+
+// Opens a file the page wrote into the in-memory file system (the file input), as if dropped.
+// Returns 1 when it opened; on 0 the error line shows and the previous document stays.
+EMSCRIPTEN_KEEPALIVE int bw_open_file(const char* path) {
+  using namespace bw::app;
+  if (!platform::g_state) return 0;
+  platform::g_state->ui.input_seen = true;
+  return OpenFile(*platform::g_state, path) ? 1 : 0;
+}
+
+// The page's size changed (CSS pixels): the canvas follows, and the app lays out again.
+EMSCRIPTEN_KEEPALIVE void bw_resize(int width, int height) {
+  using namespace bw::app;
+  if (!platform::g_window) return;
+  glfwSetWindowSize(platform::g_window, width, height);
+  if (platform::g_state) platform::g_state->ui.input_seen = true;
+}
+
+}  // extern "C"
