@@ -26,7 +26,7 @@ constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,
 Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22;
   constexpr float kHbmW = 25.5f, kMidX = 26.3f, kMidW = 13.0f, kSramX = 40, kSramW = 16;
-  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.25f, kColGap = 0.25f, kLane = 2.5f, kLaneLow = 20.6f;
+  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.25f, kColGap = 0.25f, kLane = 2.5f;
   const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
   b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
   const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];

@@ -101,7 +101,9 @@ void ExerciseModel(const bw::view::ScenarioModel& m, const std::set<std::string>
   if (const auto* rep = m.Numerics())
     for (const auto& ev : rep->events) kinds.insert(bw::engine::ToString(ev.kind));
   for (const auto& k : numerics) EXPECT_TRUE(kinds.count(k)) << "the numerics report lacks " << k;
-  if (numerics.empty()) EXPECT_TRUE(kinds.empty()) << "unexpected numerics event: " << *kinds.begin();
+  if (numerics.empty()) {
+    EXPECT_TRUE(kinds.empty()) << "unexpected numerics event: " << *kinds.begin();
+  }
 }
 
 // "file: /json/path: " as the one-line error starts (the path escaped as LoadError prints it: a key
