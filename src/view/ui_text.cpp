@@ -293,11 +293,11 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"set_saved_in", {"自动保存到", "Saved automatically in"}},
       {"nothing_loaded", {"没有打开任何课程或场景。", "Nothing was loaded."}},
       // Checked exercises (lesson step "check"; view/exercise.h).
-      {"check_prompt", {"你的答案（分数如 160/7，或小数）：", "Your answer (a fraction like 160/7, or a decimal):"}},
+      {"check_prompt", {"你的答案（可写分数如 7/3，或小数）：", "Your answer (a fraction such as 7/3, or a decimal):"}},
       {"check_button", {"检查", "Check"}},
       {"check_right", {"✓ 对了，和引擎算出的值一致。", "✓ Right: it matches the engine's value."}},
       {"check_wrong", {"× 还不对，再想想（或请老师揭晓答案）。", "× Not right yet: think again (or ask for the reveal)."}},
-      {"check_unreadable", {"请输入一个数：整数、分数（如 160/7）或小数。", "Type a number: a whole number, a fraction (such as 160/7) or a decimal."}},
+      {"check_unreadable", {"请输入一个数：整数、分数（如 7/3）或小数。", "Type a number: a whole number, a fraction (such as 7/3) or a decimal."}},
       {"check_coarse", {"方向对了，但请至少给出 3 位有效数字（或写成分数）。", "On the right track, but give at least 3 significant digits (or the fraction)."}},
       {"check_choice_wrong", {"× 不是这个，再想想。", "× Not this one: think again."}},
       // The merge strip and the balance under the single-query diagram (merge_views.h).
