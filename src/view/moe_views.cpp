@@ -79,7 +79,7 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
                           Times(est.ratio_num, est.ratio_den)});
   sc.texts.push_back({"compute.over", 1, 15.8f, 1.0f, pal.text, T("moe_overcount")});
   sc.texts.push_back({"compute.missing", 1, 17.3f, 1.0f, pal.text, T("moe_missing")});
-  sc.texts.push_back({"compute.c_note", 1, 19.6f, 0.95f, pal.write_arrow, T("moe_c_note")});
+  sc.texts.push_back({"compute.c_note", 1, 19.6f, 0.95f, pal.text, T("moe_c_note")});
   return sc;
 }
 
