@@ -3,7 +3,7 @@
 // and on the tiled rows the ratios to the reference (time_ratio, extra_mem_ratio). Also measures
 // random access into the trace of an N = 4096 run (StateAt / CountersAt), which the app scrubs.
 // Extra memory = the heap the call's allocations reach at their peak, minus what it returns
-// (O, L, flags), measured by counting every malloc/free of this process (interposed below).
+// (O, L, flags), measured by counting every malloc/free of this process (heap_counter.h).
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
@@ -14,64 +14,10 @@
 #include <random>
 
 #include "engine/attention.h"
+#include "heap_counter.h"
 
 // [SECTION] Heap accounting: glibc's malloc family, wrapped -------------------------------------
 
-extern "C" {
-void* __libc_malloc(size_t);
-void __libc_free(void*);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-}
-
-namespace {
-std::atomic<long long> g_heap_now{0}, g_heap_peak{0};
-void Track(void* p) {
-  if (!p) return;
-  const long long now = g_heap_now.fetch_add(static_cast<long long>(malloc_usable_size(p))) +
-                        static_cast<long long>(malloc_usable_size(p));
-  long long peak = g_heap_peak.load();
-  while (now > peak && !g_heap_peak.compare_exchange_weak(peak, now)) {
-  }
-}
-void Untrack(void* p) {
-  if (p) g_heap_now.fetch_sub(static_cast<long long>(malloc_usable_size(p)));
-}
-}  // namespace
-
-extern "C" {
-void* malloc(size_t n) {
-  void* p = __libc_malloc(n);
-  Track(p);
-  return p;
-}
-void free(void* p) {
-  Untrack(p);
-  __libc_free(p);
-}
-void* calloc(size_t a, size_t b) {
-  void* p = __libc_calloc(a, b);
-  Track(p);
-  return p;
-}
-void* realloc(void* old, size_t n) {
-  Untrack(old);
-  void* p = __libc_realloc(old, n);
-  Track(p ? p : (n ? old : nullptr));
-  return p;
-}
-void* memalign(size_t a, size_t n) {
-  void* p = __libc_memalign(a, n);
-  Track(p);
-  return p;
-}
-void* aligned_alloc(size_t a, size_t n) { return memalign(a, n); }
-int posix_memalign(void** out, size_t a, size_t n) {
-  *out = memalign(a, n);
-  return *out ? 0 : 12;  // ENOMEM
-}
-}
 
 namespace {
 
@@ -120,10 +66,10 @@ Measured Measure(benchmark::State& state, const AttentionProblem& p, Run run) {
   std::int64_t iterations = 0;
   const auto t0 = std::chrono::steady_clock::now();
   for (auto _ : state) {
-    const long long before = g_heap_now.load();
-    g_heap_peak.store(before);
+    const long long before = bw::bench::HeapNow();
+    bw::bench::ResetHeapPeak();
     AttentionResult r = run(p);
-    const long long extra = g_heap_peak.load() - before - ReturnedBytes(r);
+    const long long extra = bw::bench::HeapPeak() - before - ReturnedBytes(r);
     m.extra_bytes = std::max(m.extra_bytes, extra);
     m.model_extra_bytes = r.counters.hbm_scratch_bytes + r.counters.sram_peak_bytes;
     benchmark::DoNotOptimize(r.O.data());

@@ -1,7 +1,7 @@
 // One row of scripts/bench-cpu: time the engine's tiled FA-2 order or its reference on one problem
 // (float, d = 64, no mask, random normal Q, K, V; tiles 64 × 64 from M = 16384 elements), median of
-// `reps` calls after one warm-up call, and the peak extra heap of a call (malloc counted as in
-// attention_bench.cpp; glibc's tunables, set by the script, decide whether freed memory is kept).
+// `reps` calls after one warm-up call, and the peak extra heap of a call (malloc counted by
+// heap_counter.h; glibc's tunables, set by the script, decide whether freed memory is kept).
 // Usage: cpu_compare tiled|reference N workers reps    Prints: "<median ms> <extra bytes> <simd level>"
 #include <malloc.h>
 
@@ -16,60 +16,8 @@
 
 #include "engine/attention.h"
 #include "engine/tile_simd.h"
+#include "heap_counter.h"
 
-extern "C" {
-void* __libc_malloc(size_t);
-void __libc_free(void*);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void* __libc_memalign(size_t, size_t);
-}
-namespace {
-std::atomic<long long> g_now{0}, g_peak{0};
-void Track(void* p) {
-  if (!p) return;
-  const long long n = static_cast<long long>(malloc_usable_size(p));
-  const long long now = g_now.fetch_add(n) + n;
-  long long peak = g_peak.load();
-  while (now > peak && !g_peak.compare_exchange_weak(peak, now)) {
-  }
-}
-void Untrack(void* p) {
-  if (p) g_now.fetch_sub(static_cast<long long>(malloc_usable_size(p)));
-}
-}  // namespace
-extern "C" {
-void* malloc(size_t n) {
-  void* p = __libc_malloc(n);
-  Track(p);
-  return p;
-}
-void free(void* p) {
-  Untrack(p);
-  __libc_free(p);
-}
-void* calloc(size_t a, size_t b) {
-  void* p = __libc_calloc(a, b);
-  Track(p);
-  return p;
-}
-void* realloc(void* old, size_t n) {
-  Untrack(old);
-  void* p = __libc_realloc(old, n);
-  Track(p ? p : (n ? old : nullptr));
-  return p;
-}
-void* memalign(size_t a, size_t n) {
-  void* p = __libc_memalign(a, n);
-  Track(p);
-  return p;
-}
-void* aligned_alloc(size_t a, size_t n) { return memalign(a, n); }
-int posix_memalign(void** out, size_t a, size_t n) {
-  *out = memalign(a, n);
-  return *out ? 0 : 12;
-}
-}
 
 int main(int argc, char** argv) {
   if (argc != 5) {
@@ -96,13 +44,13 @@ int main(int argc, char** argv) {
   std::vector<double> ms;
   long long extra = 0;
   for (int r = 0; r < reps; ++r) {
-    const long long before = g_now.load();
-    g_peak.store(before);
+    const long long before = bw::bench::HeapNow();
+    bw::bench::ResetHeapPeak();
     const auto t0 = std::chrono::steady_clock::now();
     AttentionResult res = run();
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     const long long returned = static_cast<long long>(res.O.size() * 8 + res.L.size() * 8 + static_cast<long long>(res.row_fully_masked.size()));
-    extra = std::max(extra, g_peak.load() - before - returned);
+    extra = std::max(extra, bw::bench::HeapPeak() - before - returned);
   }
   std::sort(ms.begin(), ms.end());
   std::printf("%.2f %lld %s\n", ms[ms.size() / 2], extra, bw::engine::detail::ToString(bw::engine::detail::ActiveSimdLevel()));
