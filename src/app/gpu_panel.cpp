@@ -20,17 +20,17 @@
 
 namespace bw::app {
 
-namespace {
-
-const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
-
-std::string Bytes(double b) {
+std::string GpuBytes(double b) {
   char buf[64];
   if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
   else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
   else std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
   return buf;
 }
+
+namespace {
+
+const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
 
 void Append(Painted& to, Painted from) {
   to.rects.insert(to.rects.end(), std::make_move_iterator(from.rects.begin()), std::make_move_iterator(from.rects.end()));
@@ -266,8 +266,8 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
               view::FormatInt(frame_.computed).c_str(), view::FormatInt(frame_.computed_total).c_str(),
               T(s, "gpu_skipped_tiles").c_str(), view::FormatInt(frame_.skipped).c_str(),
               view::FormatInt(frame_.skipped_total).c_str(), T(s, "gpu_loaded").c_str(),
-              Bytes(static_cast<double>(frame_.loaded_bytes)).c_str(), T(s, "gpu_written").c_str(),
-              Bytes(static_cast<double>(frame_.written_bytes)).c_str());
+              GpuBytes(static_cast<double>(frame_.loaded_bytes)).c_str(), T(s, "gpu_written").c_str(),
+              GpuBytes(static_cast<double>(frame_.written_bytes)).c_str());
   char overlay[32];
   std::snprintf(overlay, sizeof overlay, "%.1f %%", 100.0 * frame_.Fraction());
   ImGui::ProgressBar(static_cast<float>(frame_.Fraction()), ImVec2(-1, 0), overlay);

@@ -71,4 +71,8 @@ class GpuPanel {
   std::optional<cuda::RunSummary> totals_;  // after the run: counters, time, TFLOP/s, GB/s
 };
 
+// Bytes in decimal units as GPU datasheets give bandwidth ("4.8 TB/s"): "220.86 MB", "957.7 kB".
+// (view::FormatBytes writes binary units, KiB/MiB, for SRAM sizes.)
+std::string GpuBytes(double bytes);
+
 }  // namespace bw::app

@@ -35,14 +35,6 @@ std::optional<engine::Counters> EnginePrediction(const cuda::RunSummary& r) {
   return c;
 }
 
-std::string Bytes(double b) {
-  char buf[64];
-  if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
-  return buf;
-}
-
 }  // namespace
 
 void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted) {
@@ -92,7 +84,7 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     row("TFLOP/s", t.pace_ns > 0 ? "\u2014" : buf);
     std::snprintf(buf, sizeof buf, "%s GB/s", view::FormatInt(static_cast<std::int64_t>(t.gbps + 0.5)).c_str());
     row("GB/s", t.pace_ns > 0 ? "\u2014" : buf);
-    row(T(s, "gpu_hbm"), Bytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
+    row(T(s, "gpu_hbm"), GpuBytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
     ImGui::EndTable();
   }
   // GPU counters against the CPU engine's, tensor by tensor, in elements.
