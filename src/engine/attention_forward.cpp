@@ -174,16 +174,7 @@ struct BlockLog {
 
   void Emit(EventKind kind, Tensor t, std::int32_t i, std::int32_t j, std::int64_t elements, std::int64_t sram,
             std::int32_t step = 0, std::int64_t flops = 0, std::int64_t exps = 0) {
-    AttentionEvent e;
-    e.kind = kind;
-    e.tensor = t;
-    e.i = i;
-    e.j = j;
-    e.step = step;
-    e.elements = elements;
-    e.flops = flops;
-    e.exps = exps;
-    e.sram_bytes = sram;
+    const AttentionEvent e = detail::MakeEvent(kind, t, i, j, elements, sram, step, flops, exps);
     if (keep_events)
       events.push_back(e);
     else

@@ -352,6 +352,22 @@ void StartRun(R& res, const AttentionProblem& p, const RunOptions& opt, Algorith
                keeps_state ? CeilDiv(p.n_k(), tiles.B_c) : 0);
 }
 
+// One trace event from its fields (what every Emit builds).
+inline AttentionEvent MakeEvent(EventKind kind, Tensor t, std::int32_t i, std::int32_t j, std::int64_t elements,
+                                std::int64_t sram, std::int32_t step = 0, std::int64_t flops = 0, std::int64_t exps = 0) {
+  AttentionEvent e;
+  e.kind = kind;
+  e.tensor = t;
+  e.i = i;
+  e.j = j;
+  e.step = step;
+  e.elements = elements;
+  e.flops = flops;
+  e.exps = exps;
+  e.sram_bytes = sram;
+  return e;
+}
+
 // Appends events to the counters (always) and the trace (when recording).
 class Recorder {
  public:
@@ -362,17 +378,7 @@ class Recorder {
   }
   void Emit(EventKind kind, Tensor t, std::int32_t i, std::int32_t j, std::int64_t elements,
             std::int64_t sram, std::int32_t step = 0, std::int64_t flops = 0, std::int64_t exps = 0) {
-    AttentionEvent e;
-    e.kind = kind;
-    e.tensor = t;
-    e.i = i;
-    e.j = j;
-    e.step = step;
-    e.elements = elements;
-    e.flops = flops;
-    e.exps = exps;
-    e.sram_bytes = sram;
-    Emit(e);
+    Emit(MakeEvent(kind, t, i, j, elements, sram, step, flops, exps));
   }
   bool tracing() const { return trace_ != nullptr; }
   AttentionTrace* trace() const { return trace_; }
