@@ -182,7 +182,7 @@ json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
     engine::ApplyEvent(ev, running);
     json je = {{"event", e + 1},  // 1-based, as "i" and "j" (0 = none)
                {"kind", engine::ToString(ev.kind)},
-               {"text", engine::Describe(ev)},
+               {"text", engine::Describe(ev, r.trace.logits_given)},
                {"i", ev.i + 1},
                {"j", ev.j + 1},
                {"step", ev.step},
@@ -277,7 +277,7 @@ void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_li
   for (std::size_t e = 0; e < r.trace.size(); ++e) {
     engine::ApplyEvent(r.trace[e], running);
     if (static_cast<std::int64_t>(e) >= trace_limit) continue;
-    std::cout << "  #" << std::left << std::setw(5) << e + 1 << std::setw(60) << engine::Describe(r.trace[e]) << std::right
+    std::cout << "  #" << std::left << std::setw(5) << e + 1 << std::setw(60) << engine::Describe(r.trace[e], r.trace.logits_given) << std::right
               << " HBM " << running.TotalHbmElements() << " el";
     if (r.trace[e].kind == engine::EventKind::kUpdateMLU && SmallState(sc))
       std::cout << "\n        " << StateText(r.trace.StateAt(p, e));

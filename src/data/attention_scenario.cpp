@@ -224,6 +224,8 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
   if (doc.contains("backward")) {
     if (!doc["backward"].is_boolean()) r.Fail("/backward", "expected true or false");
     sc.backward = doc["backward"].get<bool>();
+    if (sc.backward && has_logits)
+      r.Fail("/backward", "needs Q and K: with logits given there is no dQ or dK to compute (remove it or give Q and K)");
   }
   if (doc.contains("dO")) {
     const auto& dv = doc["dO"];

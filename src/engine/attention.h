@@ -79,6 +79,11 @@ struct AttentionProblem {
   AttentionMatrix Q, K, V;
   std::optional<double> scale;  // default 1/√d (1 when d = 0)
   Mask mask;
+  // True when the logits S were given (FromLogits): S is then an input that already lies in HBM.
+  // Every forward path reads S (whole, or as S_ij tiles) instead of reading Q and K and computing
+  // Q Kᵀ, so no Q or K traffic and no Q Kᵀ FLOPs are counted; the backward paths refuse such a
+  // problem (dQ and dK are not defined without Q and K).
+  bool logits_given = false;
 
   std::int64_t n_q() const { return Q.rows(); }
   std::int64_t n_k() const { return K.rows(); }
@@ -87,7 +92,8 @@ struct AttentionProblem {
   double EffectiveScale() const;
 
   // Logits given directly (S: (N_q, N_k)): encoded exactly as Q = S, K = I_{N_k}, scale = 1, so
-  // every path sees the same numbers. Counters then count d = N_k.
+  // every path computes the same numbers, with logits_given set so that the counters count S read
+  // from HBM, not the Q and K of the encoding.
   static AttentionProblem FromLogits(const AttentionMatrix& S, const AttentionMatrix& V, Mask mask = Mask::None());
 };
 
@@ -216,6 +222,7 @@ AttentionResult RunFlash1(const AttentionProblem& p, const RunOptions& opt);
 
 // FlashAttention-2 Algorithm 2: dQ, dK, dV from Q, K, V, O, dO (N_q, d_v) and L (N_q), recomputing
 // P tile by tile (outer K/V blocks, inner Q blocks). `forward` must hold O and L of this problem.
+// Both backward paths throw ValidationError for a problem with logits_given.
 BackwardResult RunBackwardRecompute(const AttentionProblem& p, const AttentionResult& forward,
                                     const AttentionMatrix& dO, const RunOptions& opt);
 

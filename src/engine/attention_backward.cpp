@@ -20,6 +20,8 @@ using detail::Vec;
 using I64 = std::int64_t;
 
 void CheckdO(const AttentionProblem& p, const AttentionMatrix& dO) {
+  if (p.logits_given)
+    throw ValidationError("backward: needs Q and K; with logits given there is no dQ or dK to compute");
   if (dO.rows() != p.n_q() || dO.cols() != p.d_v())
     throw ValidationError("dO: is " + std::to_string(dO.rows()) + "x" + std::to_string(dO.cols()) +
                           ", must be N_q x d_v = " + std::to_string(p.n_q()) + "x" + std::to_string(p.d_v()));

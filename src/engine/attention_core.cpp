@@ -79,6 +79,7 @@ AttentionProblem AttentionProblem::FromLogits(const AttentionMatrix& S, const At
   p.V = V;
   p.scale = 1.0;
   p.mask = std::move(mask);
+  p.logits_given = true;
   return p;
 }
 

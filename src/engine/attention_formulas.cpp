@@ -87,26 +87,35 @@ void Totals(Builder& b) {
 
 std::optional<CounterFormula> FormulaFor(Algorithm a, const AttentionShape& s, TileSizes t, const Mask& mask,
                                          Precision precision) {
-  const I64 nq = s.n_q, nk = s.n_k, d = s.d, dv = s.d_v, nn = nq * nk;
+  const I64 nq = s.n_q, nk = s.n_k, dv = s.d_v, nn = nq * nk;
+  // Given logits: no Q or K on chip or in HBM traffic; every Q/K term has width d = 0 and S is read.
+  const bool lg = s.logits_given;
+  const I64 d = lg ? 0 : s.d;
   const int bytes = ElementBytes(precision);
   Builder b(bytes);
   Counters& c = b.f().counters;
   if (a == Algorithm::kReference) {
-    b.Note("FlashAttention Algorithm 0; square case N_q = N_k = N, d_v = d: 4Nd + 4N^2 elements");
-    b.Read(Tensor::kQ, "N_q*d", nq * d);
-    b.Read(Tensor::kK, "N_k*d", nk * d);
-    b.Write(Tensor::kS, "N_q*N_k", nn);
+    if (lg) {
+      b.Note("FlashAttention Algorithm 0 with the logits S given (already in HBM): pass 1 (Q, K -> S) does not run");
+    } else {
+      b.Note("FlashAttention Algorithm 0; square case N_q = N_k = N, d_v = d: 4Nd + 4N^2 elements");
+      b.Read(Tensor::kQ, "N_q*d", nq * d);
+      b.Read(Tensor::kK, "N_k*d", nk * d);
+      b.Write(Tensor::kS, "N_q*N_k", nn);
+    }
     b.Read(Tensor::kS, "N_q*N_k", nn);
     b.Write(Tensor::kP, "N_q*N_k", nn);
     b.Read(Tensor::kP, "N_q*N_k", nn);
     b.Read(Tensor::kV, "N_k*d_v", nk * dv);
     b.Write(Tensor::kO, "N_q*d_v", nq * dv);
-    b.Other("matmul FLOPs", "2*N_q*N_k*(d + d_v)", 2 * nn * (d + dv), c.matmul_flops);
+    b.Other("matmul FLOPs", lg ? "2*N_q*N_k*d_v" : "2*N_q*N_k*(d + d_v)", 2 * nn * (d + dv), c.matmul_flops);
     b.Other("exp count", "N_q*N_k", nn, c.exp_count);
-    b.Other("HBM scratch bytes", "2*N_q*N_k*bytes (S and P)", 2 * nn * bytes, c.hbm_scratch_bytes);
+    b.Other("HBM scratch bytes", lg ? "N_q*N_k*bytes (P; S is the input)" : "2*N_q*N_k*bytes (S and P)", (lg ? 1 : 2) * nn * bytes,
+            c.hbm_scratch_bytes);
     Totals(b);
     return b.f();
   }
+  if (lg && (a == Algorithm::kBackwardReference || a == Algorithm::kBackwardRecompute)) return std::nullopt;  // not run
   if (a == Algorithm::kBackwardReference) {
     b.Note("FlashAttention Algorithm 3 (materialising backward): P, dP, dS of N_q*N_k each in HBM");
     b.Read(Tensor::kP, "2*N_q*N_k (lines 1, 3)", 2 * nn);
@@ -144,34 +153,52 @@ std::optional<CounterFormula> FormulaFor(Algorithm a, const AttentionShape& s, T
          ", skipped = T_r*T_c - computed = " + std::to_string(c.tiles_skipped));
 
   if (a == Algorithm::kFlash2) {
-    b.Note("FlashAttention-2 Algorithm 1: Q_i read once, K_j/V_j once per computed tile, O_i and L_i written once");
-    b.Read(Tensor::kQ, "N_q*d", nq * d);
-    b.Read(Tensor::kK, Causal(g, "d*sum_i C_i", "T_r*N_k*d"), d * g.sum_C);
+    if (lg) {
+      b.Note("FlashAttention-2 Algorithm 1 with the logits S given: the S_ij tile is read in place of Q_i and K_j");
+      b.Read(Tensor::kS, Causal(g, "sum_i r_i*C_i", "N_q*N_k"), g.sum_rC);
+    } else {
+      b.Note("FlashAttention-2 Algorithm 1: Q_i read once, K_j/V_j once per computed tile, O_i and L_i written once");
+      b.Read(Tensor::kQ, "N_q*d", nq * d);
+      b.Read(Tensor::kK, Causal(g, "d*sum_i C_i", "T_r*N_k*d"), d * g.sum_C);
+    }
     b.Read(Tensor::kV, Causal(g, "d_v*sum_i C_i", "T_r*N_k*d_v"), dv * g.sum_C);
     b.Write(Tensor::kO, "N_q*d_v", nq * dv);
     b.Write(Tensor::kL, "N_q", nq);
-    b.Other("matmul FLOPs", Causal(g, "2*(d + d_v)*sum_i r_i*C_i", "2*N_q*N_k*(d + d_v)"), 2 * (d + dv) * g.sum_rC, c.matmul_flops);
+    b.Other("matmul FLOPs", lg ? Causal(g, "2*d_v*sum_i r_i*C_i", "2*N_q*N_k*d_v") : Causal(g, "2*(d + d_v)*sum_i r_i*C_i", "2*N_q*N_k*(d + d_v)"),
+            2 * (d + dv) * g.sum_rC, c.matmul_flops);
     b.Other("exp count", Causal(g, "sum_i r_i*(C_i + n_i)", "N_q*N_k + N_q*T_c"), g.sum_rC + g.sum_rn, c.exp_count);
     const I64 peak = std::max(g.r_max * (d + dv + 2), g.r_star > 0 ? g.r_star * (d + dv + 2) + c0 * (d + dv) + g.r_star * c0 : 0);
-    b.Other("SRAM peak bytes", "(B_r*(d + d_v + 2) + B_c*(d + d_v) + B_r*B_c)*bytes  [Q_i, u, m, l; K_j, V_j; S_ij]", peak * bytes,
-            c.sram_peak_bytes);
+    b.Other("SRAM peak bytes",
+            lg ? "(B_r*(d_v + 2) + B_c*d_v + B_r*B_c)*bytes  [u, m, l; V_j; S_ij]"
+               : "(B_r*(d + d_v + 2) + B_c*(d + d_v) + B_r*B_c)*bytes  [Q_i, u, m, l; K_j, V_j; S_ij]",
+            peak * bytes, c.sram_peak_bytes);
     b.Other("HBM scratch bytes", "0", 0, c.hbm_scratch_bytes);
   } else if (a == Algorithm::kFlash1) {
-    b.Note("FlashAttention Algorithm 1: K_j/V_j read once; Q_i, O_i, l_i, m_i read and O_i, l_i, m_i written per computed tile");
     const I64 cols = std::min(nk, g.n_max * t.B_c);  // K/V rows some tile needs
-    b.Read(Tensor::kK, Causal(g, "d*min(N_k, max_i n_i*B_c)", "N_k*d"), nq > 0 ? cols * d : 0);
-    b.Read(Tensor::kV, Causal(g, "d_v*min(N_k, max_i n_i*B_c)", "N_k*d_v"), nq > 0 ? cols * dv : 0);
-    b.Read(Tensor::kQ, Causal(g, "d*sum_i r_i*n_i", "T_c*N_q*d"), d * g.sum_rn);
+    if (lg) {
+      b.Note("FlashAttention Algorithm 1 with the logits S given: V_j read once; S_ij, O_i, l_i, m_i read and O_i, l_i, m_i "
+             "written per computed tile");
+      b.Read(Tensor::kV, Causal(g, "d_v*min(N_k, max_i n_i*B_c)", "N_k*d_v"), nq > 0 ? cols * dv : 0);
+      b.Read(Tensor::kS, Causal(g, "sum_i r_i*C_i", "N_q*N_k"), g.sum_rC);
+    } else {
+      b.Note("FlashAttention Algorithm 1: K_j/V_j read once; Q_i, O_i, l_i, m_i read and O_i, l_i, m_i written per computed tile");
+      b.Read(Tensor::kK, Causal(g, "d*min(N_k, max_i n_i*B_c)", "N_k*d"), nq > 0 ? cols * d : 0);
+      b.Read(Tensor::kV, Causal(g, "d_v*min(N_k, max_i n_i*B_c)", "N_k*d_v"), nq > 0 ? cols * dv : 0);
+      b.Read(Tensor::kQ, Causal(g, "d*sum_i r_i*n_i", "T_c*N_q*d"), d * g.sum_rn);
+    }
     b.Read(Tensor::kO, Causal(g, "d_v*sum_i r_i*n_i", "T_c*N_q*d_v"), dv * g.sum_rn);
     b.Read(Tensor::kl, Causal(g, "sum_i r_i*n_i", "T_c*N_q"), g.sum_rn);
     b.Read(Tensor::km, Causal(g, "sum_i r_i*n_i", "T_c*N_q"), g.sum_rn);
     b.Write(Tensor::kO, Causal(g, "N_q*d_v (init) + d_v*sum_i r_i*n_i", "N_q*d_v (init) + T_c*N_q*d_v"), nq * dv + dv * g.sum_rn);
     b.Write(Tensor::kl, Causal(g, "N_q + sum_i r_i*n_i", "N_q + T_c*N_q"), nq + g.sum_rn);
     b.Write(Tensor::km, Causal(g, "N_q + sum_i r_i*n_i", "N_q + T_c*N_q"), nq + g.sum_rn);
-    b.Other("matmul FLOPs", Causal(g, "2*(d + d_v)*sum_i r_i*C_i", "2*N_q*N_k*(d + d_v)"), 2 * (d + dv) * g.sum_rC, c.matmul_flops);
+    b.Other("matmul FLOPs", lg ? Causal(g, "2*d_v*sum_i r_i*C_i", "2*N_q*N_k*d_v") : Causal(g, "2*(d + d_v)*sum_i r_i*C_i", "2*N_q*N_k*(d + d_v)"),
+            2 * (d + dv) * g.sum_rC, c.matmul_flops);
     b.Other("exp count", Causal(g, "sum_i r_i*(C_i + 2*n_i)", "N_q*N_k + 2*N_q*T_c"), g.sum_rC + 2 * g.sum_rn, c.exp_count);
     const I64 peak = g.r_star > 0 ? c0 * (d + dv) + g.r_star * (d + dv + 2) + g.r_star * c0 : 0;
-    b.Other("SRAM peak bytes", "(B_c*(d + d_v) + B_r*(d + d_v + 2) + B_r*B_c)*bytes  [K_j, V_j; Q_i, O_i, l_i, m_i; S_ij]",
+    b.Other("SRAM peak bytes",
+            lg ? "(B_c*d_v + B_r*(d_v + 2) + B_r*B_c)*bytes  [V_j; O_i, l_i, m_i; S_ij]"
+               : "(B_c*(d + d_v) + B_r*(d + d_v + 2) + B_r*B_c)*bytes  [K_j, V_j; Q_i, O_i, l_i, m_i; S_ij]",
             peak * bytes, c.sram_peak_bytes);
     b.Other("HBM scratch bytes", "0 (O, l, m are outputs)", 0, c.hbm_scratch_bytes);
   } else if (a == Algorithm::kBackwardRecompute) {

@@ -17,7 +17,8 @@ namespace bw::engine {
 
 struct AttentionShape {
   std::int64_t n_q = 0, n_k = 0, d = 0, d_v = 0;
-  static AttentionShape Of(const AttentionProblem& p) { return {p.n_q(), p.n_k(), p.d(), p.d_v()}; }
+  bool logits_given = false;  // S read from HBM instead of Q, K (AttentionProblem::logits_given); d unused
+  static AttentionShape Of(const AttentionProblem& p) { return {p.n_q(), p.n_k(), p.d(), p.d_v(), p.logits_given}; }
 };
 
 struct CounterFormula {

@@ -102,14 +102,20 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   const MaskGeometry mg(p.mask, n_q, n_k);
   const detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
 
-  // pass 1: S = scale · Q Kᵀ, written to HBM (line 1: load Q, K by blocks, compute S, write S)
-  rec.Emit(EventKind::kRead, Tensor::kQ, -1, -1, n_q * d, 0);
-  rec.Emit(EventKind::kRead, Tensor::kK, -1, -1, n_k * d, 0);
+  // pass 1: S = scale · Q Kᵀ, written to HBM (line 1: load Q, K by blocks, compute S, write S).
+  // Given logits are S itself, already in HBM: no pass 1 is counted (the product with K = I only
+  // copies them into the working precision).
+  if (!p.logits_given) {
+    rec.Emit(EventKind::kRead, Tensor::kQ, -1, -1, n_q * d, 0);
+    rec.Emit(EventKind::kRead, Tensor::kK, -1, -1, n_k * d, 0);
+  }
   Mat<T> S(n_q, n_k);
   S.noalias() = Q * K.transpose();
   S *= scale;
-  rec.Emit(EventKind::kComputeFull, Tensor::kS, -1, -1, 0, 0, 0, 2 * n_q * n_k * d);
-  rec.Emit(EventKind::kWrite, Tensor::kS, -1, -1, n_q * n_k, 0);
+  if (!p.logits_given) {
+    rec.Emit(EventKind::kComputeFull, Tensor::kS, -1, -1, 0, 0, 0, 2 * n_q * n_k * d);
+    rec.Emit(EventKind::kWrite, Tensor::kS, -1, -1, n_q * n_k, 0);
+  }
 
   // pass 2: read S, P = softmax(S) row by row over the allowed keys, write P (line 2)
   rec.Emit(EventKind::kRead, Tensor::kS, -1, -1, n_q * n_k, 0);
@@ -150,7 +156,7 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   rec.Emit(EventKind::kComputeFull, Tensor::kO, -1, -1, 0, 0, 0, 2 * n_q * n_k * d_v);
   rec.Emit(EventKind::kWrite, Tensor::kO, -1, -1, n_q * d_v, 0);
 
-  res.counters.hbm_scratch_bytes = 2 * n_q * n_k * b;  // S and P, both held in HBM
+  res.counters.hbm_scratch_bytes = (p.logits_given ? 1 : 2) * n_q * n_k * b;  // S and P held in HBM (given S is input)
   WidenOutputs(res, O, L);
   res.row_fully_masked = FullyMaskedRows(p, mg);
   FinishNumerics(res, PrecisionName<T>());
@@ -216,11 +222,14 @@ void Flash2Block(const AttentionProblem& p, const RunOptions& opt, const MaskGeo
   RowState<T>& st = w.st;
   const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
   const std::int32_t ii = static_cast<std::int32_t>(i);
-  const I64 base = (r * d + r * d_v + 2 * r) * b;       // Q_i, u (Õ_i), m, l on chip
+  // Given logits: no Q_i or K_j on chip; the S_ij tile is read from HBM in place of K_j (dq = 0).
+  const bool logits = p.logits_given;
+  const I64 dq = logits ? 0 : d;                         // Q_i / K_j row width counted on chip
+  const I64 base = (r * dq + r * d_v + 2 * r) * b;      // Q_i, u (Õ_i), m, l on chip
   // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
   // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
   w.Qi = p.Q.middleRows(r0, r).template cast<T>();
-  log.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
+  if (!logits) log.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
   st.Reset(r, d_v);                                     // line 5: O_i = 0, l = 0, m = −∞
   std::int32_t steps = 0;
   for (I64 j = 0; j < T_c; ++j) {                        // line 6: for 1 ≤ j ≤ T_c
@@ -232,12 +241,15 @@ void Flash2Block(const AttentionProblem& p, const RunOptions& opt, const MaskGeo
     }
     w.Kj = p.K.middleRows(c0, c).template cast<T>();
     w.Vj = p.V.middleRows(c0, c).template cast<T>();
-    log.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);            // line 7
-    log.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + c * (d + d_v) * b, steps);
+    if (logits)
+      log.Emit(EventKind::kRead, Tensor::kS, ii, jj, r * c, base + r * c * b, steps);
+    else
+      log.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);          // line 7
+    log.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + (c * (dq + d_v) + (logits ? r * c : 0)) * b, steps);
     sink.i = ii, sink.j = jj;
     const bool masked = detail::ComputeScores(w.S, w.Qi, w.Kj, scale, mg, r0, c0, sink);  // line 8
-    const I64 tile_sram = base + (c * (d + d_v) + r * c) * b;
-    log.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * d);
+    const I64 tile_sram = base + (c * (dq + d_v) + r * c) * b;
+    log.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * dq);
     detail::MergeTileFlash2(st, w.S, w.Vj, w.PV, opt.merge, masked);                   // lines 9–10
     detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
     ++steps;
@@ -306,6 +318,9 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c;
   const I64 T_r = CeilDiv(n_q, B_r), T_c = CeilDiv(n_k, B_c);
   const I64 b = sizeof(T);
+  // Given logits: K_j is not loaded and the S_ij tile is read in place of Q_i (dq = 0).
+  const bool logits = p.logits_given;
+  const I64 dq = logits ? 0 : d;
   AttentionResult res;
   detail::StartRun<T>(res, p, opt, Algorithm::kFlash1, opt.tiles);
   Recorder rec(res.counters, opt.record_trace ? &res.trace : nullptr);
@@ -331,12 +346,12 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
   for (I64 j = 0; j < T_c; ++j) {                          // line 5: for 1 ≤ j ≤ T_c
     const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
     const std::int32_t jj = static_cast<std::int32_t>(j);
-    const I64 kv = c * (d + d_v) * b;
+    const I64 kv = c * (dq + d_v) * b;
     const bool column_skipped = n_q == 0 || mg.TileFullyMasked(0, n_q, c0, c0 + c);
     if (!column_skipped) {                                 // line 6: load K_j, V_j (unless no tile needs them)
       Kj = p.K.middleRows(c0, c).template cast<T>();
       Vj = p.V.middleRows(c0, c).template cast<T>();
-      rec.Emit(EventKind::kRead, Tensor::kK, -1, jj, c * d, c * d * b);
+      if (!logits) rec.Emit(EventKind::kRead, Tensor::kK, -1, jj, c * d, c * d * b);
       rec.Emit(EventKind::kRead, Tensor::kV, -1, jj, c * d_v, kv);
     }
     for (I64 i = 0; i < T_r; ++i) {                        // line 7: for 1 ≤ i ≤ T_r
@@ -347,12 +362,16 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
         rec.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, column_skipped ? 0 : kv, step);
         continue;
       }
-      // line 8: load Q_i, O_i, l_i, m_i
-      const I64 blk = kv + r * (d + d_v + 2) * b;
+      // line 8: load Q_i (given logits: the S_ij tile instead), O_i, l_i, m_i
+      const I64 q_or_s = logits ? r * c : r * d;   // elements of Q_i or of S_ij
+      const I64 blk = kv + (q_or_s + r * (d_v + 2)) * b;
       Qi = p.Q.middleRows(r0, r).template cast<T>();
-      rec.Emit(EventKind::kRead, Tensor::kQ, ii, jj, r * d, kv + r * d * b, step);
-      rec.Emit(EventKind::kRead, Tensor::kO, ii, jj, r * d_v, kv + r * (d + d_v) * b, step);
-      rec.Emit(EventKind::kRead, Tensor::kl, ii, jj, r, kv + r * (d + d_v + 1) * b, step);
+      if (logits)
+        rec.Emit(EventKind::kRead, Tensor::kS, ii, jj, r * c, kv + q_or_s * b, step);
+      else
+        rec.Emit(EventKind::kRead, Tensor::kQ, ii, jj, r * d, kv + q_or_s * b, step);
+      rec.Emit(EventKind::kRead, Tensor::kO, ii, jj, r * d_v, kv + (q_or_s + r * d_v) * b, step);
+      rec.Emit(EventKind::kRead, Tensor::kl, ii, jj, r, kv + (q_or_s + r * (d_v + 1)) * b, step);
       rec.Emit(EventKind::kRead, Tensor::km, ii, jj, r, blk, step);
       st.Reset(r, d_v);
       st.acc = O.middleRows(r0, r);
@@ -360,11 +379,12 @@ AttentionResult Flash1Impl(const AttentionProblem& p, const RunOptions& opt) {
       st.m = m_hbm.segment(r0, r);
       sink.i = ii, sink.j = jj;
       const bool masked = detail::ComputeScores(S, Qi, Kj, scale, mg, r0, c0, sink);  // line 9
-      rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d);
+      const I64 tile_sram = blk + (logits ? 0 : r * c * b);   // + S_ij (already counted when read)
+      rec.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, step, 2 * r * c * dq);
       detail::MergeTileFlash1(st, S, Vj, PV, masked);                                // lines 10–11
       detail::CheckAccumulator(st.l, st.acc, r0, reported, "O", sink);
       ++step;
-      rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, blk + r * c * b, step, 2 * r * c * d_v,
+      rec.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, step, 2 * r * c * d_v,
                r * c + 2 * r);
       O.middleRows(r0, r) = st.acc;                                                           // line 12
       l_hbm.segment(r0, r) = st.l;                                                            // line 13

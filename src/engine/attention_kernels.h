@@ -347,6 +347,7 @@ void StartRun(R& res, const AttentionProblem& p, const RunOptions& opt, Algorith
   tr.B_r = tiles.B_r;
   tr.B_c = tiles.B_c;
   tr.scale = p.EffectiveScale();
+  tr.logits_given = p.logits_given;
   const bool keeps_state = a == Algorithm::kFlash2 || a == Algorithm::kFlash1;
   tr.Configure(opt.counter_snapshot_every, opt.state_snapshots_per_block, keeps_state ? CeilDiv(p.n_q(), tiles.B_r) : 0,
                keeps_state ? CeilDiv(p.n_k(), tiles.B_c) : 0);

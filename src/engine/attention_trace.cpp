@@ -26,7 +26,7 @@ const char* ToString(EventKind k) {
 
 // Block and tile numbers are printed 1-based (Q_1 … Q_{T_r}), as in the papers and the app; the
 // event's i and j stay 0-based.
-std::string Describe(const AttentionEvent& e) {
+std::string Describe(const AttentionEvent& e, bool logits_given) {
   std::ostringstream os;
   const std::int32_t I = e.i + 1, J = e.j + 1;
   auto blk = [&](const char* name, std::int32_t idx) {
@@ -40,11 +40,19 @@ std::string Describe(const AttentionEvent& e) {
       const Tensor t = e.tensor;
       const bool row_side = t == Tensor::kQ || t == Tensor::kO || t == Tensor::kL || t == Tensor::km ||
                             t == Tensor::kl || t == Tensor::kD || t == Tensor::kdO || t == Tensor::kdQ;
-      blk(ToString(t), row_side ? e.i : (t == Tensor::kK || t == Tensor::kV || t == Tensor::kdK || t == Tensor::kdV) ? e.j : -1);
+      if (t == Tensor::kS && e.i >= 0 && e.j >= 0)  // a tile of given logits (AttentionProblem::logits_given)
+        os << "S_" << I << ',' << J;
+      else
+        blk(ToString(t), row_side ? e.i : (t == Tensor::kK || t == Tensor::kV || t == Tensor::kdK || t == Tensor::kdV) ? e.j : -1);
       os << " (" << e.elements << " elements)";
       break;
     }
-    case EventKind::kComputeS: os << "compute S_" << I << ',' << J << " = scale * Q_" << I << " K_" << J << "^T"; break;
+    case EventKind::kComputeS:
+      if (logits_given)
+        os << "S_" << I << ',' << J << " on chip: masked, no Q K^T (logits given)";
+      else
+        os << "compute S_" << I << ',' << J << " = scale * Q_" << I << " K_" << J << "^T";
+      break;
     case EventKind::kSkipTile: os << "skip tile (" << I << ',' << J << "): fully masked"; break;
     case EventKind::kUpdateMLU:
       os << "update m, l, u of Q_" << I << " with tile " << J << " (rescale by e^(m-m'))";

@@ -43,7 +43,8 @@ struct AttentionEvent {
 };
 
 // 1-based: "read K_3 (256 elements)", "compute S_1,3 = …", "skip tile (1,5): fully masked", "update m, l, u of Q_1 with tile 3 …"
-std::string Describe(const AttentionEvent& e);
+// logits_given (AttentionTrace::logits_given): S tiles are read, not computed from Q and K.
+std::string Describe(const AttentionEvent& e, bool logits_given = false);
 
 // (m, l, u) of the rows of one Q block, as after a given event. For FA-2, u is the running
 // un-normalised output (Õ) and O = u / l is derived; for FA-1, O is what HBM holds (normalised) and
@@ -67,6 +68,7 @@ class AttentionTrace {
   int merge_variant = 0;            // MergeVariant as int
   std::int64_t n_q = 0, n_k = 0, d = 0, d_v = 0, B_r = 0, B_c = 0;
   double scale = 1.0;
+  bool logits_given = false;        // AttentionProblem::logits_given: S is read, not computed
 
   bool empty() const { return events_.empty(); }
   std::size_t size() const { return events_.size(); }

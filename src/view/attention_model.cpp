@@ -45,7 +45,8 @@ int AttentionModel::EventCount() const {
 
 namespace {
 
-std::string Label(const engine::AttentionEvent& ev) {
+// logits_given: the trace reads S tiles (AttentionProblem::logits_given) instead of computing them.
+std::string Label(const engine::AttentionEvent& ev, bool logits_given = false) {
   const auto blk = [](const char* name, std::int32_t idx) {
     return std::string(name) + (idx >= 0 ? "_" + std::to_string(idx + 1) : "");
   };
@@ -54,9 +55,14 @@ std::string Label(const engine::AttentionEvent& ev) {
     case EventKind::kWrite: {
       const Tensor t = ev.tensor;
       const std::int32_t idx = RowSide(t) ? ev.i : (t == Tensor::kS || t == Tensor::kP ? -1 : ev.j);
-      return std::string(ev.kind == EventKind::kRead ? "read " : "write ") + blk(engine::ToString(t), idx);
+      const std::string what = t == Tensor::kS && ev.i >= 0 && ev.j >= 0   // a tile of given logits
+                                   ? "S_" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1)
+                                   : blk(engine::ToString(t), idx);
+      return std::string(ev.kind == EventKind::kRead ? "read " : "write ") + what;
     }
-    case EventKind::kComputeS: return "S_" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + " = Q K^T";
+    case EventKind::kComputeS:
+      return (logits_given ? "logits S_" : "S_") + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) +
+             (logits_given ? "" : " = Q K^T");
     case EventKind::kSkipTile: return "skip (" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + ")";
     case EventKind::kUpdateMLU: return "merge (" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1) + ")";
     case EventKind::kFinalise: return "O_" + std::to_string(ev.i + 1) + " = u/l";
@@ -113,7 +119,7 @@ int FindIn(const engine::AttentionTrace& tr, const std::string& pos) {
 std::string AttentionModel::EventLabel(int e) const {
   if (IsBackward(e)) return "bwd " + Label((*BwdTrace())[static_cast<size_t>(std::min<int>(e - FwdCount(), static_cast<int>(BwdTrace()->size()) - 1))]);
   if (runs_.run.trace.empty()) return "(no events)";
-  return Label(runs_.run.trace[static_cast<size_t>(FwdEvent(e))]);
+  return Label(runs_.run.trace[static_cast<size_t>(FwdEvent(e))], runs_.run.trace.logits_given);
 }
 
 int AttentionModel::FindPosition(const std::string& pos) const {
@@ -151,10 +157,11 @@ std::vector<TimelineMark> AttentionModel::BlockMarks() const {
   std::vector<TimelineMark> marks;
   for (int e = 0; e < static_cast<int>(runs_.run.trace.size()); ++e) {
     const auto& ev = runs_.run.trace[static_cast<size_t>(e)];
-    const bool tile_start = (ev.kind == EventKind::kRead && (ev.tensor == Tensor::kK || ev.tensor == Tensor::kQ)) ||
+    // A tile starts with its K_j read (or, logits given, its S_ij read), a Q block with its Q_i read.
+    const bool tile_read = ev.kind == EventKind::kRead && (ev.tensor == Tensor::kK || (ev.tensor == Tensor::kS && ev.j >= 0));
+    const bool tile_start = tile_read || (ev.kind == EventKind::kRead && ev.tensor == Tensor::kQ) ||
                             ev.kind == EventKind::kSkipTile || ev.kind == EventKind::kComputeFull;
-    if (tile_start && (marks.empty() || marks.back().event != e - 1 || ev.kind != EventKind::kRead ||
-                       ev.tensor != Tensor::kK))
+    if (tile_start && (marks.empty() || marks.back().event != e - 1 || !tile_read))
       marks.push_back({e, EventLabel(e)});
   }
   if (marks.empty()) marks.push_back({0, EventLabel(0)});
@@ -168,7 +175,9 @@ std::vector<TimelineMark> AttentionModel::BlockMarks() const {
 }
 
 std::vector<std::string> AttentionModel::Texts() const {
-  std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file, PositionHelp()};
+  // The diagram's fixed labels (attention_scene.cpp): τ is in no other text.
+  std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file, PositionHelp(),
+                                    "S = \u03c4\u00b7QK^T", "S_ij = \u03c4\u00b7Q_i K_j^T", "P = softmax(S) \u2192"};
   // Labels and panel strings differ only in digits between events: sample the first events.
   std::vector<int> sample;
   for (int e = 0; e < std::min(EventCount(), 64); ++e) sample.push_back(e);

@@ -105,7 +105,9 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   run.id = "run";
   run.title = T("panel_run");
   const auto& p = scenario_.problem;
-  run.rows.push_back({T("shape"), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") + ", d " + q.at("d") + ", d_v " + q.at("d_v")});
+  // Given logits are encoded as Q = S, K = I (d = N_k): that d is not the problem's, so it is not shown.
+  run.rows.push_back({T("shape"), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") +
+                                      (p.logits_given ? ", " + T("logits_given") : ", d " + q.at("d")) + ", d_v " + q.at("d_v")});
   run.rows.push_back({T("order"), AlgorithmName(runs_.run.algorithm, lang) + (Tiled() ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
                                                                  q.at("T_r") + ", T_c " + q.at("T_c") + ")"
                                                            : "")});
@@ -237,11 +239,13 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   bwd.id = "backward";
     bwd.title = zh ? "反向：重算 (FA-2 Alg. 2) 与物化 (FA Alg. 3)" : "Backward: recompute (FA-2 Alg. 2) vs materialise (FA Alg. 3)";
     bwd.columns = {zh ? "量" : "quantity", zh ? "重算" : "recompute", zh ? "物化" : "materialise"};
+    // Traffic and FLOPs answer "which computes more, which moves more?" (BWD/r1): held back while a
+    // question is open.
     bwd.rows.push_back({zh ? "HBM 读写（元素）" : "HBM traffic (elements)",
-                        q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements")});
+                        q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"), false, -1, true});
     bwd.rows.push_back({zh ? "额外 HBM 存储" : "extra HBM storage",
                         q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
-    bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops")});
+    bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops"), false, -1, true});
     bwd.rows.push_back({zh ? "读 P（元素）" : "P read (elements)",
                         q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
     bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});

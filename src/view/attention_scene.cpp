@@ -84,7 +84,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     std::vector<TileState> states;
     bool row_side;
   };
-  std::vector<Column> cols = {{"Q", st.Of(Tensor::kQ), true}, {"K", st.Of(Tensor::kK), false}, {"V", st.Of(Tensor::kV), false}, {"O", st.Of(Tensor::kO), true}};
+  // Given logits (AttentionProblem::logits_given) replace Q and K: S itself is the input in HBM.
+  const bool logits = scenario_.problem.logits_given;
+  std::vector<Column> cols = {{"V", st.Of(Tensor::kV), false}, {"O", st.Of(Tensor::kO), true}};
+  if (!logits) cols.insert(cols.begin(), {{"Q", st.Of(Tensor::kQ), true}, {"K", st.Of(Tensor::kK), false}});
   if (runs_.run.algorithm == engine::Algorithm::kFlash1) cols.push_back({"m,l", st.Of(Tensor::km), true});
   else if (tiled) cols.push_back({"L", st.Of(Tensor::kL), true});
   std::vector<float> col_x;
@@ -107,8 +110,8 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   // Middle: the T_r × T_c tile grid (tiled), or the full S and P matrices in HBM (reference).
   if (tiled) {
     sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
-                        UiText("tile_grid", lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
-    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText("grid_note", lang)});
+                        UiText(logits ? "grid_title_logits" : "tile_grid", lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
+    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? "grid_note_logits" : "grid_note", lang)});
     const float size = std::min(kMidW / static_cast<float>(t_c), (kBottom - kTop) / static_cast<float>(t_r));
     for (std::int64_t i = 0; i < t_r; ++i)
       for (std::int64_t j = 0; j < t_c; ++j) {
@@ -123,11 +126,12 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       }
   } else {
     const float x = col_x.back() + kColW + 1.6f, w = kHbmW + kMidW + 1 - x - 0.8f, h = (kBottom - kTop) / 2 - 0.5f;
-    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, "S = \u03c4\u00b7QK^T  (" + std::to_string(scenario_.problem.n_q()) +
-                                                              " \u00d7 " + std::to_string(scenario_.problem.n_k()) + ")");
+    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, (logits ? UiText("logits_given", lang) : "S = \u03c4\u00b7QK^T") + "  (" +
+                                                              std::to_string(scenario_.problem.n_q()) + " \u00d7 " +
+                                                              std::to_string(scenario_.problem.n_k()) + ")");
     SceneRect p = tile("hbm.P", x, kTop + h + 1, w, h, st.p_full, "P = softmax(S)");
     for (SceneRect* r : {&s, &p}) {
-      if (r->state == TileState::kPending) {
+      if (r->state == TileState::kPending && !(logits && r == &s)) {   // given logits: S is an input, waiting to be read
         r->state = TileState::kNotWritten;
         r->fill = Style(r->state, pal).fill;
         r->dashed = true;
@@ -153,10 +157,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   // (FlashAttention Algorithm 0): 1 reads Q, K and writes S; 2 reads S and writes P; 3 reads P, V
   // and writes O.
   const int pass = tiled || !has_event ? 0 : ReferencePass(ev);
-  slot("sram.Q", kSramX + 0.6f, idx("Q", ci), tiled ? in_block : pass == 1);
+  if (!logits) slot("sram.Q", kSramX + 0.6f, idx("Q", ci), tiled ? in_block : pass == 1);
   // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
   const bool kv_loaded = tiled && cj >= 0 && ev.kind != EventKind::kSkipTile;
-  slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? kv_loaded : pass == 1);
+  if (!logits) slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? kv_loaded : pass == 1);
   slot("sram.V", kSramX + 8.2f, idx("V", cj), tiled ? kv_loaded : pass == 3);
   slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
   SceneRect acc;
@@ -216,6 +220,11 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       if (c >= 0) {
         fx = col_x[static_cast<size_t>(c)] + kColW;
         fy = block_y(c, RowSide(t) ? ev.i : ev.j);
+      } else if (const SceneRect* cell = t == Tensor::kS && ev.i >= 0 && ev.j >= 0
+                                             ? sc.FindRect("grid." + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1))
+                                             : nullptr) {   // a tile of given logits: from its grid cell
+        fx = cell->x + cell->w;
+        fy = cell->y + cell->h / 2;
       } else {
         const SceneRect* box = sc.FindRect(t == Tensor::kS ? "hbm.S" : "hbm.P");
         fx = box ? box->x + box->w : kHbmW;
@@ -247,7 +256,8 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.color = pal.merge_arrow;
       a.id = "compute.S";
       a.points = {{kSramX + 11.6f, kTop + 1.8f}, {kSramX + 12.0f, kTop + 1.8f}};
-      a.label = "S_ij = \u03c4\u00b7Q_i K_j^T";  // τ: the softmax scale (FlashAttention §3.1)
+      // τ: the softmax scale (FlashAttention §3.1). Given logits are only masked on chip.
+      a.label = logits ? EventTitle(e, lang) : "S_ij = \u03c4\u00b7Q_i K_j^T";
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     }
     if (!a.points.empty()) sc.arrows.push_back(std::move(a));

@@ -49,7 +49,11 @@ void TileStateTrack::Apply(TileStates& st, int x, bool now) const {
   const auto index = [&](Tensor t) { return RowSide(t) ? ev.i : ev.j; };
   switch (ev.kind) {
     case EventKind::kRead:
-      if (ev.tensor == Tensor::kS) st.s_full = now ? TileState::kInSram : TileState::kWritten;
+      if (ev.tensor == Tensor::kS && ev.i >= 0 && ev.j >= 0) {   // a tile of given logits (tiled orders)
+        if (ev.i < t_r_ && ev.j < t_c_) st.grid[static_cast<size_t>(ev.i * t_c_ + ev.j)] = now ? TileState::kInSram : TileState::kProcessed;
+      } else if (ev.tensor == Tensor::kS) {   // given logits are never written: an input, read and done
+        st.s_full = now ? TileState::kInSram : written_[static_cast<size_t>(Tensor::kS)] ? TileState::kWritten : TileState::kProcessed;
+      }
       else if (ev.tensor == Tensor::kP) st.p_full = now ? TileState::kInSram : TileState::kWritten;
       else if (ev.tensor != Tensor::kCount && !written_[static_cast<size_t>(ev.tensor)])   // inputs only
         set_block(block_of(ev.tensor), index(ev.tensor), now ? TileState::kInSram : TileState::kProcessed);

@@ -30,10 +30,12 @@ std::string EventTitle(const std::string& label, const std::string& lang) {
   if (label == "ep:dispatch") return zh ? "专家并行：分发" : "expert parallelism: dispatch";
   if (label == "ep:compute") return zh ? "专家并行：各设备计算" : "expert parallelism: compute";
   if (label == "ep:combine") return zh ? "专家并行：合并" : "expert parallelism: combine";
+  if (label == "chart") return zh ? "图表" : "chart";
   if (label == "cpu_gpu") return zh ? "CPU/GPU 放置" : "CPU/GPU placement";
   if (StartsWith(label, "cpu_gpu:")) return EventTitle("cpu_gpu", lang) + (zh ? "，" : ", ") + EventTitle(label.substr(8), lang);
   // Prefix patterns: the rest of the label (indices, tensor names, a token's text) is kept as it is.
-  static const std::array<Pattern, 12> patterns = {{
+  static const std::array<Pattern, 13> patterns = {{
+      {"logits S_", "片上的给定分数块 S_", "on chip: the given scores S_"},
       {"load:", "读入块 ", "load block "},
       {"update:", "合并块 ", "merge block "},
       {"read ", "读入 ", "read "},
@@ -43,7 +45,7 @@ std::string EventTitle(const std::string& label, const std::string& lang) {
       {"init ", "初始化 ", "initialise "},
       {"compute ", "计算 ", "compute "},
       {"grads ", "梯度分块 ", "gradients of tile "},
-      {"token:", "词元 ", "token "},
+      {"token:", "token ", "token "},
       {"S_", "片上计算 S_", "on chip: S_"},
       {"O_", "归一化 O_", "normalise O_"},
   }};

@@ -243,6 +243,8 @@ add("missing_lesson_steps", "lesson", put(LESSON, "/steps", DELETE), "/steps", "
 bad("missing_lesson_step_title", "lesson", LESSON, "/steps/0/title", DELETE, "required field is missing")
 bad("missing_lesson_title_zh", "lesson", LESSON, "/title/zh", DELETE, "required field is missing")
 add("v2_logits_and_Q", "scenario", dict(V2LOG, Q=[[1]]), "/logits", "not both")
+add("v2_logits_backward", "scenario", dict(V2LOG, backward=True), "/backward", "needs Q and K")
+add("ok_v2_logits_backward_false", "scenario", dict(V2LOG, backward=False), ok=True)
 add("v2_tiles_and_sram", "scenario", dict(V2, sram_elements=64), "/sram_elements", "not both")
 bad("v2_wrong_merge_flash1", "scenario", dict(V2, order="flash1"), "/merge", "no_rescale", "flash2 order only")
 

@@ -161,5 +161,67 @@ TEST(AttentionCounters, BytesAreElementsTimesElementSize) {
                           o.precision));
 }
 
+// Given logits (AttentionProblem::FromLogits, encoded Q = S, K = I) are S already in HBM: every path
+// counts S reads and no Q or K traffic, no Q Kᵀ FLOPs; the outputs equal those of the same numbers
+// given as Q and K (the encoding is exact), and the counters still equal the formulas.
+TEST(AttentionCounters, GivenLogitsCountNoQKTraffic) {
+  std::mt19937 rng(11);
+  for (const std::int64_t n_q : {1, 5, 8}) {
+    for (const std::int64_t n_k : {3, 8, 13}) {
+      for (const Mask& mask : {Mask::None(), Mask::Causal(), Mask::Causal(CausalAlignment::kBottomRight)}) {
+        const AttentionMatrix S = AttentionMatrix::Random(n_q, n_k) * 3.0;
+        const AttentionMatrix V = AttentionMatrix::Random(n_k, 2);
+        const AttentionProblem lg = AttentionProblem::FromLogits(S, V, mask);
+        AttentionProblem same = lg;   // the same numbers, counted as a Q, K problem
+        same.logits_given = false;
+        const std::string what = "N_q " + std::to_string(n_q) + ", N_k " + std::to_string(n_k) + ", mask " + ToString(mask.kind);
+        for (const Precision prec : {Precision::kDouble, Precision::kFloat}) {
+          RunOptions o;
+          o.precision = prec;
+          o.record_trace = true;
+          o.tiles = {std::uniform_int_distribution<std::int64_t>(1, 4)(rng), std::uniform_int_distribution<std::int64_t>(1, 5)(rng)};
+          const auto ref = RunReference(lg, o);
+          const auto f2 = RunFlash2(lg, o);
+          const auto f1 = RunFlash1(lg, o);
+          ExpectCountersEqualFormula(ref.counters, Algorithm::kReference, lg, o.tiles, prec, what + " reference");
+          ExpectCountersEqualFormula(f2.counters, Algorithm::kFlash2, lg, o.tiles, prec, what + " flash2");
+          ExpectCountersEqualFormula(f1.counters, Algorithm::kFlash1, lg, o.tiles, prec, what + " flash1");
+          for (const auto* r : {&ref, &f2, &f1}) {
+            EXPECT_EQ(r->counters.Reads(Tensor::kQ), 0) << what;
+            EXPECT_EQ(r->counters.Reads(Tensor::kK), 0) << what;
+            EXPECT_EQ(r->counters.hbm_write_elements[static_cast<int>(Tensor::kS)], 0) << what;
+            EXPECT_TRUE(r->trace.logits_given) << what;
+            for (const auto& ev : r->trace.events()) EXPECT_TRUE(ev.tensor != Tensor::kQ && ev.tensor != Tensor::kK) << what;
+          }
+          EXPECT_EQ(ref.counters.Reads(Tensor::kS), n_q * n_k) << what;
+          EXPECT_EQ(ref.counters.hbm_scratch_bytes, n_q * n_k * ElementBytes(prec)) << what;   // P only
+          EXPECT_EQ(ref.counters.matmul_flops, 2 * n_q * n_k * 2) << what;                     // P V only
+          // FA-2 and FA-1 read each computed tile of S once: all of S when nothing is masked.
+          if (mask.kind == MaskKind::kNone) {
+            EXPECT_EQ(f2.counters.Reads(Tensor::kS), n_q * n_k) << what;
+            EXPECT_EQ(f1.counters.Reads(Tensor::kS), n_q * n_k) << what;
+          }
+          EXPECT_EQ(f2.counters.Reads(Tensor::kS), f1.counters.Reads(Tensor::kS)) << what;
+          // Same numbers as the Q, K encoding, bit for bit (same arithmetic, only the counting differs).
+          const auto f2_same = RunFlash2(same, o);
+          EXPECT_TRUE(f2.O.cwiseEqual(f2_same.O).all()) << what;
+          EXPECT_GT(f2_same.counters.Reads(Tensor::kK), 0) << what;
+          EXPECT_EQ(f2_same.counters.Reads(Tensor::kS), 0) << what;
+        }
+      }
+    }
+  }
+}
+
+TEST(AttentionCounters, BackwardRefusesGivenLogits) {
+  const auto p = AttentionProblem::FromLogits(AttentionMatrix::Random(2, 3), AttentionMatrix::Random(3, 1));
+  RunOptions o;
+  o.tiles = {1, 2};
+  const AttentionMatrix dO = AttentionMatrix::Ones(2, 1);
+  EXPECT_THROW(RunBackwardReference(p, dO, o), ValidationError);
+  EXPECT_THROW(RunBackwardRecompute(p, RunFlash2(p, o), dO, o), ValidationError);
+  EXPECT_FALSE(FormulaFor(Algorithm::kBackwardRecompute, AttentionShape::Of(p), o.tiles, p.mask, o.precision));
+}
+
 }  // namespace
 }  // namespace bw::engine

@@ -80,7 +80,10 @@ TEST(AttentionModel, PositionsCountersAndScene) {
   EXPECT_EQ(at_skip.FindRect("grid.1,2")->state, TileState::kMasked);
   EXPECT_EQ(at_skip.FindRect("grid.1,1")->state, TileState::kProcessed);
   EXPECT_EQ(at_skip.FindRect("grid.2,2")->state, TileState::kPending);
-  EXPECT_EQ(at_skip.FindRect("sram.K")->state, TileState::kNone);  // nothing loaded for a skipped tile
+  // Given logits: no K slot at all; the S tile slot is empty at a skipped tile (nothing loaded).
+  EXPECT_EQ(at_skip.FindRect("sram.K"), nullptr);
+  ASSERT_TRUE(at_skip.FindRect("sram.S"));
+  EXPECT_EQ(at_skip.FindRect("sram.S")->state, TileState::kNone);
   EXPECT_EQ(at_skip.FindRect("grid.1,2")->sublabel.empty(), false);
   const Scene end = model->BuildScene(model->EventCount() - 1, "en", ClassroomPalette());
   EXPECT_EQ(end.FindRect("hbm.O.1")->state, TileState::kWritten);
@@ -91,10 +94,22 @@ TEST(AttentionModel, PositionsCountersAndScene) {
   EXPECT_EQ(q.at("total_tiles_computed"), "3");
   // Row 1 attends only key 1 (causal): O[1,1] = V_1 = 1.
   EXPECT_EQ(q.at("O[1,1]"), "1");
-  EXPECT_EQ(q.at("reads:S"), "0");
+  // Given logits: each computed 2 × 2 tile of S is read once (3 tiles), no Q or K.
+  EXPECT_EQ(q.at("reads:S"), "12");
+  EXPECT_EQ(q.at("reads:Q"), "0");
+  EXPECT_EQ(q.at("reads:K"), "0");
 
-  // The reference order writes and reads S and P in HBM.
-  const std::string ref = R"({"schema_version": 2, "kind": "attention", "logits": [[0, 1], [1, 0]],
+  // Given logits, the reference reads S (an input) and never writes it.
+  const std::string ref_logits = R"({"schema_version": 2, "kind": "attention", "logits": [[0, 1], [1, 0]],
+    "V": [[1], [2]], "order": "reference"})";
+  const auto rl = ParseScenarioModel(data::ParseJsonText(ref_logits, "l.json"), "l.json");
+  EXPECT_EQ(rl->FindPosition("write:S"), -1);
+  const int rS = rl->FindPosition("read:S");
+  ASSERT_GE(rS, 0);
+  EXPECT_EQ(rl->BuildScene(rS, "en", ClassroomPalette()).FindRect("hbm.S")->state, TileState::kInSram);
+
+  // From Q and K, the reference order writes and reads S and P in HBM.
+  const std::string ref = R"({"schema_version": 2, "kind": "attention", "Q": [[1, 0], [0, 1]], "K": [[1, 0], [0, 1]],
     "V": [[1], [2]], "order": "reference"})";
   const auto rm = ParseScenarioModel(data::ParseJsonText(ref, "r.json"), "r.json");
   const int wS = rm->FindPosition("write:S");

@@ -151,8 +151,8 @@ TEST(LessonScenes, RcT3DrawsThreeBlocksAsTheSeedDoes) {
     TileState kv1, kv2, kv3, o;
   };
   const Want want[] = {
-      {"RC-T3/b1", TileState::kInSram, TileState::kPending, TileState::kPending, TileState::kNotWritten},     // block 1 merged now
-      {"RC-T3/b2", TileState::kProcessed, TileState::kInSram, TileState::kPending, TileState::kNotWritten},
+      {"RC-T3/b1", TileState::kProcessed, TileState::kPending, TileState::kPending, TileState::kNotWritten},  // block 1 done, 2 and 3 wait
+      {"RC-T3/b2", TileState::kProcessed, TileState::kProcessed, TileState::kPending, TileState::kNotWritten}, // blocks 1–2 done, 3 waits
       {"RC-T3/b3", TileState::kProcessed, TileState::kProcessed, TileState::kProcessed, TileState::kWritten},
   };
   for (const auto& w : want) {
@@ -297,6 +297,52 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
   // A run that stays within M is not flagged.
   const auto n49 = LoadScenarioModel(kRoot + "/lessons/scenarios/n49_flash2.json");
   for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
+}
+
+// Given logits are S in HBM: the scene draws no Q or K (neither column nor SRAM slot), each tile of
+// S is read from its grid cell, and the shape row does not show the encoding's d = N_k.
+TEST(LessonScenes, GivenLogitsDrawNoQOrK) {
+  for (const char* file : {"attention_wrong_merge.json", "attention_rectangular.json"}) {
+    const auto m = LoadScenarioModel(kRoot + "/assets/scenarios/" + file);
+    const auto& model = dynamic_cast<const AttentionModel&>(*m);
+    ASSERT_TRUE(model.run().trace.logits_given) << file;
+    const bool tiled = model.run().algorithm != engine::Algorithm::kReference;
+    EXPECT_EQ(model.run().counters.Reads(engine::Tensor::kQ), 0) << file;
+    EXPECT_EQ(model.run().counters.Reads(engine::Tensor::kK), 0) << file;
+    EXPECT_GT(model.run().counters.Reads(engine::Tensor::kS), 0) << file;
+    bool read_s_tile = false;
+    for (int e = 0; e < model.EventCount(); ++e) {
+      const Scene sc = model.BuildScene(e, "en", ClassroomPalette());
+      ExpectInside(sc);
+      for (const auto& r : sc.rects) {
+        EXPECT_NE(r.id.rfind("hbm.Q", 0), 0u) << file << " event " << e;
+        EXPECT_NE(r.id.rfind("hbm.K", 0), 0u) << file << " event " << e;
+        EXPECT_NE(r.id, "sram.Q");
+        EXPECT_NE(r.id, "sram.K");
+      }
+      for (const auto& a : sc.arrows) {
+        EXPECT_NE(a.id, "read.Q");
+        EXPECT_NE(a.id, "read.K");
+        if (a.id == "read.S" && tiled) {
+          read_s_tile = true;
+          // The arrow starts at the right edge of the tile's grid cell.
+          const auto& ev = model.run().trace[static_cast<size_t>(e)];
+          const SceneRect* cell = sc.FindRect("grid." + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1));
+          ASSERT_NE(cell, nullptr);
+          EXPECT_FLOAT_EQ(a.points.front().x, cell->x + cell->w);
+          EXPECT_TRUE(HasText(sc, "read S_" + std::to_string(ev.i + 1) + "," + std::to_string(ev.j + 1)));
+        }
+      }
+    }
+    EXPECT_EQ(read_s_tile, tiled) << file;
+    for (const char* lang : {"zh", "en"})
+      for (const auto& sec : model.Panels(0, lang))
+        for (const auto& r : sec.rows)
+          if (r.name == UiText("shape", lang)) {
+            EXPECT_EQ(r.value.find(", d "), std::string::npos) << r.value;
+            EXPECT_NE(r.value.find(UiText("logits_given", lang)), std::string::npos) << r.value;
+          }
+  }
 }
 
 TEST(LessonScenes, ChartAndDeploymentErrorsNameTheJsonPath) {
