@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "data/json_file.h"
+#include "view/document.h"
 
 namespace bw::app {
 
@@ -53,7 +54,7 @@ void StepLesson(AppState& s, int delta) {
 }
 
 void Reveal(AppState& s) {
-  if (s.CurrentStep() && s.CurrentStep()->predict) s.ui.revealed = true;
+  if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) s.ui.revealed = s.ui.scroll_to_answer = true;
 }
 
 void CheckTypedAnswer(AppState& s) {
@@ -163,14 +164,13 @@ bool ReloadIfChanged(AppState& s) {
 
 bool OpenFile(AppState& s, const std::string& path) {
   try {
-    const auto doc = data::ReadJsonFile(path);
-    if (doc.is_object() && doc.contains("steps")) {
-      view::LessonModel lesson = view::LoadLessonModel(path);
+    view::OpenedDocument doc = view::OpenDocument(path);
+    if (doc.lesson) {
       s.model.standalone.reset();
-      s.model.lesson = std::move(lesson);
+      s.model.lesson = std::move(*doc.lesson);
       GoToStep(s, 0);
     } else {
-      s.model.standalone = view::ParseScenarioModel(doc, path);
+      s.model.standalone = std::move(doc.scenario);
       s.ui.event = 0;
     }
     s.ui.playing = false;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/frame_cache.h"
 #include "view/layout.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
@@ -79,6 +80,7 @@ struct Transient {
   int event = 0;                 // trace event index in the current scenario
   bool playing = false;          // Space: one event per 1/play_speed s, stopping at the next step's mark
   bool revealed = false;         // the current step's predict box has been answered (first PageDown / R)
+  bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
   // (-1 = not checked yet, else a view::CheckVerdict).
@@ -123,12 +125,21 @@ struct AppState {
   Options options;
   Transient ui;
   Model model;
+  // The current frame's quantities, panels and diagram, built once per position (frame_cache.h).
+  // Mutable: filling it changes nothing the user can see, and the panels read AppState as const.
+  mutable FrameCache frame;
 
   bool InLesson() const { return !model.standalone && model.lesson && !model.lesson->lesson.steps.empty(); }
   // The scenario shown now, or nullptr when nothing is loaded.
   const view::ScenarioModel* Current() const {
     if (model.standalone) return model.standalone.get();
     if (InLesson()) return &model.lesson->ScenarioOf(ui.step);
+    return nullptr;
+  }
+  // The same model, shared (FrameCache keeps the model its entries were built from).
+  std::shared_ptr<const view::ScenarioModel> CurrentModel() const {
+    if (model.standalone) return model.standalone;
+    if (InLesson()) return model.lesson->scenarios.at(model.lesson->lesson.steps[ui.step].scenario);
     return nullptr;
   }
   const data::LessonStep* CurrentStep() const { return InLesson() ? &model.lesson->lesson.steps[ui.step] : nullptr; }

@@ -32,7 +32,7 @@ ShownStep StepTextNow(const AppState& s) {
 std::vector<view::PanelSection> PanelsNow(const AppState& s) {
   const auto* cur = s.Current();
   if (!cur) return {};
-  auto sections = cur->Panels(s.ui.event, s.options.lang);
+  auto sections = s.frame.Panels(s);   // a copy: answers and the projector's choice edit it
   if (s.PredictPending())
     for (auto& sec : sections)
       for (auto& r : sec.rows)
@@ -55,7 +55,7 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
 view::Scene SceneNow(const AppState& s) {
   const auto* cur = s.Current();
   if (!cur) return {};
-  view::Scene scene = cur->BuildScene(s.ui.event, s.options.lang, s.Palette());
+  view::Scene scene = s.frame.Scene(s);   // a copy: DropAnswers edits it
   DropAnswers(scene, s);
   return scene;
 }

@@ -17,8 +17,8 @@ std::string Fill(const AppState& s, const std::string& tmpl) {
   const auto* cur = s.Current();
   if (!cur) return tmpl;
   // In a lesson, {KEY/NAME} may quote another of its scenarios (LessonModel::Fill).
-  if (s.InLesson()) return s.model.lesson->Fill(tmpl, cur->QuantitiesAt(s.ui.event)).text;
-  return view::FillPlaceholders(tmpl, cur->QuantitiesAt(s.ui.event)).text;
+  if (s.InLesson()) return s.model.lesson->Fill(tmpl, s.frame.Quantities(s)).text;
+  return view::FillPlaceholders(tmpl, s.frame.Quantities(s)).text;
 }
 
 // Dear ImGui 1.86 wraps only at spaces and ASCII punctuation, so Chinese runs break mid-number
@@ -36,9 +36,14 @@ bool NoLineStart(unsigned c) {
 }  // namespace
 
 void Wrapped(const std::string& text) {
+  for (const auto& line : WrapLines(text, ImGui::GetContentRegionAvail().x)) ImGui::TextUnformatted(line.c_str());
+}
+
+std::vector<std::string> WrapLines(const std::string& text, float avail) {
+  std::vector<std::string> lines;
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
-  const float width = std::max(size * 4, ImGui::GetContentRegionAvail().x);
+  const float width = std::max(size * 4, avail);
   const char* s = text.c_str();
   const char* end = s + text.size();
   while (s < end) {
@@ -61,10 +66,11 @@ void Wrapped(const std::string& text) {
       p += len;
     }
     if (p >= end) brk = end;
-    ImGui::TextUnformatted(line, brk);
+    lines.emplace_back(line, brk);
     s = brk;
     while (s < end && (*s == ' ' || *s == '\n')) ++s;
   }
+  return lines;
 }
 
 void Heading(const Fonts& f, const std::string& text) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "app/app_state.h"
 #include "app/fonts.h"
@@ -19,6 +20,8 @@ const std::string& T(const AppState& s, const char* key);
 std::string Fill(const AppState& s, const std::string& tmpl);
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).
 void Wrapped(const std::string& text);
+// The lines Wrapped would draw `text` in at `avail` pixels wide, in the current font.
+std::vector<std::string> WrapLines(const std::string& text, float avail);
 void Heading(const Fonts& f, const std::string& text);
 // One name/value table row; `emphasise` marks a wrong value; `bar` (0–1) draws the value on a bar.
 void Row(const char* name, const std::string& value, bool emphasise = false, float bar = -1);

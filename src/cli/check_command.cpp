@@ -6,6 +6,7 @@
 
 #include "cli/numerics_report.h"
 #include "data/json_file.h"
+#include "view/document.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
 
@@ -19,21 +20,21 @@ struct Checked {
   std::vector<std::shared_ptr<const view::ScenarioModel>> numerics;
 };
 
-// The app's OpenFile dispatch (src/app/app_state.cpp), without the window.
+// What the app's OpenFile does (view::OpenDocument), without the window.
 Checked Check(const std::string& path) {
   Checked c;
   const auto note = [&](const std::shared_ptr<const view::ScenarioModel>& m) {
     if (const auto* rep = m->Numerics(); rep && !rep->empty()) c.numerics.push_back(m);
   };
-  const auto doc = data::ReadJsonFile(path);
-  if (doc.is_object() && doc.contains("steps")) {
-    const auto m = view::LoadLessonModel(path);
+  const view::OpenedDocument doc = view::OpenDocument(path);
+  if (doc.lesson) {
+    const view::LessonModel& m = *doc.lesson;
     for (const auto& [key, sc] : m.scenarios) note(sc);
     c.summary = "lesson \"" + m.lesson.id + "\", " + std::to_string(m.lesson.steps.size()) + " steps, " +
                 std::to_string(m.scenarios.size()) + " scenarios";
     return c;
   }
-  const auto m = view::ParseScenarioModel(doc, path);
+  const auto& m = doc.scenario;
   note(m);
   c.summary = "scenario (" + m->Kind() + "), " + std::to_string(m->EventCount()) + " trace events";
   return c;

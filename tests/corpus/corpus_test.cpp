@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/json_file.h"
+#include "view/document.h"
 #include "view/lesson_model.h"
 #include "view/numerics_panel.h"
 #include "view/scenario_model.h"
@@ -63,18 +64,8 @@ std::vector<Case> ReadManifest() {
   return cases;
 }
 
-// The app's OpenFile dispatch: a document with "steps" is a lesson.
-struct Opened {
-  std::optional<bw::view::LessonModel> lesson;
-  std::shared_ptr<const bw::view::ScenarioModel> scenario;
-};
-Opened OpenAsApp(const std::string& path) {
-  Opened o;
-  const auto doc = bw::data::ReadJsonFile(path);
-  if (doc.is_object() && doc.contains("steps")) o.lesson = bw::view::LoadLessonModel(path);
-  else o.scenario = bw::view::ParseScenarioModel(doc, path);
-  return o;
-}
+// The app's and the CLI's dispatch: one function, view::OpenDocument.
+bw::view::OpenedDocument OpenAsApp(const std::string& path) { return bw::view::OpenDocument(path); }
 
 bool ValidUtf8(const std::string& s) {
   for (size_t i = 0; i < s.size();) {

@@ -1,0 +1,41 @@
+// What a frame shows of the model, computed once per position instead of several times a frame
+// (issue 17, item 6): the placeholders' quantities (every Fill of the step text asked
+// QuantitiesAt again: 100–250 formatted numbers, 6–7 times a frame), the panel sections and the
+// diagram. Entries are keyed by the model, the trace event, the language and the palette, and are
+// rebuilt lazily when any of them changes; the cache holds the model it was built from, so a model
+// freed and another loaded at the same address can never match a stale entry.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "view/scenario_model.h"
+#include "view/scene.h"
+
+namespace bw::app {
+
+struct AppState;
+
+class FrameCache {
+ public:
+  const view::Quantities& Quantities(const AppState& s);
+  const std::vector<view::PanelSection>& Panels(const AppState& s);
+  const view::Scene& Scene(const AppState& s);
+  // Builds since start (tests check that a repeated frame builds nothing).
+  int builds() const { return builds_; }
+
+ private:
+  void Key(const AppState& s);   // drops every entry whose key no longer matches
+  std::shared_ptr<const view::ScenarioModel> model_;
+  int event_ = -1;
+  std::string lang_;
+  bool projector_ = false;
+  std::optional<view::Quantities> quantities_;
+  std::optional<std::vector<view::PanelSection>> panels_;
+  std::optional<view::Scene> scene_;
+  int builds_ = 0;
+};
+
+}  // namespace bw::app

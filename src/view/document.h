@@ -1,0 +1,24 @@
+// OpenDocument: the one place that tells a lesson file from a scenario file. The app's File ▸ Open,
+// `blockwise-cli check` and the bad-input corpus test all open files through it, so they cannot
+// disagree: a JSON object with "steps" is a lesson (LoadLessonModel), anything else a scenario
+// (ParseScenarioModel, which dispatches on its "kind").
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "view/lesson_model.h"
+
+namespace bw::view {
+
+struct OpenedDocument {
+  std::optional<LessonModel> lesson;               // set for a lesson
+  std::shared_ptr<const ScenarioModel> scenario;   // set for a scenario
+};
+
+// Throws data::LoadError (file, JSON path, reason) for a bad file, and whatever the engine throws
+// (engine::ValidationError) for a problem it refuses.
+OpenedDocument OpenDocument(const std::filesystem::path& path);
+
+}  // namespace bw::view
