@@ -1,6 +1,8 @@
 // Glyphs on demand; see glyphs.h.
 #include "app/glyphs.h"
 
+#include "app/shown.h"
+
 namespace bw::app {
 
 std::vector<std::string> RuntimeTexts(const AppState& s) {
@@ -10,6 +12,9 @@ std::vector<std::string> RuntimeTexts(const AppState& s) {
                                &s.options.export_dir, &ed.scores, &ed.values, &ed.blocks, &ed.save_path, &ed.error})
     if (!p->empty()) t.push_back(*p);
   if (s.ui.answer_typed[0]) t.emplace_back(s.ui.answer_typed.data());  // a typed answer (full-width digits)
+  // And whatever the window shows now: a string no model's Texts() lists still gets its glyphs
+  // (and a character the font lacks is counted in missing_glyphs, not drawn as "?" unnoticed).
+  for (auto& v : VisibleTexts(s)) t.push_back(std::move(v));
   return t;
 }
 

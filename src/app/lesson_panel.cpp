@@ -24,17 +24,27 @@ void CheckWidgets(AppState& s) {
     ImGui::SameLine();
     if (ImGui::Button(T(s, "check_button").c_str()) || enter) CheckTypedAnswer(s);
   } else {
+    // One full-width button per choice, its text wrapped (a long choice is never cut off), the
+    // picked one marked × (wrong) or ✓ (right).
+    ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0, 0.5f));
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float pad = ImGui::GetStyle().FramePadding.x * 2;
     for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
-      const bool picked_wrong = k == s.ui.answer_choice && k != check.correct;
-      const std::string label = (picked_wrong ? "\u00d7 " : "") + check.choices[k - 1].In(lang) + "##choice" + std::to_string(k);
-      if (k > 1) ImGui::SameLine();
-      if (ImGui::Button(label.c_str())) CheckChoice(s, k);
+      const bool picked = k == s.ui.answer_choice;
+      const std::string text = std::string(picked ? (k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
+      std::string label;
+      for (const auto& line : WrapLines(text, avail - pad)) label += (label.empty() ? "" : "\n") + line;
+      label += "##choice" + std::to_string(k);
+      if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k);
     }
+    ImGui::PopStyleVar();
   }
   static const char* const kVerdictKeys[] = {"check_right", "check_wrong", "check_unreadable", "check_coarse"};
   if (s.ui.answer_verdict >= 0) {
-    const bool choice_wrong = !check.choices.empty() && s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
-    Wrapped(T(s, choice_wrong ? "check_choice_wrong" : kVerdictKeys[s.ui.answer_verdict]));
+    const bool choice = !check.choices.empty();
+    const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
+    const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
+    Wrapped(T(s, choice && wrong ? "check_choice_wrong" : choice && right ? "check_choice_right" : kVerdictKeys[s.ui.answer_verdict]));
   }
 }
 
@@ -51,7 +61,15 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   ImGui::BeginGroup();
   ImGui::PushFont(fonts.text);
   Wrapped("? " + T(s, "predict") + " " + st.predict);
-  if (!st.answer.empty()) Wrapped("\u2192 " + st.answer);
+  if (!st.answer.empty()) {
+    // Just revealed: bring the answer (and the explanation under it) into view; on a projector at
+    // 1920×1080 it used to open below the fold of the text pane.
+    if (s.ui.scroll_to_answer) {
+      ImGui::SetScrollHereY(0.0f);
+      s.ui.scroll_to_answer = false;
+    }
+    Wrapped("\u2192 " + st.answer);
+  }
   ImGui::PopFont();
   if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
   if (!st.reveal.empty()) {

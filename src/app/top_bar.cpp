@@ -21,6 +21,9 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
+  // The status ("End of the lesson …", "reloaded …") beside the title, before the buttons: after
+  // them it ran past the window's right edge.
+  DrawStatus(s);
   // The buttons sit at the right edge, or on their own line when the title leaves no room.
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
@@ -47,7 +50,6 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   if (ImGui::Button(T(s, "settings_button").c_str())) s.ui.show_settings = !s.ui.show_settings;
   ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
-  DrawStatus(s);
 }
 
 void DrawErrorBanner(AppState& s) {

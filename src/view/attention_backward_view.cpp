@@ -291,10 +291,13 @@ std::vector<PanelSection> AttentionModel::BackwardPanels(int b, const std::strin
   s.id = "backward_now";
   s.title = T("bwd_panel_now");
   s.rows.push_back({T("event"), std::to_string(FwdCount() + b + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(FwdCount() + b, lang)});
+  // The two totals answer "which moves more data?" (BWD/r1): held back while a question is open.
   s.rows.push_back({T("bwd_recompute_short"), FormatInt(now.TotalHbmElements()) + " / " +
-                                                  FormatInt(runs_.bwd_recompute->counters.TotalHbmElements()) + " " + T("elements")});
+                                                  FormatInt(runs_.bwd_recompute->counters.TotalHbmElements()) + " " + T("elements"),
+                    false, -1, true});
   if (runs_.bwd_reference)
-    s.rows.push_back({T("bwd_materialise_short"), FormatInt(runs_.bwd_reference->counters.TotalHbmElements()) + " " + T("elements")});
+    s.rows.push_back({T("bwd_materialise_short"), FormatInt(runs_.bwd_reference->counters.TotalHbmElements()) + " " + T("elements"),
+                      false, -1, true});
   s.rows.push_back({T("bwd_p_reads"), FormatInt(now.Reads(Tensor::kP)) + " / " +
                                           (runs_.bwd_reference ? FormatInt(runs_.bwd_reference->counters.Reads(Tensor::kP)) : "\u2014")});
   std::int64_t done = 0;

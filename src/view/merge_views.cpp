@@ -23,8 +23,11 @@ std::string VecNum(const Eigen::VectorXd& v, const std::vector<Rational>* ex) {
   return s + ")";
 }
 
+// A strip line: the merge with its values, which answers most questions asked at a merge
+// ("what happens to l and u?", "what is l_2?"), so it is held back while a question is open.
 SceneText Line(std::string id, float x, float y, float size, const Palette& pal, std::vector<TextSpan> spans) {
   SceneText t{std::move(id), x, y, size, pal.text, ""};
+  t.answer = true;
   for (const auto& s : spans) t.text += s.text;
   t.spans = std::move(spans);
   return t;
@@ -123,8 +126,8 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   };
   auto state_of = [&](const engine::QueryBlockStep& b) {
     if (b.all_masked) return TileState::kMasked;
-    if (b.block == in_sram) return TileState::kInSram;
-    return b.block <= merged ? TileState::kProcessed : TileState::kPending;
+    if (b.block <= merged) return TileState::kProcessed;   // merged (at its own update too): done, as in scene.cpp
+    return b.block == in_sram ? TileState::kInSram : TileState::kPending;
   };
 
   // Left: the weights, linear, one bar per position, bracketed by block.
@@ -147,7 +150,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
       sc.rects.push_back(r);
       const std::string w = weights ? (p.exact_weights ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]))
                                     : FormatDouble(p.scores[i]);
-      sc.texts.push_back({"balance.wl." + std::to_string(i + 1), r.x, base - h - 1.0f, 0.75f, pal.text, w});
+      sc.texts.push_back({"balance.wl." + std::to_string(i + 1), r.x, base - h - 1.0f, 0.9f, pal.text, w});
     }
     SceneRect br;
     br.id = "balance.bracket." + std::to_string(b.block);
@@ -159,9 +162,12 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     br.border = pal.border;
     br.border_em = 0;
     sc.rects.push_back(br);
-    sc.texts.push_back({"balance.block." + std::to_string(b.block), br.x, base + 0.5f, 0.75f, pal.text,
-                        std::string(StateBadge(state_of(b))) + " " + UiText("block", lang) + " " + std::to_string(b.block) +
-                            ": " + block_weight(b)});
+    // A block's weight is its l_b (RC-T3/N50 ask for it): held back while a question is open.
+    SceneText bl{"balance.block." + std::to_string(b.block), br.x, base + 0.5f, 0.9f, pal.text,
+                 std::string(StateBadge(state_of(b))) + " " + UiText("block", lang) + " " + std::to_string(b.block) + ": " +
+                     block_weight(b)};
+    bl.answer = true;
+    sc.texts.push_back(std::move(bl));
   }
 
   // Below: the number line of the values, the block outputs with their weights, the mean and the
@@ -191,29 +197,45 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     dot.fill = Style(TileState::kProcessed, pal).fill;
     dot.border = pal.border;
     dot.border_em = 0.06f;
+    dot.answer = true;   // a block's output u_b/l_b and weight: held back while a question is open
     sc.rects.push_back(dot);
     const float lift = 1.9f + 1.2f * static_cast<float>((b.block - 1) % 2);  // neighbours on two levels
-    sc.texts.push_back({"balance.outl." + std::to_string(b.block), cx - 1.5f, axis_y - lift, 0.8f, pal.text,
-                        Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) +
-                            " " + block_weight(b) + ")"});
+    SceneText ol{"balance.outl." + std::to_string(b.block), cx - 1.5f, axis_y - lift, 0.95f, pal.text,
+                 Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) + " " +
+                     block_weight(b) + ")"};
+    ol.answer = true;
+    sc.texts.push_back(std::move(ol));
   }
   if (!all_in || run.all_masked) return;
   const bool exact = run.exact.has_value();
   const std::string right = exact ? FormatExact(run.exact->output[0]) : FormatDouble(run.output(0));
   const std::string mid = exact ? FormatExact(run.exact->average_of_block_outputs[0]) : FormatDouble(run.average_of_block_outputs(0));
-  auto marker = [&](const std::string& id, double v, Color c, float dy, const std::string& text) {
+  // Each label sits beside its own line, on the side away from the other line, so neither line
+  // strikes through the other's label (the right mean is often just beside the plain mean).
+  const auto em_width = [](const std::string& t, float size) {
+    float w = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(t[i]);
+      if ((c & 0xC0) != 0x80) w += c < 0x80 ? 0.55f : 1.0f;   // a CJK or symbol glyph ≈ 1 em
+    }
+    return w * size;
+  };
+  auto marker = [&](const std::string& id, double v, Color c, float dy, const std::string& text, bool right_side) {
     SceneRect m;
     m.id = id;
     m.x = at(v) - 0.1f, m.y = axis_y - 0.9f, m.w = 0.2f, m.h = 1.9f + dy;
     m.fill = c, m.border = c, m.border_em = 0;
     m.answer = true;
     sc.rects.push_back(m);
-    SceneText t{id + ".label", at(v) - 2.0f, axis_y + 1.2f + dy, 0.85f, c, text};
+    const float size = 1.0f;
+    const float x = right_side ? at(v) + 0.35f : at(v) - 0.35f - em_width(text, size);
+    SceneText t{id + ".label", std::max(0.0f, x), axis_y + 0.2f + dy, size, c, text};
     t.answer = true;
     sc.texts.push_back(t);
   };
-  marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right);
-  marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid);
+  const bool mean_right = run.output(0) >= run.average_of_block_outputs(0);
+  marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
+  marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid, !mean_right);
   sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.75f, pal.text_muted, "\u2713 " + UiText("balance_mean", lang)});
   sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.75f, pal.text_muted,
                       "\u00d7 " + UiText("balance_midpoint", lang)});

@@ -22,7 +22,7 @@ const std::string& Word(const std::string& key, const std::string& lang) {
   static const std::map<std::string, std::pair<std::string, std::string>> kWords = {
       {"router", {"路由器：每个 token 选前 k 个专家", "Router: each token picks its top k experts"}},
       {"shared", {"共享部分（每个 token 都用）", "shared (every token uses it)"}},
-      {"experts_title", {"专家（全部要存储）", "experts (all of them stored)"}},
+      {"experts_title", {"专家", "experts"}},   // not "all stored": MOE/e1 asks exactly that
       {"expert", {"专家", "expert"}},
       {"served", {"已接收", "served"}},
       {"demand", {"请求", "asked"}},
@@ -401,7 +401,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   p.rows.push_back({Word("total", lang), q.at("total_params") + " (" + q.at("total_params_exact") + ")"});
   p.rows.push_back({Word("active", lang) + " (k = " + q.at("top_k") + ")",
                     q.at("shared_params") + " + " + q.at("top_k") + " \u00d7 " + q.at("expert_params") + " = " + q.at("active_params")});
-  p.rows.push_back({Word("idle_params", lang), q.at("idle_params")});
+  p.rows.push_back({Word("idle_params", lang), q.at("idle_params"), false, -1, true});   // answers MOE/e1
   out.push_back(p);
 
   PanelSection t;

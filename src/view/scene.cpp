@@ -205,8 +205,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     const float w = std::max(1.2f, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
     TileState s = TileState::kPending;
     if (b.all_masked) s = TileState::kMasked;  // masked by the input, not l_b = 0 from underflow
-    else if (b.block == in_sram) s = TileState::kInSram;
+    // At its update the block is merged: done (✓), as the seed draws RC-T3/b1 ("block 1 done"); it is
+    // amber only while loaded and not yet merged.
     else if (b.block <= merged) s = TileState::kProcessed;
+    else if (b.block == in_sram) s = TileState::kInSram;
     SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kTileH, s, pal, lang,
                        "K/V " + std::to_string(b.block));
     const std::string detail = BlockDetail(run, b.begin, b.end);

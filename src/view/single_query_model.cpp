@@ -74,7 +74,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
                                                             : T(raw ? "empty_state_raw" : "empty_state")});
-    acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j)});
+    // The factor answers "what happens to the old l and u?" (RC-T3/b1): held back while it is asked.
+    acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j), false, -1, true});
     acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   PanelRow truth{T("true_output"), all_in ? q.at("reference") : not_yet};

@@ -12,6 +12,7 @@
 
 #include "../lessons/lesson_files.h"
 #include "app/app_state.h"
+#include "app/panels.h"
 #include "app/shown.h"
 
 namespace bw::app {
@@ -327,6 +328,81 @@ TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
   EXPECT_TRUE(r.PredictPending());
   CheckChoice(r, check.correct);
   EXPECT_FALSE(r.PredictPending());
+}
+
+// Every character a step shows (text, choices, panels, diagram labels; both languages, question
+// open and answered) is in the strings the font atlas is baked from, so nothing is drawn as "?".
+TEST(Classroom, TheAtlasTextsCoverEveryShownCharacter) {
+  const auto chars = [](const std::string& t, std::set<std::uint32_t>& out) {
+    for (size_t i = 0; i < t.size();) {
+      const unsigned char c = static_cast<unsigned char>(t[i]);
+      const int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+      std::uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+      for (int k = 1; k < n && i + k < t.size(); ++k) cp = (cp << 6) | (static_cast<unsigned char>(t[i + k]) & 0x3F);
+      if (cp >= 0x20) out.insert(cp);
+      i += static_cast<size_t>(n);
+    }
+  };
+  for (const auto& file : lessons_test::ShippedLessons()) {
+    AppState s = Open(file.string());
+    std::set<std::uint32_t> baked;   // fonts.cpp always adds ImGui's default ranges (ASCII, Latin-1)
+    for (std::uint32_t c = 0x20; c <= 0xFF; ++c) baked.insert(c);
+    for (const auto& t : ShownTexts(s)) chars(t, baked);
+    const auto& L = *s.model.lesson;
+    for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+      for (const char* lang : {"zh", "en"}) {
+        s.options.lang = lang;
+        GoToStep(s, i);
+        for (int pass = 0; pass < 2; ++pass) {   // the question open, then answered
+          std::set<std::uint32_t> shown;
+          for (const auto& t : VisibleTexts(s)) chars(t, shown);
+          for (std::uint32_t cp : shown)
+            EXPECT_TRUE(baked.count(cp)) << L.lesson.steps[i].id << " " << lang << ": U+" << std::hex << cp << " is shown but not baked";
+          Reveal(s);
+        }
+      }
+    }
+  }
+}
+
+// The frame cache (frame_cache.h): a repeated frame builds nothing; a new position, language,
+// palette or model rebuilds exactly what depends on it, and what it returns equals a fresh build.
+TEST(Classroom, FrameCacheBuildsOncePerPosition) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
+  const auto frame = [&] {
+    (void)SceneNow(s);
+    (void)StepTextNow(s);
+    (void)VisibleTexts(s);
+  };
+  frame();
+  const int b = s.frame.builds();
+  EXPECT_EQ(b, 3);   // quantities, panels, scene
+  frame();
+  frame();
+  EXPECT_EQ(s.frame.builds(), b);
+  StepEvent(s, +1);
+  frame();
+  EXPECT_EQ(s.frame.builds(), b + 3);
+  const auto fresh = s.Current()->BuildScene(s.ui.event, s.options.lang, s.Palette());
+  const auto& cached = s.frame.Scene(s);
+  ASSERT_EQ(cached.rects.size(), fresh.rects.size());
+  for (size_t i = 0; i < fresh.rects.size(); ++i) EXPECT_EQ(cached.rects[i].id, fresh.rects[i].id);
+  ASSERT_EQ(cached.texts.size(), fresh.texts.size());
+  for (size_t i = 0; i < fresh.texts.size(); ++i) EXPECT_EQ(cached.texts[i].text, fresh.texts[i].text);
+  // Another language: panels and scene again, the quantities (language-free) kept.
+  s.options.lang = s.options.lang == "zh" ? "en" : "zh";
+  frame();
+  EXPECT_EQ(s.frame.builds(), b + 5);
+  // The projector palette: only the scene.
+  s.options.projector = !s.options.projector;
+  frame();
+  EXPECT_EQ(s.frame.builds(), b + 6);
+  // The same file opened again at the same position is a new model: everything is rebuilt.
+  const int event = s.ui.event;
+  ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/rc-t3.json"));
+  SetEvent(s, event);
+  frame();
+  EXPECT_EQ(s.frame.builds(), b + 9);
 }
 
 }  // namespace

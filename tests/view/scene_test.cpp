@@ -24,8 +24,10 @@ TEST(Scene, RcT3StepsShowTheRightTilesAndArrows) {
   const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
   const Expect expect[] = {
       {"RC-T3/b0", TileState::kPending, TileState::kPending, TileState::kNotWritten, "", "read.q"},
-      {"RC-T3/b1", TileState::kInSram, TileState::kPending, TileState::kNotWritten, "K/V 1", "merge.1"},
-      {"RC-T3/b2", TileState::kProcessed, TileState::kInSram, TileState::kNotWritten, "K/V 2", "merge.2"},
+      // At its update a block is merged: done (the seed: "at b1 block 1 is done"), while its tile is
+      // still the one in the SRAM slot being merged.
+      {"RC-T3/b1", TileState::kProcessed, TileState::kPending, TileState::kNotWritten, "K/V 1", "merge.1"},
+      {"RC-T3/b2", TileState::kProcessed, TileState::kProcessed, TileState::kNotWritten, "K/V 2", "merge.2"},
       {"RC-T3/b3", TileState::kProcessed, TileState::kProcessed, TileState::kWritten, "", "write.o"},
   };
   for (const auto& e : expect) {
