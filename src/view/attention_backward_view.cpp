@@ -117,9 +117,14 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
   const engine::Counters& rec = runs_.bwd_recompute->counters;
   const float y0 = kTop + grid_h + 0.6f;
-  sc.texts.push_back({"bwd.recompute", kMidX, y0, 0.85f, pal.text,
-                      T("bwd_recompute_short") + ": " + FormatInt(now.TotalHbmElements()) + " / " +
-                          FormatInt(rec.TotalHbmElements()) + " " + T("elements")});
+  // The totals answer "which moves more data?" (BWD/r1): held back while a question is open.
+  const auto answer = [&](SceneText t) {
+    t.answer = true;
+    sc.texts.push_back(std::move(t));
+  };
+  answer({"bwd.recompute", kMidX, y0, 0.85f, pal.text,
+          T("bwd_recompute_short") + ": " + FormatInt(now.TotalHbmElements()) + " / " + FormatInt(rec.TotalHbmElements()) +
+              " " + T("elements")});
   sc.texts.push_back({"bwd.recompute.P", kMidX, y0 + 1.2f, 0.8f, pal.text_muted,
                       T("bwd_p_reads") + " " + FormatInt(now.Reads(Tensor::kP))});
   if (runs_.bwd_reference) {
@@ -137,8 +142,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
                        "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
     p.sublabel = T("bwd_stored");
     sc.rects.push_back(p);
-    sc.texts.push_back({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text,
-                        FormatInt(mat.TotalHbmElements()) + " " + T("elements")});
+    answer({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text, FormatInt(mat.TotalHbmElements()) + " " + T("elements")});
     sc.texts.push_back({"mat.P.reads", kMidX + 5.9f, frame.y + 2.7f, 0.8f, pal.text_muted,
                         T("bwd_p_reads") + " " + FormatInt(mat.Reads(Tensor::kP))});
     sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,

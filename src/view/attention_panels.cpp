@@ -198,7 +198,9 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   double biggest = ref_total;
   if (runs_.flash1) biggest = std::max(biggest, static_cast<double>(runs_.flash1->counters.TotalHbmElements()));
   const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
-  totals.rows.push_back({AlgorithmName(engine::Algorithm::kReference, lang), q.at("reference_hbm_elements") + " " + T("elements") + ", " + T("scratch") + " " +
+  // Given logits, S is the input: the reference writes only P to HBM.
+  totals.rows.push_back({scenario_.problem.logits_given ? T("algo_reference_logits") : AlgorithmName(engine::Algorithm::kReference, lang),
+                         q.at("reference_hbm_elements") + " " + T("elements") + ", " + T("scratch") + " " +
                                           q.at("reference_scratch_bytes"), false, bar(runs_.reference.counters.TotalHbmElements())});
   if (runs_.flash2)
     totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T("elements"), false,

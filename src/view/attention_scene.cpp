@@ -161,8 +161,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
   const bool kv_loaded = tiled && cj >= 0 && ev.kind != EventKind::kSkipTile;
   if (!logits) slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? kv_loaded : pass == 1);
-  slot("sram.V", kSramX + 8.2f, idx("V", cj), tiled ? kv_loaded : pass == 3);
-  slot("sram.S", kSramX + 12.0f, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
+  // Given logits there is no Q or K slot: V and the S tile move to the left.
+  const float v_x = kSramX + (logits ? 0.6f : 8.2f), s_x = kSramX + (logits ? 4.4f : 12.0f);
+  slot("sram.V", v_x, idx("V", cj), tiled ? kv_loaded : pass == 3);
+  slot("sram.S", s_x, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
   SceneRect acc;
   acc.id = "sram.acc";
   acc.x = kSramX + 0.6f, acc.y = 8.6f, acc.w = kSramW - 1.2f, acc.h = kBottom - 8.6f;
@@ -205,9 +207,9 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       switch (t) {
         case Tensor::kQ: return kSramX + 2.3f;
         case Tensor::kK: return kSramX + 6.1f;
-        case Tensor::kV: return kSramX + 9.9f;
+        case Tensor::kV: return v_x + 1.7f;
         case Tensor::kS:
-        case Tensor::kP: return kSramX + 13.7f;
+        case Tensor::kP: return s_x + 1.7f;
         default: return kSramX + 8.0f;
       }
     };
@@ -248,14 +250,14 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.kind = ArrowKind::kMerge;
       a.color = pal.merge_arrow;
       a.id = "merge";
-      a.points = {{kSramX + 13.7f, kTop + 3.6f}, {kSramX + 13.7f, acc.y}};
+      a.points = {{s_x + 1.7f, kTop + 3.6f}, {s_x + 1.7f, acc.y}};
       a.label = UiText("merge", lang);
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     } else if (ev.kind == EventKind::kComputeS) {
       a.kind = ArrowKind::kMerge;
       a.color = pal.merge_arrow;
       a.id = "compute.S";
-      a.points = {{kSramX + 11.6f, kTop + 1.8f}, {kSramX + 12.0f, kTop + 1.8f}};
+      a.points = {{s_x - 0.4f, kTop + 1.8f}, {s_x, kTop + 1.8f}};
       // τ: the softmax scale (FlashAttention §3.1). Given logits are only masked on chip.
       a.label = logits ? EventTitle(e, lang) : "S_ij = \u03c4\u00b7Q_i K_j^T";
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};

@@ -50,7 +50,8 @@ void TileStateTrack::Apply(TileStates& st, int x, bool now) const {
   switch (ev.kind) {
     case EventKind::kRead:
       if (ev.tensor == Tensor::kS && ev.i >= 0 && ev.j >= 0) {   // a tile of given logits (tiled orders)
-        if (ev.i < t_r_ && ev.j < t_c_) st.grid[static_cast<size_t>(ev.i * t_c_ + ev.j)] = now ? TileState::kInSram : TileState::kProcessed;
+        // On chip from its read until its merge (which then marks it done), as a computed tile is.
+        if (ev.i < t_r_ && ev.j < t_c_) st.grid[static_cast<size_t>(ev.i * t_c_ + ev.j)] = TileState::kInSram;
       } else if (ev.tensor == Tensor::kS) {   // given logits are never written: an input, read and done
         st.s_full = now ? TileState::kInSram : written_[static_cast<size_t>(Tensor::kS)] ? TileState::kWritten : TileState::kProcessed;
       }

@@ -167,6 +167,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
       {"empty_state_raw", {"空：m = 0（原始累加不减最大值）, l = 0, u = 0", "empty: m = 0 (raw sums subtract no maximum), l = 0, u = 0"}},
       {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},
+      {"algo_reference_logits", {"直接计算（P 整表写入 HBM）", "reference (P written to HBM)"}},
       {"algo_flash2", {"FlashAttention-2 分块顺序", "FlashAttention-2 tiled order"}},
       {"algo_flash1", {"FlashAttention-1 分块顺序", "FlashAttention-1 tiled order"}},
       {"algo_backward_recompute", {"反向：重算", "backward: recompute"}},

@@ -88,10 +88,11 @@ TEST(LessonScenes, BackwardStepsShowGradientsAndTheRecomputedTile) {
   EXPECT_EQ(r1.FindRect("sram.P")->state, TileState::kNone);
   EXPECT_TRUE(r1.FindRect("sram.P")->dashed);
   ASSERT_NE(r1.FindArrow("read.O"), nullptr);
-  // r3: dK_1 written once, after every Q block of K/V block 1.
+  // r3: dK_1 and dV_1 written once, after every Q block of K/V block 1 (the text names both).
   const Scene r3 = StepScene(m, "BWD/r3");
   EXPECT_EQ(r3.FindRect("hbm.dK.1")->state, TileState::kWritten);
-  ASSERT_NE(r3.FindArrow("write.dK"), nullptr);
+  EXPECT_EQ(r3.FindRect("hbm.dV.1")->state, TileState::kWritten);
+  ASSERT_NE(r3.FindArrow("write.dV"), nullptr);
   for (std::int64_t i = 1; i <= t_r; ++i) EXPECT_EQ(r3.FindRect("grid." + std::to_string(i) + ",1")->state, TileState::kProcessed);
   // r5 (end): every gradient written, every tile done.
   const Scene r5 = StepScene(m, "BWD/r5");
