@@ -166,6 +166,12 @@ void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int s
   const bool move = s.ui.monitor_changed && is_fullscreen && s.ui.fullscreen;
   s.ui.monitor_changed = false;
   if (s.ui.fullscreen == is_fullscreen && !move) return;
+#ifdef __EMSCRIPTEN__
+  // Emscripten's GLFW has no glfwSetWindowMonitor (it throws, which stops the page's main loop):
+  // in the browser, full screen is the browser's own (F11), so the toggle stays off.
+  s.ui.fullscreen = is_fullscreen = false;
+  return;
+#endif
   if (s.ui.fullscreen) {
     if (count == 0) {
       s.ui.fullscreen = false;

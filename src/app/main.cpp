@@ -54,7 +54,7 @@ const auto kProcessStart = Clock::now();
 struct Args {
   std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show;
   int width = 1600, height = 1000;
-  bool projector = false, presenter = false, no_settings = false;
+  bool projector = false, presenter = false, no_settings = false, reveal = false;
   float font_px = 0;     // 0 = from settings
   float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
   double gpu_replay_at = -1;  // open the GPU panel replaying the H200 recording at this many seconds
@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
   cli.add_option("--position", args.position, "Then go to this trace position (e.g. update:2, tile:2,1, event:17)");
+  cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting, else zh)")
       ->check(CLI::IsMember({"zh", "en"}));
   cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines, larger text)");
@@ -160,6 +161,7 @@ int main(int argc, char** argv) {
     }
     bw::app::SetEvent(state, e);
   }
+  if (args.reveal) bw::app::Reveal(state);
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 

@@ -34,6 +34,12 @@ void CloseWindow(GLFWwindow* window);
 // the last drawn frame (FramePainted clears it) and this returns at once.
 void WaitForInput(AppState& state, double timeout);
 
+// [keys] What `key` (a GLFW_KEY_*, with its scancode) types on the user's keyboard layout, or null when
+// the platform cannot say (LayoutChar then uses the key's US position). Desktop: glfwGetKeyName; web:
+// null — Emscripten's GLFW has no glfwGetKeyName (it throws), and its keys come from the browser's
+// keyCode, which already follows the layout for letters and digits.
+const char* KeyName(int key, int scancode);
+
 // [shaders] The GLSL version line for ImGui's OpenGL3 backend and our shaders: "#version 130"
 // (OpenGL 3.0) on the desktop, "#version 300 es" (WebGL 2) on the web.
 const char* GlslVersion();

@@ -100,6 +100,8 @@ void WaitForInput(AppState& state, double timeout) {
   glfwWaitEventsTimeout(timeout);
 }
 
+const char* KeyName(int key, int scancode) { return glfwGetKeyName(key, scancode); }
+
 const char* GlslVersion() { return "#version 130"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\n"; }
 

@@ -98,6 +98,8 @@ void CloseWindow(GLFWwindow* window) {
 
 void WaitForInput(AppState&, double) {}
 
+const char* KeyName(int, int) { return nullptr; }  // glfwGetKeyName throws "not implemented" here
+
 const char* GlslVersion() { return "#version 300 es"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "app/platform.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -103,7 +104,7 @@ const std::vector<Shortcut>& Shortcuts() {
 unsigned LayoutChar(int key, int scancode) {
   // The numpad matches by key; a key GLFW has no token for (xdotool's scratch keycodes) has no shortcut.
   if (key == GLFW_KEY_UNKNOWN || (key >= GLFW_KEY_KP_0 && key <= GLFW_KEY_KP_EQUAL)) return 0;
-  const char* name = glfwGetKeyName(key, scancode);
+  const char* name = platform::KeyName(key, scancode);
   if (name && name[0] && !name[1] && static_cast<unsigned char>(name[0]) < 0x80) {
     const unsigned c = static_cast<unsigned char>(name[0]);
     return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;

@@ -1,8 +1,12 @@
 // Browser test of the web edition (issue 14), run by tests/web/browser_test.sh:
 //   1. RC-T3/b2 in zh and en in headless Chromium (SwiftShader WebGL 2): wait for the first frame,
-//      press PageDown and →, read the app's scene dump (bw_scene_dump: the JSON of --dump-scene) and
-//      compare it with the desktop's --dump-scene for the same step, position, window and font size.
-//   2. A bad scenario through the file input: the error line appears, the previous scenario stays.
+//      press PageDown (reveals b2's answer), → (one trace event) and PageDown (on to b3), reading the
+//      app's scene dump (bw_scene_dump: the JSON of --dump-scene) after each; after → and after the
+//      second PageDown the dump is compared with the desktop's --dump-scene for the same step,
+//      position, reveal, window and font size.
+//   2. A bad scenario through the file input: the error line (file, JSON path, reason) is the
+//      desktop's for the same file, the banner is on screen, and the previous scenario stays.
+//   3. The projector palette (projector=1), screenshot for looking at.
 // Usage: node browser_test.mjs URL DESKTOP_APP OUT_DIR   (puppeteer-core found through NODE_PATH)
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -13,19 +17,34 @@ const require = createRequire(import.meta.url);
 const puppeteer = require('puppeteer-core');
 const [url, desktop, out] = process.argv.slice(2);
 const W = 1280, H = 800, FONT = 22;
-// Box coordinates: the desktop bakes glyphs with FreeType, the browser with stb_truetype; text widths
-// (and so label boxes) may differ by a fraction of a pixel. Everything else must be equal.
-const PX_TOLERANCE = 1.0;
-// Fields that name the machine, not the view.
-const ENVIRONMENT = new Set(['data_root', 'data_root_rule', 'content_scale', 'open_path']);
+// Every field must be equal — numbers exactly (both sides print the same floats) — except:
+//  - data_root, data_root_rule: where the data comes from (the page's file system /data, set by
+//    index.html; the desktop's source tree), not what is shown;
+//  - the x extent of a text label's box: it is the text's measured width, and the desktop bakes glyphs
+//    with FreeType (hinted, advances rounded) while the browser has only ImGui's stb_truetype (no
+//    FreeType for wasm here). The label's text, size, y extent and anchor (left edge, centre or right
+//    edge) must still be equal; the widths are reported.
+const ENVIRONMENT = new Set(['data_root', 'data_root_rule']);
+const ANCHOR_EPS = 1e-3;  // px: a centre is (x0 + x1) / 2 in float on both sides
+let widthRatio = [Infinity, 0];
 
 let failures = 0;
 function fail(msg) { console.log('FAIL ' + msg); failures++; }
 
+function compareLabel(a, b, where) {
+  const { box: ab, ...ar } = a, { box: bb, ...br } = b;
+  compare(ar, br, where);
+  compare([ab[1], ab[3]], [bb[1], bb[3]], `${where}/box[y0,y1]`);
+  const near = (x, y) => Math.abs(x - y) <= ANCHOR_EPS;
+  if (!near(ab[0], bb[0]) && !near(ab[2], bb[2]) && !near(ab[0] + ab[2], bb[0] + bb[2]))
+    fail(`${where}/box: neither its left edge, centre nor right edge is the desktop's (web ${JSON.stringify(ab)} vs desktop ${JSON.stringify(bb)})`);
+  const r = (ab[2] - ab[0]) / (bb[2] - bb[0]);
+  widthRatio = [Math.min(widthRatio[0], r), Math.max(widthRatio[1], r)];
+}
+
 function compare(a, b, where) {
   if (typeof a === 'number' && typeof b === 'number') {
-    const tol = /\/(box|points|em_px|px)\b/.test(where) ? PX_TOLERANCE : 0;
-    if (Number.isNaN(a) || Number.isNaN(b) || Math.abs(a - b) > tol) fail(`${where}: web ${a} vs desktop ${b}`);
+    if (Number.isNaN(a) || Number.isNaN(b) || a !== b) fail(`${where}: web ${a} vs desktop ${b}`);
     return;
   }
   if (Array.isArray(a) !== Array.isArray(b) || typeof a !== typeof b || (a === null) !== (b === null)) {
@@ -34,7 +53,8 @@ function compare(a, b, where) {
   }
   if (Array.isArray(a)) {
     if (a.length !== b.length) fail(`${where}: web has ${a.length} entries, desktop ${b.length}`);
-    for (let i = 0; i < Math.min(a.length, b.length); i++) compare(a[i], b[i], `${where}/${i}`);
+    const label = /\/labels$/.test(where);
+    for (let i = 0; i < Math.min(a.length, b.length); i++) (label ? compareLabel : compare)(a[i], b[i], `${where}/${i}`);
     return;
   }
   if (a && typeof a === 'object') {
@@ -69,60 +89,129 @@ async function open(query) {
   return { page, log };
 }
 async function frames(page, n) {
-  // n animation frames, then a quiet moment (the arrow animation lasts 0.3 s).
+  // n animation frames, then a quiet moment (the arrow animation lasts 0.3 s), then n more.
   await page.evaluate((k) => new Promise((r) => { let i = 0; const f = () => (++i >= k ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);
   await new Promise((r) => setTimeout(r, 600));
   await page.evaluate((k) => new Promise((r) => { let i = 0; const f = () => (++i >= k ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), n);
 }
+// Presses `key` and waits (10 s at most) until the dump satisfies `moved`; returns the dump.
+async function press(page, key, moved, what) {
+  const before = await page.evaluate(() => window.bw.dump());
+  await page.keyboard.press(key);
+  const t0 = Date.now();
+  let d = before;
+  while (Date.now() - t0 < 10000) {
+    d = await page.evaluate(() => window.bw.dump());
+    if (moved(d, before)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await frames(page, 4);  // settle (animation, ImGui's layout), then read the settled state
+  d = await page.evaluate(() => window.bw.dump());
+  console.log(`  ${key}: step ${d.step}, event ${d.event} (#${d.event_index}), revealed ${d.revealed}`);
+  if (!moved(d, before)) fail(`${what}: after ${key} the app shows step ${d.step}, event ${d.event} (#${d.event_index}), revealed ${d.revealed}`);
+  return d;
+}
+// The desktop's --dump-scene for the web's step, position and reveal, same window and font size,
+// compared field by field with the web's dump.
+function compareWithDesktop(web, lang, name) {
+  const dpng = path.join(out, `desktop-${name}.png`), djson = path.join(out, `desktop-${name}.json`);
+  fs.writeFileSync(path.join(out, `web-${name}.json`), JSON.stringify(web, null, 2));
+  execFileSync('xvfb-run', ['-a', '-s', `-screen 0 ${W}x${H}x24`, desktop, '--no-settings', '--step', web.step,
+    '--position', web.event, ...(web.revealed ? ['--reveal'] : []), '--lang', lang, '--width', String(W),
+    '--height', String(H), '--font-px', String(FONT), '--screenshot', dpng, '--dump-scene', djson], { stdio: 'inherit' });
+  const desk = JSON.parse(fs.readFileSync(djson, 'utf8'));
+  const before_fail = failures;
+  widthRatio = [Infinity, 0];
+  compare(web, desk, name);
+  console.log(`  dump vs desktop at ${web.step} ${web.event}${web.revealed ? ' revealed' : ''}: ` +
+    `${failures === before_fail ? 'equal' : 'DIFFERENT'} (${web.rects.length} rects, ${web.arrows.length} arrows, ` +
+    `${web.labels.length} labels, ${web.texts.length} texts; label widths web/desktop ` +
+    `${widthRatio[0].toFixed(3)}–${widthRatio[1].toFixed(3)}, not compared)`);
+}
 
+// The keys do what they do on the desktop (tests/app/keyboard_test.sh): on RC-T3/b2, whose predict
+// box is unanswered, the first PageDown reveals the answer and stays; → moves one trace event (the
+// step follows the position: still b2); the next PageDown moves to the next lesson step, b3, at its
+// own event, answer not revealed.
+// Pixels of the error banner's background colour (top_bar.cpp: 255, 235, 238) in the top 160 rows.
+const bannerPixels = async (page) => page.evaluate(async (png) => {
+  const img = new Image();
+  img.src = 'data:image/png;base64,' + png;
+  await img.decode();
+  const c = document.createElement('canvas');
+  c.width = img.width; c.height = img.height;
+  const g = c.getContext('2d');
+  g.drawImage(img, 0, 0);
+  const px = g.getImageData(0, 0, img.width, Math.min(img.height, 160)).data;
+  let n = 0;
+  for (let i = 0; i < px.length; i += 4) if (px[i] === 255 && px[i + 1] === 235 && px[i + 2] === 238) n++;
+  return n;
+}, await page.screenshot({ encoding: 'base64' }));
+
+const lessonSteps = JSON.parse(fs.readFileSync(new URL('../../lessons/rc-t3.json', import.meta.url), 'utf8')).steps;
+const b3 = lessonSteps[lessonSteps.findIndex((st) => st.id === 'RC-T3/b2') + 1];
 for (const lang of ['zh', 'en']) {
   console.log(`RC-T3/b2 ${lang}:`);
   const { page, log } = await open(`lesson=RC-T3&step=b2&lang=${lang}`);
   await frames(page, 4);
-  const before = await page.evaluate(() => window.bw.dump());
-  if (before.step !== 'RC-T3/b2') fail(`${lang}: opened at ${before.step}, not RC-T3/b2`);
+  const start = await page.evaluate(() => window.bw.dump());
+  console.log(`  opened: step ${start.step}, event ${start.event} (#${start.event_index}), revealed ${start.revealed}, lang ${start.lang}`);
+  if (start.step !== 'RC-T3/b2' || start.event !== 'update:2' || start.revealed || start.lang !== lang)
+    fail(`${lang}: opened at ${start.step} ${start.event} (revealed ${start.revealed}, lang ${start.lang}), not RC-T3/b2 update:2`);
   await page.focus('#canvas');
-  await page.keyboard.press('PageDown');
-  await frames(page, 4);
-  await page.keyboard.press('ArrowRight');
-  await frames(page, 6);
-  const web = await page.evaluate(() => window.bw.dump());
+  await press(page, 'PageDown',
+    (d, b) => d.revealed && d.step === b.step && d.event_index === b.event_index, `${lang}: PageDown on b2 reveals`);
+  const next = await press(page, 'ArrowRight',
+    (d, b) => d.event_index === b.event_index + 1 && d.step === b.step && d.revealed, `${lang}: → moves one event`);
   await page.screenshot({ path: path.join(out, `web-${lang}.png`) });
-  fs.writeFileSync(path.join(out, `web-${lang}.json`), JSON.stringify(web, null, 2));
-  console.log(`  after PageDown, →: step ${web.step}, event ${web.event} (#${web.event_index}), revealed ${web.revealed}`);
-  if (web.step === before.step && web.event_index === before.event_index && web.revealed === before.revealed)
-    fail(`${lang}: PageDown and → changed nothing`);
-  // The desktop at the same step and position, same window and font size.
-  const dpng = path.join(out, `desktop-${lang}.png`), djson = path.join(out, `desktop-${lang}.json`);
-  execFileSync('xvfb-run', ['-a', '-s', `-screen 0 ${W}x${H}x24`, desktop, '--no-settings', '--step', web.step,
-    '--position', web.event, '--lang', lang, '--width', String(W), '--height', String(H),
-    '--font-px', String(FONT), '--screenshot', dpng, '--dump-scene', djson], { stdio: 'inherit' });
-  const desk = JSON.parse(fs.readFileSync(djson, 'utf8'));
-  if (web.revealed !== desk.revealed) console.log(`  note: revealed web ${web.revealed}, desktop ${desk.revealed} (not settable from the desktop's command line)`);
-  const before_fail = failures;
-  compare({ ...web, revealed: desk.revealed }, desk, lang);
-  console.log(`  dump vs desktop: ${failures === before_fail ? 'equal' : 'DIFFERENT'} (${web.rects.length} rects, ${web.labels.length} labels, ${web.texts.length} texts; boxes within ${PX_TOLERANCE} px)`);
+  compareWithDesktop(next, lang, `${lang}-b2`);
+  const moved = await press(page, 'PageDown',
+    (d) => d.step === b3.id && d.event === b3.position && !d.revealed, `${lang}: PageDown moves to ${b3.id}`);
+  compareWithDesktop(moved, lang, `${lang}-b3`);
   if (log.some((l) => /abort|exception|pageerror/i.test(l))) fail(`${lang}: console: ${log.filter((l) => /abort|exception|pageerror/i.test(l)).join(' | ')}`);
   await page.close();
 }
 
-// A bad scenario through the file input: the error line appears and the previous scenario stays.
+// A bad scenario through the file input: the error line appears — the same line as the desktop's for
+// the same file (file, JSON path, reason), the file's folder aside — and the previous scenario stays.
 {
   console.log('bad scenario through the file input:');
   const { page } = await open('lesson=RC-T3&step=b2&lang=en');
   await frames(page, 4);
   const before = await page.evaluate(() => window.bw.dump());
+  const bannerBefore = await bannerPixels(page);
   const bad = path.join(out, 'bad_scenario.json');
   fs.writeFileSync(bad, '{"schema_version": 1, "kind": "single_query", "weights": [1, 2], "values": [1]}\n');
   const input = await page.$('#file');
-  await input.uploadFile(bad);
-  await page.evaluate(() => document.getElementById('file').dispatchEvent(new Event('change')));
-  await frames(page, 6);
+  await input.uploadFile(bad);  // fires the input's change event: index.html's handler opens it
+  const t0 = Date.now();
+  while (!(await page.evaluate(() => window.bw.dump().error)) && Date.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 50));
+  await frames(page, 4);
   const after = await page.evaluate(() => window.bw.dump());
   console.log(`  error line: ${JSON.stringify(after.error)}`);
-  if (!after.error || !after.error.includes('bad_scenario.json')) fail(`bad file: the error line does not name the file: ${JSON.stringify(after.error)}`);
-  if (after.step !== before.step || after.event_index !== before.event_index) fail(`bad file: the previous scenario did not stay (${before.step} → ${after.step})`);
-  if (!after.texts.some((t) => t.includes(after.error.slice(0, 20)))) fail('bad file: the error line is not on screen');
+  const djson = path.join(out, 'desktop-bad-file.json');
+  execFileSync('xvfb-run', ['-a', '-s', `-screen 0 ${W}x${H}x24`, desktop, '--no-settings', '--step', 'RC-T3/b2',
+    '--lang', 'en', '--width', String(W), '--height', String(H), '--font-px', String(FONT), '--open-after', bad,
+    '--screenshot', path.join(out, 'desktop-bad-file.png'), '--dump-scene', djson], { stdio: ['ignore', 'inherit', 'ignore'] });
+  const desk = JSON.parse(fs.readFileSync(djson, 'utf8'));
+  // The page writes the chosen file into its own file system as /user/NAME (index.html: bw.open);
+  // the desktop names it by its path here. The rest of the line (JSON path, reason) is the same.
+  const webError = (after.error || '').split('/user/bad_scenario.json').join('<file>');
+  const wantError = (desk.error || '').split(bad).join('<file>');
+  console.log(`  desktop's line for the same file: ${JSON.stringify(desk.error)}`);
+  if (!/^<file>: \/values: .+/.test(webError) || webError !== wantError)
+    fail(`bad file: web ${JSON.stringify(webError)} vs desktop ${JSON.stringify(wantError)}`);
+  // The previous scenario stays: same step, position and tiles (the banner takes room, so the diagram
+  // is laid out smaller: boxes move), and the whole view equals the desktop's after the same file.
+  const what = (d) => JSON.stringify([d.step, d.event, d.rects.map((r) => [r.id, r.state, r.badge, r.fill]), d.labels.map((l) => l.text)]);
+  if (what(after) !== what(before)) fail(`bad file: the previous scenario did not stay (${before.step} ${before.event} → ${after.step} ${after.event})`);
+  const before_fail = failures;
+  compare({ ...after, error: webError }, { ...desk, error: wantError }, 'bad-file');
+  console.log(`  dump vs desktop after the same file: ${failures === before_fail ? 'equal' : 'DIFFERENT'}`);
+  // The banner is on screen: its background colour fills the area under the top bar (none before).
+  const bannerPx = await bannerPixels(page);
+  console.log(`  error banner's colour (255, 235, 238): ${bannerBefore} pixels before, ${bannerPx} after`);
+  if (bannerBefore !== 0 || bannerPx < W * 20) fail(`bad file: the error banner is not on screen (${bannerPx} pixels of its colour)`);
   await page.screenshot({ path: path.join(out, 'web-bad-file.png') });
   await page.close();
 }
