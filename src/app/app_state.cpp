@@ -100,6 +100,13 @@ bool PlayTick(AppState& s) {
     return false;
   }
   const int step = s.ui.step;
+  // A question still open stays on screen: playing stops at the step's last event instead of
+  // carrying the class into the next step before the answer was shown (PageDown or R reveals it).
+  if (s.PredictPending() && s.model.lesson->OwnerStep(step, s.ui.event + 1) != step) {
+    s.ui.playing = false;
+    s.ui.status = view::UiText("play_question_open", s.options.lang);
+    return false;
+  }
   SetEvent(s, s.ui.event + 1);
   if (s.ui.step != step || s.ui.event + 1 >= cur->EventCount()) s.ui.playing = false;
   return true;

@@ -171,7 +171,9 @@ void SetEvent(AppState& s, int event);     // clamps; the step follows the posit
 // Space: start or stop playing. Starting at the last event starts again from the step's own event.
 void TogglePlay(AppState& s);
 // One playback tick: the next event; stops at the last event and on arriving at another step's
-// event (playing stops at every step mark). Returns true when the position moved.
+// event (playing stops at every step mark). A step whose question is still unanswered is not left:
+// playing stops at its last event and the status line says to reveal first. Returns true when the
+// position moved.
 bool PlayTick(AppState& s);
 // Opens a lesson (a document with "steps") or a scenario. On error: s.ui.error is set and the
 // model is left exactly as it was. Returns true on success.

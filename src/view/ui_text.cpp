@@ -163,6 +163,7 @@ const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
       {"hidden_answer", {"？（先猜，再揭晓）", "? (predict first)"}},
       {"reveal", {"揭晓答案", "Reveal"}},
       {"lesson_end", {"本课结束（Home 回到第一步）", "End of the lesson (Home goes back to the first step)"}},
+      {"play_question_open", {"先揭晓这一步的问题（PageDown 或 R），再继续播放", "Reveal this step's question first (PageDown or R), then play on"}},
       {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
       {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
       {"empty_state_raw", {"空：m = 0（原始累加不减最大值）, l = 0, u = 0", "empty: m = 0 (raw sums subtract no maximum), l = 0, u = 0"}},

@@ -80,6 +80,9 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
             ExpectedOwner(L, i, L.EventOf(j)) != ExpectedOwner(L, i, from))
           expect = L.EventOf(j);
       if (from == n - 1) continue;  // at the end Space restarts the step: covered below
+      // An unanswered question keeps the class on its step: playing stops one event before the mark.
+      const bool open = s.PredictPending() && ExpectedOwner(L, i, expect) != ExpectedOwner(L, i, from);
+      if (open) --expect;
       TogglePlay(s);
       ASSERT_TRUE(s.ui.playing);
       int ticks = 0;
@@ -87,6 +90,15 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
       EXPECT_FALSE(s.ui.playing);
       EXPECT_EQ(s.ui.event, expect) << file << " Space from step " << L.lesson.steps[i].id;
       EXPECT_EQ(L.EventOf(s.ui.step), L.EventOf(ExpectedOwner(L, i, expect)));
+      if (open) {
+        EXPECT_EQ(s.ui.step, i) << file << " Space left " << L.lesson.steps[i].id << " with its question open";
+        EXPECT_FALSE(s.ui.revealed);
+        EXPECT_EQ(s.ui.status, view::UiText("play_question_open", s.options.lang));
+        Reveal(s);  // answered: Space now plays on into the next step
+        TogglePlay(s);
+        while (s.ui.playing && ticks < 100000) PlayTick(s), ++ticks;
+        EXPECT_EQ(s.ui.event, expect + 1) << file << " Space after the reveal from " << L.lesson.steps[i].id;
+      }
     }
   }
 }

@@ -132,7 +132,8 @@ case $case_ in
     start --width 1000 --height 700 --export-dir "$out/exports" --step RC-T3/b1
     xdotool key ctrl+e  # press and release at once: the queued keys keep it
     want="$out/exports/blockwise-RC-T3-b1@2x.png"
-    for _ in $(seq 50); do [ -s "$want" ] && break; sleep 0.1; done
+    # Up to 30 s: under ASan a 2000×1400 PNG takes seconds to deflate.
+    for _ in $(seq 300); do [ -s "$want" ] && break; sleep 0.1; done
     [ -s "$want" ] || { echo "FAIL: no $want"; ls -l "$out/exports"; cat "$out/app.log"; exit 1; }
     expect toast "wrote $want"
     stop ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Drives the real app with the keyboard (xdotool, XTEST) inside its own Xvfb server and checks the
 # state the app writes (--state-file): → moves one event, PageDown reveals a question's answer and
-# then moves one lesson step, Space plays to the next step's mark, Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
+# then moves one lesson step, Space plays to the next step's mark (not past an open question), Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
 # survives minimise/restore and resize loops and still answers keys afterwards.
 # Usage: keyboard_test.sh APP ROOT OUTDIR   (run it under xvfb-run)
 set -euo pipefail
@@ -39,7 +39,10 @@ xdotool key Prior;      expect step RC-T3/b0
 xdotool key Next Next Next Next;  expect step RC-T3/b2
 # The step follows the position: one block back is b1's stretch of the trace.
 xdotool key shift+Left; expect event load:2; expect step RC-T3/b1
-# Space plays and stops at the next step's mark, with that step shown.
+# Shown again, b1's question is open again: Space plays to b1's last event and no further.
+xdotool key space;      expect playing False; expect step RC-T3/b1; expect revealed False
+# Answered (R), Space plays on and stops at the next step's mark, with that step shown.
+xdotool key r;          expect revealed True
 xdotool key space;      expect event update:2; expect playing False; expect step RC-T3/b2
 xdotool key question;   expect show_help True
 xdotool key Escape;     expect show_help False
