@@ -10,6 +10,7 @@
 #endif
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -18,6 +19,34 @@
 namespace bw::app {
 
 // FindCjkFont (fontconfig) is the desktop's: platform_glfw.cpp.
+
+namespace platform {
+
+FontBytes::FontBytes(FontBytes&& o) noexcept
+    : data(std::exchange(o.data, nullptr)), size(std::exchange(o.size, 0)), index(o.index),
+      source(std::move(o.source)), subset(o.subset) {}
+
+FontBytes::~FontBytes() {
+  if (data) ImGui::MemFree(data);
+}
+
+FontBytes ReadFontFile(const std::string& path) {
+  FontBytes out;
+  out.source = path;
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamsize size = in ? static_cast<std::streamsize>(in.tellg()) : 0;
+  if (size <= 0) return out;
+  out.data = static_cast<char*>(ImGui::MemAlloc(static_cast<std::size_t>(size)));
+  in.seekg(0);
+  if (!in.read(out.data, size)) {
+    ImGui::MemFree(std::exchange(out.data, nullptr));
+    return out;
+  }
+  out.size = static_cast<std::size_t>(size);
+  return out;
+}
+
+}  // namespace platform
 
 Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diagram_px, float chrome_px) {
   ImGuiIO& io = ImGui::GetIO();
@@ -51,20 +80,29 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   fonts.body_px = base_px;
   fonts.text_px = base_px * 1.3f;
   fonts.large_px = base_px * 1.6f;
-  // The .ttc is ~19 MB: read it once, share it between the three sizes, and drop it (and the
-  // atlas's other build inputs) once the glyphs are baked.
-  std::vector<char> ttf = std::move(file.bytes);
-  if (!ttf.empty()) {
-    cfg.FontDataOwnedByAtlas = false;
-    const int n = static_cast<int>(ttf.size());
-    fonts.body = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.body_px, &cfg, ranges.Data);
-    fonts.text = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.text_px, &cfg, ranges.Data);
-    fonts.large = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.large_px, &cfg, ranges.Data);
+  // The .ttc is ~19 MB: read once and shared between the sizes. ImGui 1.86 copies the bytes for
+  // every font added with FontDataOwnedByAtlas = false, so the atlas owns the one buffer through the
+  // first font's config and the later configs are marked as borrowing it (ClearInputData frees it
+  // once, after the bake).
+  if (file.data) {
+    const int n = static_cast<int>(file.size);
+    void* shared = file.Release();
+    cfg.FontDataOwnedByAtlas = true;  // no copy on AddFont
+    bool first = true;
+    const auto add = [&](float px) {
+      ImFont* f = io.Fonts->AddFontFromMemoryTTF(shared, n, px, &cfg, ranges.Data);
+      if (!first) io.Fonts->ConfigData.back().FontDataOwnedByAtlas = false;  // borrows the first's bytes
+      first = false;
+      return f;
+    };
+    fonts.body = add(fonts.body_px);
+    fonts.text = add(fonts.text_px);
+    fonts.large = add(fonts.large_px);
     fonts.chrome_px = chrome_px > 0 ? chrome_px : base_px;
-    fonts.chrome = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, fonts.chrome_px, &cfg, ranges.Data);
+    fonts.chrome = add(fonts.chrome_px);
     if (diagram_px > 0) {
       fonts.diagram_px = diagram_px;
-      fonts.diagram = io.Fonts->AddFontFromMemoryTTF(ttf.data(), n, diagram_px, &cfg, ranges.Data);
+      fonts.diagram = add(diagram_px);
     }
   }
   if (!fonts.body || !fonts.text || !fonts.large) {

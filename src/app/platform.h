@@ -4,10 +4,12 @@
 // Desktop implementation: platform_glfw.cpp; web: platform_web.cpp (built by scripts/web only).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct GLFWwindow;
@@ -49,13 +51,24 @@ std::string ShaderPrelude();
 
 // [fonts] The CJK face's bytes (Noto Sans CJK SC): desktop through fontconfig (the whole .ttc, face
 // `index`); web the build-time subset packaged with the page (fonts/blockwise-cjk.otf, index 0).
+// The bytes sit in one ImGui::MemAlloc buffer that LoadFonts hands to the font atlas as they are
+// (a 19 MB face copied into a std::vector, then into the atlas once per size, cost ~0.3 s at start).
 struct FontBytes {
-  std::vector<char> bytes;   // empty when no font was found
+  char* data = nullptr;      // ImGui::MemAlloc'd, `size` bytes; nullptr when no font was found
+  std::size_t size = 0;
   int index = 0;             // face index inside a collection
   std::string source;        // the file it came from, for messages
   bool subset = false;       // only the characters the lessons and UI use (see scripts/font-subset)
+  char* Release() { size = 0; return std::exchange(data, nullptr); }  // the caller frees it now
+  FontBytes() = default;
+  FontBytes(FontBytes&& o) noexcept;
+  FontBytes& operator=(FontBytes&&) = delete;
+  FontBytes(const FontBytes&) = delete;
+  ~FontBytes();              // ImGui::MemFree(data)
 };
 FontBytes CjkFontBytes();
+// `path` read whole into a FontBytes (both builds; defined in fonts.cpp). Empty when unreadable.
+FontBytes ReadFontFile(const std::string& path);
 
 // [settings] The settings document's text at `path` (desktop: the file; web: the browser's local
 // storage under that key), or nullopt when none is stored. Throws std::runtime_error on a read error.

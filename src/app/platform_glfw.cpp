@@ -106,13 +106,10 @@ const char* GlslVersion() { return "#version 130"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\n"; }
 
 FontBytes CjkFontBytes() {
-  FontBytes out;
-  const FontFile file = FindCjkFont();
-  if (file.path.empty()) return out;
-  std::ifstream in(file.path, std::ios::binary);
-  out.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  static const FontFile file = FindCjkFont();  // fontconfig is asked once per process
+  if (file.path.empty()) return {};
+  FontBytes out = ReadFontFile(file.path);
   out.index = file.index;
-  out.source = file.path;
   return out;
 }
 

@@ -104,10 +104,7 @@ const char* GlslVersion() { return "#version 300 es"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }
 
 FontBytes CjkFontBytes() {
-  FontBytes out;
-  out.source = "/fonts/blockwise-cjk.otf";  // packaged by web/CMakeLists.txt (scripts/font-subset)
-  std::ifstream in(out.source, std::ios::binary);
-  out.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  FontBytes out = ReadFontFile("/fonts/blockwise-cjk.otf");  // packaged by web/CMakeLists.txt (scripts/font-subset)
   out.subset = true;
   return out;
 }

@@ -268,7 +268,7 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.cols = static_cast<int>(runs_.reference.P.cols());
   h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
-  if (!runs_.reference.P.allFinite()) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
+  if (!runs_.reference_P_finite) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
   if (!runs_.run.trace.empty() && !Tiled() && !IsBackward(std::clamp(e, 0, EventCount() - 1))) {
     // The reference writes P in its pass 2; before that event there is no P to show.
     const auto& tr = runs_.run.trace;

@@ -32,6 +32,7 @@ AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const Atte
   engine::RunOptions ref_opt = plain;
   ref_opt.keep_probabilities = choice.side_runs && p.n_q() * p.n_k() <= kMaxHeatmapElements;
   r.reference = engine::RunReference(p, ref_opt);
+  r.reference_P_finite = r.reference.P.allFinite();  // once per load: a 4096² scan per frame cost 200 ms
   const bool tiles_known = plain.tiles.B_r > 0 && plain.tiles.B_c > 0;
   if (tiles_known) {
     r.t_r = std::max<std::int64_t>(1, engine::CeilDiv(p.n_q(), plain.tiles.B_r));

@@ -30,6 +30,7 @@ struct AttentionRunChoice {
 struct AttentionRuns {
   engine::AttentionResult run;         // the scenario's order, traced when asked
   engine::AttentionResult reference;   // Algorithm 0 in the scenario's precision (counters; P when small)
+  bool reference_P_finite = true;      // reference.P holds no NaN or ±∞ (checked once, at load)
   std::optional<engine::AttentionResult> flash2, flash1;   // untraced, when tiles are known (side runs)
   // "backward": true. The materialising backward (FlashAttention Algorithm 3) and FA-2 Algorithm 2
   // (recompute P per tile, when tiles are known); without side runs only the one the scenario's
