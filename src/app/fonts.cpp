@@ -10,10 +10,9 @@
 #endif
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
-#include <algorithm>
 #include <fstream>
-#include <iterator>
 #include <set>
+#include <utility>
 #include <vector>
 
 namespace bw::app {
@@ -88,11 +87,9 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
     const int n = static_cast<int>(file.size);
     void* shared = file.Release();
     cfg.FontDataOwnedByAtlas = true;  // no copy on AddFont
-    bool first = true;
-    const auto add = [&](float px) {
+    const auto add = [&](float px) {  // io.Fonts->Clear() above: the first config added owns the bytes
       ImFont* f = io.Fonts->AddFontFromMemoryTTF(shared, n, px, &cfg, ranges.Data);
-      if (!first) io.Fonts->ConfigData.back().FontDataOwnedByAtlas = false;  // borrows the first's bytes
-      first = false;
+      if (io.Fonts->ConfigData.Size > 1) io.Fonts->ConfigData.back().FontDataOwnedByAtlas = false;  // borrows them
       return f;
     };
     fonts.body = add(fonts.body_px);
