@@ -264,7 +264,11 @@ int main(int argc, char** argv) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
       glfwWaitEventsTimeout(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
       if (glfwGetTime() >= due) {
-        bw::app::PlayTick(state);  // stops at the next step's mark and at the end
+        const std::string said = state.ui.status;
+        bw::app::PlayTick(state);  // stops at the next step's mark, at the end and before leaving an open question
+        // What playing says when it refuses to go on (reveal the question first) goes where the class
+        // sees it: the toolbar's status line alone is too small and pale on a projector.
+        if (state.ui.status != said) bw::app::ShowToast(state, state.ui.status, glfwGetTime());
         state.ui.last_advance = glfwGetTime();
       }
     } else if (animating || redraw_frames > 0) {
