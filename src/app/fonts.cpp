@@ -10,6 +10,7 @@
 #endif
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <utility>
@@ -101,6 +102,11 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
       fonts.diagram_px = diagram_px;
       fonts.diagram = add(diagram_px);
     }
+    // The diagram's state words (0.85 em against its labels' 1.15 em) get their own bake: drawn
+    // from the label size, bilinear sampling skipped the 1-pixel stroke of 一 ("读入一次" read
+    // "读入 次" at 1280 × 720).
+    fonts.small_px = std::max(9.0f, diagram_px > 0 ? diagram_px * (0.85f / 1.15f) : 0.6f * base_px);
+    fonts.small = add(fonts.small_px);
   }
   if (!fonts.body || !fonts.text || !fonts.large) {
     fonts.error = "Noto Sans CJK was not found (Debian package fonts-noto-cjk); Chinese text cannot be shown.";

@@ -24,7 +24,8 @@ struct Fonts {
   ImFont* large = nullptr;   // 1.6 × base: headings and big diagram numbers
   ImFont* diagram = nullptr; // the diagram's label size (its scale follows the window, not the font)
   ImFont* chrome = nullptr;  // top bar and timeline: sized from the window (view::ChromePx), not Ctrl ±
-  float body_px = 0, text_px = 0, large_px = 0, diagram_px = 0, chrome_px = 0;
+  ImFont* small = nullptr;   // the diagram's state words (0.85/1.15 of its label size), sharp
+  float body_px = 0, text_px = 0, large_px = 0, diagram_px = 0, chrome_px = 0, small_px = 0;
   std::string error;         // non-empty when the CJK font could not be loaded
   // Web edition (a build-time subset of the font): the shown characters it lacks, as one line
   // ("3 characters are not in the web font: 龘 …"); empty when none are or the font is complete.

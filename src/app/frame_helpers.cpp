@@ -65,6 +65,7 @@ nlohmann::json StateJson(const AppState& s) {
           {"show_help", s.ui.show_help},
           {"show_settings", s.ui.show_settings},
           {"toast", s.ui.toast},
+          {"status", s.ui.status},
           {"open_path", s.ui.open_path},
           {"show_open", s.ui.show_open},
           {"missing_glyphs", s.ui.missing_glyphs},

@@ -26,7 +26,8 @@ ImFont* FontFor(const Fonts& f, float px) {
   // The baked size nearest to px, preferring one at least as large (downscaled text stays sharp).
   ImFont* best = f.large;
   float best_px = f.large_px;
-  for (const auto& [font, size] : {std::pair{f.body, f.body_px}, {f.text, f.text_px}, {f.large, f.large_px}, {f.diagram, f.diagram_px}}) {
+  for (const auto& [font, size] : {std::pair{f.body, f.body_px}, {f.text, f.text_px}, {f.large, f.large_px}, {f.diagram, f.diagram_px},
+                                 {f.small, f.small_px}}) {
     if (!font) continue;
     const bool fits = size >= px * 0.95f, best_fits = best_px >= px * 0.95f;
     if ((fits && (!best_fits || size < best_px)) || (!fits && !best_fits && size > best_px)) best = font, best_px = size;
@@ -179,18 +180,22 @@ struct Deferred {
   const std::vector<view::TextSpan>* spans = nullptr;  // coloured pieces of `text` (an equation)
 };
 
+// `within` is the rectangle the text belongs to (the accumulator box for "u = …"): it is never placed
+// outside it. With `shrink` false the text keeps its size (the caller then tries every text a step
+// smaller, so texts that belong together keep one size).
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
-               const std::string& owner, float em, Placer& placer, Painted& painted,
+               const std::string& owner, float em, Placer& placer, Painted& painted, const ImRect& within, bool shrink,
                const std::vector<view::TextSpan>* spans = nullptr) {
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
   for (float scale : {1.0f, 0.85f, 0.72f, 0.6f, 0.5f, 0.42f, 0.36f}) {
+    if (scale < 1.0f && !shrink) return false;
     if (px * scale < std::max(9.0f, 0.45f * em)) break;  // below that nobody reads it
     const float size_px = px * scale;
     const ImVec2 sz = Measure(fonts, size_px, text);
-    // Inside the scene horizontally whatever the candidate.
-    const auto clamp_x = [&](float x) { return std::clamp(x, placer.bounds.Min.x, std::max(placer.bounds.Min.x, placer.bounds.Max.x - sz.x)); };
+    // Inside its rectangle horizontally whatever the candidate.
+    const auto clamp_x = [&](float x) { return std::clamp(x, within.Min.x, std::max(within.Min.x, within.Max.x - sz.x)); };
     std::vector<ImVec2> candidates = {{clamp_x(want.x), want.y}};
     for (int k = 1; k <= 8; ++k) {
       const float dy = 0.5f * sz.y * static_cast<float>(k);
@@ -204,7 +209,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     }
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
-      if (!placer.Free(box)) continue;
+      if (!within.Contains(box) || !placer.Free(box)) continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
@@ -295,19 +300,36 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   const Placer after_rects = placer;
   const size_t rect_labels = painted.labels.size();
   std::vector<Deferred> deferred;
+  // A text whose anchor lies in a rectangle that carries labels stays inside the smallest such
+  // rectangle; other texts stay inside the scene.
+  std::vector<ImRect> within(scene.texts.size(), placer.bounds);
+  for (size_t ti = 0; ti < scene.texts.size(); ++ti) {
+    const auto& t = scene.texts[ti];
+    float area = 1e30f;
+    for (const auto& r : scene.rects)
+      if (big(r) && t.x >= r.x && t.x < r.x + r.w && t.y >= r.y && t.y < r.y + r.h && r.w * r.h < area) {
+        area = r.w * r.h;
+        within[ti] = ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
+      }
+  }
   for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
     placer = after_rects;
     painted.labels.resize(rect_labels);
     deferred.clear();
+    // Enlarged texts keep one size: when one finds no place, all are tried a step smaller; at the
+    // size the scene was laid out for, a text may shrink on its own.
+    const bool last = ts <= 1.0f;
     bool all = true;
-    for (const auto& t : scene.texts)
+    for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
+      const auto& t = scene.texts[ti];
       all &= PlaceFree(deferred, fonts, t.size_em * em * ts, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                       t.spans.empty() ? nullptr : &t.spans);
+                       within[ti], last, t.spans.empty() ? nullptr : &t.spans);
+    }
     for (const auto& ar : scene.arrows)
-      if (!ar.label.empty())
+      if (!ar.label.empty() && (all || last))
         all &= PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label, "arrow:" + ar.id,
-                         em, placer, painted);
-    if (all || ts <= 1.0f) break;
+                         em, placer, painted, placer.bounds, last);
+    if (all || last) break;
   }
 
   for (const auto& ar : scene.arrows) {

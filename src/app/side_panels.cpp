@@ -83,10 +83,12 @@ namespace {
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
 void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
   ImGui::TextUnformatted(T(s, "balance_heading").c_str());
-  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette());
-  DropAnswers(scene, s);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float em = view::FitEm({0, 0, avail.x, std::max(avail.y, 1.0f)}, scene.width, scene.height);
+  float em = 0;
+  const float width = view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em);
+  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width);
+  DropAnswers(scene, s);
+  em = std::min(em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width);
   PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
 }

@@ -5,6 +5,9 @@
 #include "app/widgets.h"
 
 #include <imgui.h>
+
+#include <algorithm>
+
 #include "view/scenario_model.h"
 
 namespace bw::app {
@@ -43,17 +46,20 @@ void DrawTimeline(AppState& s) {
   const auto x_of = [&](int ev) {
     return min.x + grab / 2 + (max.x - min.x - grab) * (n > 1 ? static_cast<float>(ev) / static_cast<float>(n - 1) : 0.f);
   };
+  // Sized from the timeline's font (view::ChromePx: larger on a 4K screen), not in fixed pixels.
+  const float f = ImGui::GetFontSize(), tick = 0.22f * f, tri = 0.42f * f;
   const auto marks = cur->BlockMarks();
   if (marks.size() < 2000)
-    for (const auto& m : marks) dl->AddLine({x_of(m.event), max.y}, {x_of(m.event), max.y + 5}, IM_COL32(96, 96, 96, 255));
+    for (const auto& m : marks)
+      dl->AddLine({x_of(m.event), max.y}, {x_of(m.event), max.y + tick}, IM_COL32(96, 96, 96, 255), std::max(1.0f, 0.05f * f));
   if (s.InLesson()) {
     for (size_t i = 0; i < s.model.lesson->lesson.steps.size(); ++i) {
       if (&s.model.lesson->ScenarioOf(static_cast<int>(i)) != cur) continue;
       const float x = x_of(s.model.lesson->EventOf(static_cast<int>(i)));
-      dl->AddTriangleFilled({x, max.y + 1}, {x - 5, max.y + 10}, {x + 5, max.y + 10}, IM_COL32(30, 101, 216, 255));
+      dl->AddTriangleFilled({x, max.y + 1}, {x - tri / 2, max.y + 1 + tri}, {x + tri / 2, max.y + 1 + tri}, IM_COL32(30, 101, 216, 255));
     }
   }
-  ImGui::Dummy(ImVec2(0, 10));
+  ImGui::Dummy(ImVec2(0, tri + 2));
 }
 
 }  // namespace bw::app

@@ -84,13 +84,20 @@ void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, cons
   sc.texts.push_back({"strip.hint", x, y0, 0.9f, pal.text_muted, UiText("strip_hint", lang)});
 }
 
-Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal) {
+Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width) {
   Scene sc;
-  sc.width = kBalanceWidth;
+  sc.width = std::max(kBalanceWidth, width);
   sc.height = kBalanceHeight;
   sc.background = pal.background;
-  AddBalance(sc, run, event, lang, pal, 0, kBalanceWidth);
+  AddBalance(sc, run, event, lang, pal, 0, sc.width);
   return sc;
+}
+
+float BalanceWidthFor(float box_w, float box_h, float text_px, float* em) {
+  // As large as the box allows, and never smaller than 0.7 of the panel text (the box scrolls).
+  const float e = std::max(box_h / kBalanceHeight, 0.7f * text_px);
+  if (em) *em = e;
+  return std::max(kBalanceWidth, box_w / std::max(e, 1.0f));
 }
 
 void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
@@ -170,6 +177,15 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     sc.texts.push_back(std::move(bl));
   }
 
+  // A text's width estimated in em (the painter measures the real one and moves it if needed).
+  const auto em_width = [](const std::string& t, float size) {
+    float w = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const unsigned char c = static_cast<unsigned char>(t[i]);
+      if ((c & 0xC0) != 0x80) w += c < 0x80 ? 0.55f : 1.0f;   // a CJK or symbol glyph ≈ 1 em
+    }
+    return w * size;
+  };
   // Below: the number line of the values, the block outputs with their weights, the mean and the
   // plain mean of the block outputs.
   double v_lo = INFINITY, v_hi = -INFINITY;
@@ -185,10 +201,18 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   axis.x = line0, axis.y = axis_y, axis.w = line1 - line0, axis.h = 0.12f;
   axis.fill = pal.border, axis.border = pal.border, axis.border_em = 0;
   sc.rects.push_back(axis);
-  sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.75f, pal.text_muted, FormatDouble(v_lo)});
-  sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.75f, pal.text_muted, FormatDouble(v_hi)});
-  for (const auto& b : run.blocks) {
-    if (b.block > merged || b.local.IsEmpty()) continue;  // not merged yet: nothing to place
+  sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_lo)});
+  sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_hi)});
+  // Each merged block's output on the line, its label above it on the lower of two levels where
+  // it clears the labels already placed there (left to right by value, 1 em apart).
+  std::vector<const engine::QueryBlockStep*> placed_blocks;
+  for (const auto& b : run.blocks)
+    if (b.block <= merged && !b.local.IsEmpty()) placed_blocks.push_back(&b);  // not merged yet: nothing to place
+  std::stable_sort(placed_blocks.begin(), placed_blocks.end(),
+                   [](const auto* a, const auto* b) { return a->local_output(0) < b->local_output(0); });
+  float level_end[2] = {-1e9f, -1e9f};
+  for (const auto* bp : placed_blocks) {
+    const auto& b = *bp;
     const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
     const float cx = at(b.local_output(0));
     SceneRect dot;
@@ -199,10 +223,14 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     dot.border_em = 0.06f;
     dot.answer = true;   // a block's output u_b/l_b and weight: held back while a question is open
     sc.rects.push_back(dot);
-    const float lift = 1.9f + 1.2f * static_cast<float>((b.block - 1) % 2);  // neighbours on two levels
-    SceneText ol{"balance.outl." + std::to_string(b.block), cx - 1.5f, axis_y - lift, 0.95f, pal.text,
-                 Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) + " " +
-                     block_weight(b) + ")"};
+    std::string text = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) + " " +
+                       block_weight(b) + ")";
+    const float size = 0.95f, w = em_width(text, size);
+    const float x = std::clamp(cx - 1.5f, 0.0f, std::max(0.0f, width - w));
+    const int level = x >= level_end[0] ? 0 : x >= level_end[1] ? 1 : (level_end[0] <= level_end[1] ? 0 : 1);
+    level_end[level] = x + w + 1.0f;
+    SceneText ol{"balance.outl." + std::to_string(b.block), x, axis_y - 1.9f - 1.3f * static_cast<float>(level), size, pal.text,
+                 std::move(text)};
     ol.answer = true;
     sc.texts.push_back(std::move(ol));
   }
@@ -212,14 +240,6 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const std::string mid = exact ? FormatExact(run.exact->average_of_block_outputs[0]) : FormatDouble(run.average_of_block_outputs(0));
   // Each label sits beside its own line, on the side away from the other line, so neither line
   // strikes through the other's label (the right mean is often just beside the plain mean).
-  const auto em_width = [](const std::string& t, float size) {
-    float w = 0;
-    for (size_t i = 0; i < t.size(); ++i) {
-      const unsigned char c = static_cast<unsigned char>(t[i]);
-      if ((c & 0xC0) != 0x80) w += c < 0x80 ? 0.55f : 1.0f;   // a CJK or symbol glyph ≈ 1 em
-    }
-    return w * size;
-  };
   auto marker = [&](const std::string& id, double v, Color c, float dy, const std::string& text, bool right_side) {
     SceneRect m;
     m.id = id;
@@ -236,8 +256,8 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const bool mean_right = run.output(0) >= run.average_of_block_outputs(0);
   marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
   marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid, !mean_right);
-  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.75f, pal.text_muted, "\u2713 " + UiText("balance_mean", lang)});
-  sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.75f, pal.text_muted,
+  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText("balance_mean", lang)});
+  sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
                       "\u00d7 " + UiText("balance_midpoint", lang)});
 }
 

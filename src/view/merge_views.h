@@ -25,10 +25,16 @@ inline constexpr float kBalanceWidth = 18.0f, kBalanceHeight = 16.4f;  // em: ba
 // Appends the strip's texts with their top at y0 (em) across `width` em.
 void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
                    float y0, float width);
-// The balance on its own (kBalanceWidth × kBalanceHeight em): the app shows it where the heatmap
+// The balance on its own (`width` ≥ kBalanceWidth × kBalanceHeight em): the app shows it where the heatmap
 // goes for a single-query scenario — one row of P on a six-decade log scale would show 2/7, 1/7 and
 // 4/7 as the same colour; the balance's bars are linear. Empty (no records) when d_v ≠ 1.
-Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal);
+// The scene takes its box: a wider box spreads the bars and labels over a wider scene.
+Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                        float width = kBalanceWidth);
+// The balance's width in em for a box of box_w × box_h pixels whose text is text_px, and in `em` the
+// pixels per em to paint it at: as large as the box's height allows, never below 0.7 × text_px (Ctrl +
+// enlarges it; the box then scrolls).
+float BalanceWidthFor(float box_w, float box_h, float text_px, float* em);
 // Appends the balance with its top at y0 across `width` em; nothing when d_v ≠ 1.
 void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
                 float y0, float width);
