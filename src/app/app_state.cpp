@@ -47,7 +47,7 @@ void StepLesson(AppState& s, int delta) {
   if (delta > 0 && s.PredictPending()) return Reveal(s);
   const int last = static_cast<int>(s.model.lesson->lesson.steps.size()) - 1;
   if (delta > 0 && s.ui.step == last) {  // the clicker at the end: say so instead of doing nothing
-    s.ui.status = view::UiText("lesson_end", s.options.lang);
+    s.ui.status = view::UiText(view::Str::lesson_end, s.options.lang);
     return;
   }
   GoToStep(s, s.ui.step + delta);
@@ -104,7 +104,7 @@ bool PlayTick(AppState& s) {
   // carrying the class into the next step before the answer was shown (PageDown or R reveals it).
   if (s.PredictPending() && s.model.lesson->OwnerStep(step, s.ui.event + 1) != step) {
     s.ui.playing = false;
-    s.ui.status = view::UiText("play_question_open", s.options.lang);
+    s.ui.status = view::UiText(view::Str::play_question_open, s.options.lang);
     return false;
   }
   SetEvent(s, s.ui.event + 1);

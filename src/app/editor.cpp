@@ -45,7 +45,7 @@ void DrawEditor(AppState& s) {
   const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
   if (!m) return;
   Editor& ed = s.ui.editor;
-  if (!ImGui::CollapsingHeader(T(s, "editor").c_str())) return;
+  if (!ImGui::CollapsingHeader(T(s, view::Str::editor).c_str())) return;
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
@@ -56,14 +56,14 @@ void DrawEditor(AppState& s) {
     const bool hint = index == 0 && ed.masked_hint;
     if (here || hint) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
     if (here) Wrapped(ed.error);
-    if (hint) Wrapped(T(s, "masked_hint"));
+    if (hint) Wrapped(T(s, view::Str::masked_hint));
     if (here || hint) ImGui::PopStyleColor();
   };
   field(ed.logits ? "logits" : "weights", &ed.scores, 0);
   field("values", &ed.values, 1);
   field("block sizes", &ed.blocks, 2);
   ImGui::PopItemWidth();
-  changed |= ImGui::Checkbox(T(s, "stable_mode").c_str(), &ed.stable);
+  changed |= ImGui::Checkbox(T(s, view::Str::stable_mode).c_str(), &ed.stable);
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
     try {
       ed.masked_hint = NeedsMaskedHint(ed.scores);
@@ -94,8 +94,8 @@ void DrawEditor(AppState& s) {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   ImGui::InputText("##save", &ed.save_path);
   ImGui::SameLine();
-  if (ImGui::Button(T(s, "save_as").c_str())) {
-    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, "saved") + " " + s.options.recent[0];
+  if (ImGui::Button(T(s, view::Str::save_as).c_str())) {
+    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
     else s.ui.error = err;
   }
 }

@@ -12,13 +12,13 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(size.x * 0.6f, size.y * 0.7f), ImGuiCond_Always);
-  ImGui::Begin(T(s, "open_title").c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
-  ImGui::TextUnformatted(T(s, "open_path").c_str());
+  ImGui::Begin(T(s, view::Str::open_title).c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextUnformatted(T(s, view::Str::open_path).c_str());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path (any script) at once
   const bool enter = ImGui::InputText("##path", &s.ui.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
   ImGui::SameLine();
-  if ((ImGui::Button(T(s, "open").c_str()) || enter) && !s.ui.open_path.empty()) {
+  if ((ImGui::Button(T(s, view::Str::open).c_str()) || enter) && !s.ui.open_path.empty()) {
     if (OpenFile(s, s.ui.open_path)) s.ui.show_open = false;
   }
   if (!s.ui.error.empty()) {
@@ -38,8 +38,8 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
       }
     ImGui::Spacing();
   };
-  list(T(s, "recent").c_str(), s.options.recent);
-  list(T(s, "shipped").c_str(), files);
+  list(T(s, view::Str::recent).c_str(), s.options.recent);
+  list(T(s, view::Str::shipped).c_str(), files);
   ImGui::EndChild();
   ImGui::End();
 }

@@ -30,7 +30,7 @@ std::string GpuBytes(double b) {
 
 namespace {
 
-const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 void Append(Painted& to, Painted from) {
   to.rects.insert(to.rects.end(), std::make_move_iterator(from.rects.begin()), std::make_move_iterator(from.rects.end()));
@@ -187,7 +187,7 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   const float timeline_px = s.ui.chrome_px * 3.0f;
   ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.03f), ImGuiCond_Appearing, ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowSize(ImVec2(size.x * 0.9f, std::max(size.y * 0.5f, size.y * 0.96f - timeline_px)), ImGuiCond_Appearing);
-  if (!ImGui::Begin(T(s, "gpu_title").c_str(), &s.ui.show_gpu, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+  if (!ImGui::Begin(T(s, view::Str::gpu_title).c_str(), &s.ui.show_gpu, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
     ImGui::End();
     return painted;
   }
@@ -205,32 +205,32 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   // Where the tiles come from: a live kernel on this GPU (only then "LIVE"), or a recording.
   if (live_) {
     ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(46, 125, 50, 255));
-    ImGui::SmallButton(T(s, "gpu_live_badge").c_str());
+    ImGui::SmallButton(T(s, view::Str::gpu_live_badge).c_str());
     ImGui::PopStyleColor();
     ImGui::SameLine();
     ImGui::TextUnformatted(device_name_.c_str());
     st.source = "live";
-    st.sentence = T(s, "gpu_live_badge") + " " + device_name_;
+    st.sentence = T(s, view::Str::gpu_live_badge) + " " + device_name_;
   } else if (!why_no_gpu_.empty()) {
-    ImGui::TextWrapped("%s", T(s, "gpu_none").c_str());
+    ImGui::TextWrapped("%s", T(s, view::Str::gpu_none).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why_no_gpu_.c_str());
     ImGui::SameLine();
-    ImGui::TextDisabled("(%s)", T(s, "gpu_driver_detail").c_str());
+    ImGui::TextDisabled("(%s)", T(s, view::Str::gpu_driver_detail).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why_no_gpu_.c_str());
     if (replay_) {
       ImGui::SameLine();
-      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
-                          clock_.playing ? "" : T(s, "gpu_paused").c_str());
+      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, view::Str::gpu_replay_of).c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
+                          clock_.playing ? "" : T(s, view::Str::gpu_paused).c_str());
     }
-    st.sentence = T(s, "gpu_none");
+    st.sentence = T(s, view::Str::gpu_none);
     st.detail = why_no_gpu_;
   } else {
     ImGui::Text("GPU: %s", device_name_.c_str());
     st.sentence = "GPU: " + device_name_;
     if (replay_) {
       ImGui::SameLine();
-      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, "gpu_replay_of").c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
-                          clock_.playing ? "" : T(s, "gpu_paused").c_str());
+      ImGui::TextDisabled("\u00b7 %s %s%s%s", T(s, view::Str::gpu_replay_of).c_str(), replay_->device_name.c_str(), clock_.playing ? "" : " \u00b7 ",
+                          clock_.playing ? "" : T(s, view::Str::gpu_paused).c_str());
     }
   }
   DrawControls(s, now);
@@ -240,7 +240,7 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
     ImGui::PopStyleColor();
   }
   if (!replay_ && !live_) {
-    ImGui::TextWrapped("%s", T(s, "gpu_hint").c_str());
+    ImGui::TextWrapped("%s", T(s, view::Str::gpu_hint).c_str());
     ImGui::End();
     return painted;
   }
@@ -260,13 +260,13 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
   ImGui::PushFont(fonts.large);
   ImGui::Text("%s \u00b7 N %s \u00b7 d %d \u00b7 B_r %d, B_c %d \u00b7 %s \u00b7 %s %s", cuda::AlgorithmName(shape_.algorithm),
               view::FormatInt(shape_.n_q).c_str(), shape_.d, shape_.b_r, shape_.b_c, cuda::MaskKindName(shape_.mask),
-              T(s, "gpu_device").c_str(), shape_.device_name.empty() ? "?" : shape_.device_name.c_str());
+              T(s, view::Str::gpu_device).c_str(), shape_.device_name.empty() ? "?" : shape_.device_name.c_str());
   ImGui::PopFont();
-  ImGui::Text("%s %s / %s \u00b7 %s %s / %s \u00b7 %s %s \u00b7 %s %s", T(s, "gpu_computed").c_str(),
+  ImGui::Text("%s %s / %s \u00b7 %s %s / %s \u00b7 %s %s \u00b7 %s %s", T(s, view::Str::gpu_computed).c_str(),
               view::FormatInt(frame_.computed).c_str(), view::FormatInt(frame_.computed_total).c_str(),
-              T(s, "gpu_skipped_tiles").c_str(), view::FormatInt(frame_.skipped).c_str(),
-              view::FormatInt(frame_.skipped_total).c_str(), T(s, "gpu_loaded").c_str(),
-              GpuBytes(static_cast<double>(frame_.loaded_bytes)).c_str(), T(s, "gpu_written").c_str(),
+              T(s, view::Str::gpu_skipped_tiles).c_str(), view::FormatInt(frame_.skipped).c_str(),
+              view::FormatInt(frame_.skipped_total).c_str(), T(s, view::Str::gpu_loaded).c_str(),
+              GpuBytes(static_cast<double>(frame_.loaded_bytes)).c_str(), T(s, view::Str::gpu_written).c_str(),
               GpuBytes(static_cast<double>(frame_.written_bytes)).c_str());
   char overlay[32];
   std::snprintf(overlay, sizeof overlay, "%.1f %%", 100.0 * frame_.Fraction());
@@ -297,7 +297,7 @@ void GpuPanel::DrawControls(AppState& s, double now) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
     ImGui::InputInt("d", &d_, 32);
     ImGui::SameLine();
-    ImGui::Checkbox(T(s, "causal").c_str(), &causal_);
+    ImGui::Checkbox(T(s, view::Str::causal).c_str(), &causal_);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::Combo("##prec", &precision_, "fp32 tiled\0bf16 tensor core\0fp16 tensor core\0");
@@ -311,18 +311,18 @@ void GpuPanel::DrawControls(AppState& s, double now) {
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderFloat(T(s, "gpu_pace").c_str(), &pace_ms_, 0.0f, 20.0f, "%.2f ms");
+    ImGui::SliderFloat(T(s, view::Str::gpu_pace).c_str(), &pace_ms_, 0.0f, 20.0f, "%.2f ms");
     n_ = std::clamp(n_, 64, 32768);
     d_ = std::clamp(d_, 1, 256);
     b_r_ = std::clamp(b_r_, 1, 64);
     b_c_ = std::clamp(b_c_, 1, 128);
     ImGui::SameLine();
-    if (ImGui::Button(T(s, "gpu_run").c_str()) && !Busy()) StartLive(now);
+    if (ImGui::Button(T(s, view::Str::gpu_run).c_str()) && !Busy()) StartLive(now);
   }
   // Replay: which recording, play / pause, speed, and the scrubber (GPU microseconds).
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
   const std::string cur = std::filesystem::path(recordings_[recording_]).filename().string();
-  if (ImGui::BeginCombo(T(s, "gpu_replay").c_str(), replay_ ? cur.c_str() : "")) {
+  if (ImGui::BeginCombo(T(s, view::Str::gpu_replay).c_str(), replay_ ? cur.c_str() : "")) {
     for (size_t i = 0; i < recordings_.size(); ++i)
       if (ImGui::Selectable(std::filesystem::path(recordings_[i]).filename().string().c_str(), replay_ && i == recording_))
         LoadRecording(i);
@@ -330,19 +330,19 @@ void GpuPanel::DrawControls(AppState& s, double now) {
   }
   if (!replay_) return;
   ImGui::SameLine();
-  if (ImGui::Button(clock_.playing ? T(s, "gpu_pause").c_str() : T(s, "gpu_play").c_str())) {
+  if (ImGui::Button(clock_.playing ? T(s, view::Str::gpu_pause).c_str() : T(s, view::Str::gpu_play).c_str())) {
     ToggleGpuReplay(s);
     last_now_ = now;
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  ImGui::SliderFloat(T(s, "gpu_speed").c_str(), &clock_.slow_down, 1000.0f, 1e7f, "%.0f\u00d7", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat(T(s, view::Str::gpu_speed).c_str(), &clock_.slow_down, 1000.0f, 1e7f, "%.0f\u00d7", ImGuiSliderFlags_Logarithmic);
   // The scrubber: the same position as the main window's timeline (replay_clock.h).
   float pos_us = static_cast<float>(clock_.position_ns * 1e-3);
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   char fmt[64];
   std::snprintf(fmt, sizeof fmt, "%%.1f / %.1f \u00b5s", clock_.span_ns * 1e-3);
-  if (ImGui::SliderFloat(T(s, "gpu_time_at").c_str(), &pos_us, 0.0f, static_cast<float>(clock_.span_ns * 1e-3), fmt))
+  if (ImGui::SliderFloat(T(s, view::Str::gpu_time_at).c_str(), &pos_us, 0.0f, static_cast<float>(clock_.span_ns * 1e-3), fmt))
     ScrubGpuReplay(s, SliderUsToNs(pos_us, clock_.span_ns));
 }
 

@@ -14,7 +14,7 @@ namespace bw::app {
 
 namespace {
 
-const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 // The CPU engine's counters for the same problem shape, tiling and mask (its analytic formulas,
 // which the engine's tests hold equal to its measured counters), in elements.
@@ -41,7 +41,7 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   const float em = ImGui::GetFontSize();
   const float w_em = width_px / em - 0.5f;
   // SM × time: which tile ran where and when (the replay's whole span, so the bars do not rescale).
-  ImGui::TextUnformatted(T(s, "gpu_lanes").c_str());
+  ImGui::TextUnformatted(T(s, view::Str::gpu_lanes).c_str());
   const std::uint64_t span = replay_ ? static_cast<std::uint64_t>(clock_.span_ns) : 0;
   const view::Scene lanes = view::BuildSmLanesScene(frame_, span, w_em, 13.0f, s.options.lang, s.Palette());
   {
@@ -49,24 +49,24 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
   }
   ImGui::Dummy(ImVec2(lanes.width * em, lanes.height * em));
-  ImGui::TextWrapped("%s", T(s, "gpu_legend").c_str());
+  ImGui::TextWrapped("%s", T(s, view::Str::gpu_legend).c_str());
   ImGui::Separator();
   if (!totals_) {
-    ImGui::TextWrapped("%s", T(s, "gpu_running").c_str());
+    ImGui::TextWrapped("%s", T(s, view::Str::gpu_running).c_str());
     return;
   }
   const auto& t = *totals_;
   // Roofline: the kernel against this device's peaks.
   cuda::DevicePeaks peaks;
   if (cuda::PeaksFor(t.device_name, &peaks)) {
-    ImGui::TextUnformatted(T(s, "gpu_roofline").c_str());
+    ImGui::TextUnformatted(T(s, view::Str::gpu_roofline).c_str());
     const view::Scene roof = view::BuildRooflineScene(t, peaks, std::min(w_em, 40.0f), 15.0f, s.options.lang, s.Palette());
     Painted p = PaintScene(ImGui::GetWindowDrawList(), roof, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
     painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
     ImGui::Dummy(ImVec2(roof.width * em, roof.height * em));
     s.ui.gpu.roofline = roof.FindRect("roof.point") != nullptr;
   } else {
-    ImGui::TextWrapped("%s", T(s, "gpu_roof_unknown").c_str());
+    ImGui::TextWrapped("%s", T(s, view::Str::gpu_roof_unknown).c_str());
   }
   if (ImGui::BeginTable("timing", 2, ImGuiTableFlags_BordersInnerH)) {
     const auto row = [](const std::string& k, const std::string& v) {
@@ -78,22 +78,22 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     };
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f ms", t.kernel_ms);
-    row(T(s, "gpu_time"), t.pace_ns > 0 ? buf + std::string(" (") + T(s, "gpu_slow_motion") + ")" : std::string(buf));
+    row(T(s, view::Str::gpu_time), t.pace_ns > 0 ? buf + std::string(" (") + T(s, view::Str::gpu_slow_motion) + ")" : std::string(buf));
     // A slowed-down run's rates are the pacing's, not the kernel's: not shown as if they were.
     std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", t.tflops);
     row("TFLOP/s", t.pace_ns > 0 ? "\u2014" : buf);
     std::snprintf(buf, sizeof buf, "%s GB/s", view::FormatInt(static_cast<std::int64_t>(t.gbps + 0.5)).c_str());
     row("GB/s", t.pace_ns > 0 ? "\u2014" : buf);
-    row(T(s, "gpu_hbm"), GpuBytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
+    row(T(s, view::Str::gpu_hbm), GpuBytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
     ImGui::EndTable();
   }
   // GPU counters against the CPU engine's, tensor by tensor, in elements.
   const engine::Counters gpu = cuda::ToEngine(t.counters, t.algorithm);
   const auto predicted = EnginePrediction(t);
   ImGui::Spacing();
-  ImGui::TextUnformatted(T(s, "gpu_vs_engine").c_str());
+  ImGui::TextUnformatted(T(s, view::Str::gpu_vs_engine).c_str());
   if (ImGui::BeginTable("counters", 4, ImGuiTableFlags_Borders)) {
-    for (const char* h : {"", "GPU", T(s, "gpu_engine").c_str(), "="}) ImGui::TableSetupColumn(h);
+    for (const char* h : {"", "GPU", T(s, view::Str::gpu_engine).c_str(), "="}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     const auto row = [&](const std::string& name, long long g, long long e) {
       ImGui::TableNextRow();
@@ -108,11 +108,11 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     };
     for (engine::Tensor tensor : {engine::Tensor::kQ, engine::Tensor::kK, engine::Tensor::kV, engine::Tensor::kO, engine::Tensor::kL}) {
       const std::string n = engine::ToString(tensor);
-      row(n + " " + T(s, "reads_now"), gpu.Reads(tensor), predicted ? predicted->Reads(tensor) : 0);
-      row(n + " " + T(s, "writes_now"), gpu.Writes(tensor), predicted ? predicted->Writes(tensor) : 0);
+      row(n + " " + T(s, view::Str::reads_now), gpu.Reads(tensor), predicted ? predicted->Reads(tensor) : 0);
+      row(n + " " + T(s, view::Str::writes_now), gpu.Writes(tensor), predicted ? predicted->Writes(tensor) : 0);
     }
-    row(T(s, "tiles") + " " + T(s, "computed"), gpu.tiles_computed, predicted ? predicted->tiles_computed : 0);
-    row(T(s, "tiles") + " " + T(s, "skipped"), gpu.tiles_skipped, predicted ? predicted->tiles_skipped : 0);
+    row(T(s, view::Str::tiles) + " " + T(s, view::Str::computed), gpu.tiles_computed, predicted ? predicted->tiles_computed : 0);
+    row(T(s, view::Str::tiles) + " " + T(s, view::Str::skipped), gpu.tiles_skipped, predicted ? predicted->tiles_skipped : 0);
     ImGui::EndTable();
   }
 }

@@ -17,12 +17,12 @@ void CheckWidgets(AppState& s) {
   const auto& check = *st->check;
   const auto& lang = s.options.lang;
   if (!check.number.empty()) {
-    ImGui::TextUnformatted(T(s, "check_prompt").c_str());
+    ImGui::TextUnformatted(T(s, view::Str::check_prompt).c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     ImGui::SameLine();
-    if (ImGui::Button(T(s, "check_button").c_str()) || enter) CheckTypedAnswer(s);
+    if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s);
   } else {
     // One full-width button per choice, its text wrapped (a long choice is never cut off), the
     // picked one marked × (wrong) or ✓ (right).
@@ -39,12 +39,12 @@ void CheckWidgets(AppState& s) {
     }
     ImGui::PopStyleVar();
   }
-  static const char* const kVerdictKeys[] = {"check_right", "check_wrong", "check_unreadable", "check_coarse"};
+  static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong, view::Str::check_unreadable, view::Str::check_coarse};
   if (s.ui.answer_verdict >= 0) {
     const bool choice = !check.choices.empty();
     const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
     const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
-    Wrapped(T(s, choice && wrong ? "check_choice_wrong" : choice && right ? "check_choice_right" : kVerdictKeys[s.ui.answer_verdict]));
+    Wrapped(T(s, choice && wrong ? view::Str::check_choice_wrong : choice && right ? view::Str::check_choice_right : kVerdictKeys[s.ui.answer_verdict]));
   }
 }
 
@@ -60,7 +60,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
   ImGui::BeginGroup();
   ImGui::PushFont(fonts.text);
-  Wrapped("? " + T(s, "predict") + " " + st.predict);
+  Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
   if (!st.answer.empty()) {
     // Just revealed: bring the answer (and the explanation under it) into view; on a projector at
     // 1920×1080 it used to open below the fold of the text pane.
@@ -73,7 +73,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   ImGui::PopFont();
   if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
   if (!st.reveal.empty()) {
-    if (ImGui::Button(T(s, "reveal").c_str())) Reveal(s);
+    if (ImGui::Button(T(s, view::Str::reveal).c_str())) Reveal(s);
     ImGui::SameLine();
     ImGui::TextDisabled("%s", st.reveal.c_str());
   }
@@ -105,7 +105,7 @@ void DrawStepText(AppState& s, const Fonts& fonts) {
   if (!st.further.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
-    Wrapped(T(s, "further") + " \u2014 " + st.further);
+    Wrapped(T(s, view::Str::further) + " \u2014 " + st.further);
     ImGui::PopStyleColor();
   }
 }
@@ -115,11 +115,11 @@ void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {
   if (!st) return;
   (void)fonts;
   ImGui::Spacing();
-  if (ImGui::CollapsingHeader(T(s, "teacher_notes").c_str()))  // folded: its Q&A answers stay off the screen
+  if (ImGui::CollapsingHeader(T(s, view::Str::teacher_notes).c_str()))  // folded: its Q&A answers stay off the screen
     Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-  Wrapped(T(s, "source") + ": " + Fill(s, st->source.In(s.options.lang)));
+  Wrapped(T(s, view::Str::source) + ": " + Fill(s, st->source.In(s.options.lang)));
   ImGui::PopStyleColor();
 }
 
@@ -129,11 +129,11 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
   ImGui::Text("%02d:%02d", minutes, seconds);
   ImGui::SameLine();
   if (!st) {
-    Wrapped(T(s, "no_lesson_notes"));
+    Wrapped(T(s, view::Str::no_lesson_notes));
     return;
   }
   const auto& L = s.model.lesson->lesson;
-  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s", T(s, "step").c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str());
+  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s", T(s, view::Str::step).c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str());
   Heading(fonts, Fill(s, st->title.In(s.options.lang)));
   ImGui::Separator();
   ImGui::PushFont(fonts.text);
@@ -142,15 +142,15 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
   ImGui::Separator();
   if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
     const auto& next = L.steps[s.ui.step + 1];
-    ImGui::TextDisabled("%s", T(s, "next_step").c_str());
+    ImGui::TextDisabled("%s", T(s, view::Str::next_step).c_str());
     Wrapped(next.id + "  " + next.title.In(s.options.lang));
   }
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-  Wrapped(T(s, "source") + ": " + Fill(s, st->source.In(s.options.lang)));
+  Wrapped(T(s, view::Str::source) + ": " + Fill(s, st->source.In(s.options.lang)));
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextDisabled("%s", T(s, "steps").c_str());
+  ImGui::TextDisabled("%s", T(s, view::Str::steps).c_str());
   for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
     // Titles begin with the step's short id ("k1 · …"): the full id would repeat it.
     const std::string& title = L.steps[i].title.In(s.options.lang);

@@ -38,9 +38,9 @@ std::string GpuTimelineLabel(const AppState& s) {
   const ReplayClock& c = s.ui.gpu_replay;
   char buf[96];
   std::snprintf(buf, sizeof buf, " %.1f / %.1f \u00b5s", c.position_ns * 1e-3, c.span_ns * 1e-3);
-  std::string label = view::UiText("gpu_time_at", s.options.lang) + buf;
+  std::string label = view::UiText(view::Str::gpu_time_at, s.options.lang) + buf;
   if (!s.ui.gpu.recording.empty()) label += " \u00b7 " + s.ui.gpu.recording;
-  if (!c.playing) label += " \u00b7 " + view::UiText("gpu_paused", s.options.lang);
+  if (!c.playing) label += " \u00b7 " + view::UiText(view::Str::gpu_paused, s.options.lang);
   return label;
 }
 

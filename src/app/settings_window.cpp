@@ -17,9 +17,9 @@ namespace bw::app {
 
 namespace {
 
-const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
-void Label(const AppState& s, const char* key) {
+void Label(const AppState& s, view::Str key) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
   ImGui::AlignTextToFramePadding();
@@ -35,24 +35,24 @@ void DrawSettingsWindow(AppState& s) {
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(std::min(display.x * 0.9f, ImGui::GetFontSize() * 34), 0), ImGuiCond_Always);
-  ImGui::Begin((T(s, "settings_title") + "###settings").c_str(), &s.ui.show_settings,
+  ImGui::Begin((T(s, view::Str::settings_title) + "###settings").c_str(), &s.ui.show_settings,
                ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize);
   bool dirty = false;
   if (ImGui::BeginTable("settings", 2, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.2f);
 
-    Label(s, "set_language");
+    Label(s, view::Str::set_language);
     if (ImGui::RadioButton("中文", s.options.lang == "zh")) s.options.lang = "zh", dirty = true;
     ImGui::SameLine();
     if (ImGui::RadioButton("English", s.options.lang == "en")) s.options.lang = "en", dirty = true;
 
-    Label(s, "set_palette");
-    if (ImGui::RadioButton(T(s, "set_classroom").c_str(), !s.options.projector)) s.options.projector = false, dirty = true;
+    Label(s, view::Str::set_palette);
+    if (ImGui::RadioButton(T(s, view::Str::set_classroom).c_str(), !s.options.projector)) s.options.projector = false, dirty = true;
     ImGui::SameLine();
-    if (ImGui::RadioButton(T(s, "projector").c_str(), s.options.projector)) s.options.projector = true, dirty = true;
+    if (ImGui::RadioButton(T(s, view::Str::projector).c_str(), s.options.projector)) s.options.projector = true, dirty = true;
 
-    Label(s, "set_font");
+    Label(s, view::Str::set_font);
     float px = s.options.font_px;
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     if (ImGui::SliderFloat("##font", &px, 10.0f, 96.0f, "%.0f px", ImGuiSliderFlags_AlwaysClamp) && std::round(px) != s.options.font_px) {
@@ -60,12 +60,12 @@ void DrawSettingsWindow(AppState& s) {
       s.ui.fonts_dirty = dirty = true;
     }
     ImGui::SameLine();
-    if (ImGui::Button(T(s, "set_default").c_str())) {
+    if (ImGui::Button(T(s, view::Str::set_default).c_str())) {
       s.options.font_px = kDefaultFontPx;
       s.ui.fonts_dirty = dirty = true;
     }
 
-    Label(s, "set_monitor");
+    Label(s, view::Str::set_monitor);
     int count = 0;
     GLFWmonitor** monitors = glfwGetMonitors(&count);
     const auto monitor_name = [&](int i) {
@@ -82,15 +82,15 @@ void DrawSettingsWindow(AppState& s) {
       ImGui::EndCombo();
     }
 
-    Label(s, "set_export_dir");
+    Label(s, view::Str::set_export_dir);
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     if (ImGui::InputTextWithHint("##export", DefaultExportDir().string().c_str(), &s.options.export_dir)) dirty = true;
     ImGui::SameLine();
-    if (ImGui::Button((T(s, "set_default") + "##export").c_str())) s.options.export_dir.clear(), dirty = true;
+    if (ImGui::Button((T(s, view::Str::set_default) + "##export").c_str())) s.options.export_dir.clear(), dirty = true;
 
-    Label(s, "set_play_speed");
+    Label(s, view::Str::set_play_speed);
     float speed = s.options.play_speed;
-    if (ImGui::SliderFloat("##speed", &speed, 0.5f, 64.0f, T(s, "set_speed_format").c_str(),
+    if (ImGui::SliderFloat("##speed", &speed, 0.5f, 64.0f, T(s, view::Str::set_speed_format).c_str(),
                            ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp)) {
       s.options.play_speed = speed;
       dirty = true;
@@ -98,7 +98,7 @@ void DrawSettingsWindow(AppState& s) {
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s %s", T(s, "set_saved_in").c_str(), SettingsPath().string().c_str());
+  ImGui::TextDisabled("%s %s", T(s, view::Str::set_saved_in).c_str(), SettingsPath().string().c_str());
   ImGui::PopTextWrapPos();
   if (dirty) s.ui.settings_dirty = true;
   ImGui::End();

@@ -42,22 +42,22 @@ unsigned UsChar(int key) {
 
 const std::vector<Shortcut>& Shortcuts() {
   static const std::vector<Shortcut> table = {
-      {"key_arrows", {Key(GLFW_KEY_RIGHT, 0, kShift), Key(GLFW_KEY_LEFT, 0, kShift)},
+      {view::Str::key_arrows, {Key(GLFW_KEY_RIGHT, 0, kShift), Key(GLFW_KEY_LEFT, 0, kShift)},
        [](AppState& s, const KeyPress& k) { StepEvent(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
-      {"key_shift_arrows", {Key(GLFW_KEY_RIGHT, kShift), Key(GLFW_KEY_LEFT, kShift)},
+      {view::Str::key_shift_arrows, {Key(GLFW_KEY_RIGHT, kShift), Key(GLFW_KEY_LEFT, kShift)},
        [](AppState& s, const KeyPress& k) { StepBlock(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
-      {"key_pages", {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
+      {view::Str::key_pages, {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
        [](AppState& s, const KeyPress& k) { StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1); }},
-      {"key_home_end", {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
+      {view::Str::key_home_end, {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
        [](AppState& s, const KeyPress& k) {
          const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;
          s.InLesson() ? GoToStep(s, to) : SetEvent(s, to);
        }},
-      {"key_space", {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
-      {"key_reveal", {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
-      {"key_speed", {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
-      {"key_f5", {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.presenter); }},
-      {"key_f11", {Key(GLFW_KEY_F11)},
+      {view::Str::key_space, {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
+      {view::Str::key_reveal, {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
+      {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
+      {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.presenter); }},
+      {view::Str::key_f11, {Key(GLFW_KEY_F11)},
        [](AppState& s, const KeyPress& k) {
          if (k.mods & kShift) {  // next monitor (the projector is often the second one)
            ++s.options.monitor;
@@ -67,19 +67,19 @@ const std::vector<Shortcut>& Shortcuts() {
            Toggle(s.ui.fullscreen);
          }
        }},
-      {"key_g", {Char('g', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_gpu); }},
-      {"key_p", {Char('p', 0, kCtrl | kAlt)},
+      {view::Str::key_g, {Char('g', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_gpu); }},
+      {view::Str::key_p, {Char('p', 0, kCtrl | kAlt)},
        [](AppState& s, const KeyPress&) {
          Toggle(s.options.projector);
          s.ui.settings_dirty = true;
        }},
-      {"key_l", {Char('l', 0, kCtrl | kAlt)},
+      {view::Str::key_l, {Char('l', 0, kCtrl | kAlt)},
        [](AppState& s, const KeyPress&) {
          s.options.lang = s.options.lang == "zh" ? "en" : "zh";
          s.ui.settings_dirty = true;
        }},
       // Ctrl +: the key that types '+' or '=' ('=' is '+' unshifted on US and French keyboards).
-      {"key_font",
+      {view::Str::key_font,
        {Char('+', kCtrl), Char('=', kCtrl), Key(GLFW_KEY_KP_ADD), Char('-', kCtrl), Key(GLFW_KEY_KP_SUBTRACT),
         Char('0', kCtrl), Key(GLFW_KEY_0, kCtrl), Key(GLFW_KEY_KP_0, kCtrl)},
        [](AppState& s, const KeyPress& k) {
@@ -87,16 +87,16 @@ const std::vector<Shortcut>& Shortcuts() {
          else if (k.ch == '-' || k.key == GLFW_KEY_KP_SUBTRACT) ScaleFont(s, 1 / 1.1f);
          else ScaleFont(s, kDefaultFontPx / s.options.font_px);  // Ctrl 0: the default size
        }},
-      {"key_open", {Char('o', kCtrl)}, [](AppState& s, const KeyPress&) { s.ui.show_open = true; }},
-      {"key_export", {Char('e', kCtrl)},
+      {view::Str::key_open, {Char('o', kCtrl)}, [](AppState& s, const KeyPress&) { s.ui.show_open = true; }},
+      {view::Str::key_export, {Char('e', kCtrl)},
        [](AppState& s, const KeyPress& k) {
          s.ui.export_request = (k.mods & kShift) ? Transient::Export::kData : Transient::Export::kPng;
        }},
-      {"key_settings", {Char(',', kCtrl)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_settings); }},
-      {"key_help", {Typed('?')}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_help); }},
-      {"key_escape", {Key(GLFW_KEY_ESCAPE)},
+      {view::Str::key_settings, {Char(',', kCtrl)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_settings); }},
+      {view::Str::key_help, {Typed('?')}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_help); }},
+      {view::Str::key_escape, {Key(GLFW_KEY_ESCAPE)},
        [](AppState& s, const KeyPress&) { s.ui.show_help = s.ui.show_open = s.ui.show_settings = false; }},
-      {"key_drop", {}, nullptr},  // not a key: listed so the overlay and README say it
+      {view::Str::key_drop, {}, nullptr},  // not a key: listed so the overlay and README say it
   };
   return table;
 }
@@ -133,7 +133,7 @@ const Shortcut* MatchTyped(unsigned ch) {
 }
 
 std::string ShortcutMarkdown(const std::string& lang) {
-  std::string md = lang == "zh" ? "| 按键 | 作用 |\n| --- | --- |\n" : "| key | does |\n| --- | --- |\n";
+  std::string md = view::UiText(view::Str::key_table_head, lang) + "\n| --- | --- |\n";
   for (const auto& sc : Shortcuts()) {
     const std::string& line = view::UiText(sc.help, lang);
     const auto tab = line.find('\t');
@@ -157,7 +157,7 @@ void DrawHelp(AppState& s) {
   if (!s.ui.show_help) return;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
-  ImGui::Begin(view::UiText("shortcuts", s.options.lang).c_str(), &s.ui.show_help,
+  ImGui::Begin(view::UiText(view::Str::shortcuts, s.options.lang).c_str(), &s.ui.show_help,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_BordersInnerH)) {
     for (const auto& sc : Shortcuts()) {

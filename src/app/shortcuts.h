@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "view/ui_text.h"
 
 namespace bw::app {
 
@@ -25,7 +26,7 @@ struct Trigger {
 };
 
 struct Shortcut {
-  const char* help;                    // view::UiText key: "keys\tdoes" in zh and en (the overlay and README row)
+  view::Str help;                      // "keys\tdoes" in zh and en (the overlay and README row)
   std::vector<Trigger> triggers;
   void (*run)(AppState& s, const KeyPress& k);  // the action (AppState's actions: StepLesson, StepEvent, …)
 };

@@ -13,7 +13,7 @@ ShownStep StepTextNow(const AppState& s) {
   if (!st) {
     if (const auto* cur = s.Current()) {
       out.title = cur->Title().In(lang);
-      out.body = T(s, "keys_hint");
+      out.body = T(s, view::Str::keys_hint);
     }
     return out;
   }
@@ -21,7 +21,7 @@ ShownStep StepTextNow(const AppState& s) {
   out.body = Fill(s, st->body.In(lang));
   if (st->predict) out.predict = Fill(s, st->predict->In(lang));
   if (s.PredictPending()) {
-    out.reveal = T(s, "reveal_hint");
+    out.reveal = T(s, view::Str::reveal_hint);
   } else {
     out.further = Fill(s, st->further.In(lang));
     if (st->answer) out.answer = Fill(s, st->answer->In(lang));
@@ -37,7 +37,7 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
     for (auto& sec : sections)
       for (auto& r : sec.rows)
         if (r.answer) {
-          r.value = T(s, "hidden_answer");
+          r.value = T(s, view::Str::hidden_answer);
           r.warning = false;
           r.bar = -1;
         }

@@ -82,7 +82,7 @@ namespace {
 // A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
 void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
-  ImGui::TextUnformatted(T(s, "balance_heading").c_str());
+  ImGui::TextUnformatted(T(s, view::Str::balance_heading).c_str());
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float em = 0;
   const float width = view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em);
@@ -103,9 +103,9 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
-  ImGui::TextUnformatted((T(s, "heatmap") + "  " + h->title).c_str());
+  ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title).c_str());
   if (h->not_computed_yet) {
-    Wrapped(T(s, "heatmap_not_yet"));
+    Wrapped(T(s, view::Str::heatmap_not_yet));
     return;
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -121,7 +121,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   const ImVec2 p0 = ImGui::GetCursorScreenPos(), p1{p0.x + width, p0.y + height};
   auto* dl = ImGui::GetWindowDrawList();
   if (!renderer->Draw(dl, *h, p0, p1, 6.0f)) {
-    Wrapped(T(s, "heatmap_too_big"));
+    Wrapped(T(s, view::Str::heatmap_too_big));
     return;
   }
   if (h->r1 > h->r0) {  // the current tile, outlined
@@ -132,7 +132,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   }
   dl->AddRect(p0, p1, IM_COL32(60, 60, 60, 255));
   ImGui::Dummy(ImVec2(width, height));
-  Wrapped(T(s, "heatmap_legend") + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols));
+  Wrapped(T(s, view::Str::heatmap_legend) + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols));
 }
 
 }  // namespace bw::app

@@ -19,7 +19,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::PopFont();
   if (s.CurrentStep()) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(%s %d / %zu)", T(s, "step").c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
+    ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
   // The status ("End of the lesson …", "reloaded …") beside the title, before the buttons: after
   // them it ran past the window's right edge.
@@ -27,8 +27,8 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   // The buttons sit at the right edge, or on their own line when the title leaves no room.
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
-  const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, "lang_switch")) + ImGui::GetFrameHeight() +
-                        ImGui::CalcTextSize(T(s, "projector").c_str()).x + button_w("GPU") + button_w(T(s, "settings_button")) +
+  const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, view::Str::lang_switch)) + ImGui::GetFrameHeight() +
+                        ImGui::CalcTextSize(T(s, view::Str::projector).c_str()).x + button_w("GPU") + button_w(T(s, view::Str::settings_button)) +
                         button_w("?") + style.ItemSpacing.x * 8 + style.ItemInnerSpacing.x;
   ImGui::SameLine();
   const float right = ImGui::GetWindowContentRegionMax().x - buttons;
@@ -38,16 +38,16 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::SameLine();
   if (ImGui::Button("\u25b6")) StepLesson(s, +1);
   ImGui::SameLine();
-  if (ImGui::Button(T(s, "lang_switch").c_str())) {
+  if (ImGui::Button(T(s, view::Str::lang_switch).c_str())) {
     s.options.lang = s.options.lang == "zh" ? "en" : "zh";
     s.ui.settings_dirty = true;
   }
   ImGui::SameLine();
-  if (ImGui::Checkbox(T(s, "projector").c_str(), &s.options.projector)) s.ui.settings_dirty = true;
+  if (ImGui::Checkbox(T(s, view::Str::projector).c_str(), &s.options.projector)) s.ui.settings_dirty = true;
   ImGui::SameLine();
   if (ImGui::Button("GPU")) s.ui.show_gpu = !s.ui.show_gpu;
   ImGui::SameLine();
-  if (ImGui::Button(T(s, "settings_button").c_str())) s.ui.show_settings = !s.ui.show_settings;
+  if (ImGui::Button(T(s, view::Str::settings_button).c_str())) s.ui.show_settings = !s.ui.show_settings;
   ImGui::SameLine();
   if (ImGui::Button("?")) s.ui.show_help = !s.ui.show_help;
 }
@@ -57,7 +57,7 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
   ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-  Wrapped(T(s, "error") + ": " + s.ui.error + "  " + T(s, s.Current() ? "kept_scenario" : "nothing_loaded"));
+  Wrapped(T(s, view::Str::error) + ": " + s.ui.error + "  " + T(s, s.Current() ? view::Str::kept_scenario : view::Str::nothing_loaded));
   ImGui::PopStyleColor();
   ImGui::SameLine();
   if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();

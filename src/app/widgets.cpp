@@ -11,7 +11,7 @@
 
 namespace bw::app {
 
-const std::string& T(const AppState& s, const char* key) { return view::UiText(key, s.options.lang); }
+const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 std::string Fill(const AppState& s, const std::string& tmpl) {
   const auto* cur = s.Current();

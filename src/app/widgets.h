@@ -7,6 +7,7 @@
 
 #include "app/app_state.h"
 #include "app/fonts.h"
+#include "view/ui_text.h"
 
 namespace bw::app {
 
@@ -15,7 +16,7 @@ namespace bw::app {
 inline constexpr unsigned kWrongColor = 0xFFA2177Bu;  // IM_COL32(123, 23, 162, 255), ABGR
 
 // A fixed UI string in the current language (view::UiText).
-const std::string& T(const AppState& s, const char* key);
+const std::string& T(const AppState& s, view::Str key);
 // A lesson text with its {placeholders} filled from the engine at the current event.
 std::string Fill(const AppState& s, const std::string& tmpl);
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).

@@ -121,12 +121,12 @@ void Summary(const cuda::RunSummary& r, const view::GpuFrame& f, bool tty, int w
 }
 
 int Replay(const Options& o, const std::string& why) {
-  if (!why.empty()) std::cout << view::UiText("gpu_none", o.lang) << "  (" << why << ")\n";
+  if (!why.empty()) std::cout << view::UiText(view::Str::gpu_none, o.lang) << "  (" << why << ")\n";
   const std::string path = o.recording.empty() ? Root() + "/assets/gpu/recorded_run_h200.json" : o.recording;
   const cuda::RunSummary run = cuda::LoadRecordedRun(path);
   const double span = static_cast<double>(view::RunSpanNs(run));
   const double slow = o.speed >= 0 ? o.speed : (span > 0 ? 10.0 / (span * 1e-9) : 0.0);
-  std::cout << view::UiText("gpu_replay_of", o.lang) << " " << run.device_name << ": " << path << "\n";
+  std::cout << view::UiText(view::Str::gpu_replay_of, o.lang) << " " << run.device_name << ": " << path << "\n";
   const bool tty = isatty(STDOUT_FILENO) != 0;
   const auto t0 = std::chrono::steady_clock::now();
   view::GpuFrame f;
@@ -167,7 +167,7 @@ int Live(const Options& o) {
   shape.sm_count = cuda::SmCount();
   const auto cls = cuda::ClassifyTiles(p, ro.tiling);
   view::GpuFrame f = view::MakeGpuFrame(shape, std::count(cls.begin(), cls.end(), std::uint8_t{0}));
-  std::cout << view::UiText("gpu_live_badge", o.lang) << " " << cuda::DeviceName() << "\n";
+  std::cout << view::UiText(view::Str::gpu_live_badge, o.lang) << " " << cuda::DeviceName() << "\n";
   const bool tty = isatty(STDOUT_FILENO) != 0;
   cuda::GpuRun run;
   const auto t0 = std::chrono::steady_clock::now();

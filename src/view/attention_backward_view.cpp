@@ -32,7 +32,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];
   const std::int64_t t_r = runs_.t_r, t_c = runs_.t_c;
   const TileStates st = bwd_states_.At(b);
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
 
   Scene sc;
   sc.width = kW;
@@ -49,8 +49,8 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
   panel("hbm", 0, kHbmW, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
-  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, T("hbm_title")});
-  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, T("sram_title")});
+  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, T(Str::hbm_title)});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, T(Str::sram_title)});
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
     SceneRect r;
@@ -100,7 +100,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
 
   // Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done.
   sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
-                      T("bwd_grid") + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
+                      T(Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
   const float grid_h = 7.0f;
   const float size = std::min(kMidW / static_cast<float>(t_c), grid_h / static_cast<float>(t_r));
   for (std::int64_t i = 0; i < t_r; ++i)
@@ -123,10 +123,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     sc.texts.push_back(std::move(t));
   };
   answer({"bwd.recompute", kMidX, y0, 0.85f, pal.text,
-          T("bwd_recompute_short") + ": " + FormatInt(now.TotalHbmElements()) + " / " + FormatInt(rec.TotalHbmElements()) +
-              " " + T("elements")});
+          T(Str::bwd_recompute_short) + ": " + FormatInt(now.TotalHbmElements()) + " / " + FormatInt(rec.TotalHbmElements()) +
+              " " + T(Str::elements)});
   sc.texts.push_back({"bwd.recompute.P", kMidX, y0 + 1.2f, 0.8f, pal.text_muted,
-                      T("bwd_p_reads") + " " + FormatInt(now.Reads(Tensor::kP))});
+                      T(Str::bwd_p_reads) + " " + FormatInt(now.Reads(Tensor::kP))});
   if (runs_.bwd_reference) {
     const engine::Counters& mat = runs_.bwd_reference->counters;
     SceneRect frame;
@@ -137,16 +137,16 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     frame.border_em = pal.line_em * 0.5f;
     frame.dashed = true;
     sc.rects.push_back(frame);
-    sc.texts.push_back({"mat.title", kMidX, frame.y + 0.25f, 0.85f, pal.text, T("bwd_materialise_short")});
+    sc.texts.push_back({"mat.title", kMidX, frame.y + 0.25f, 0.85f, pal.text, T(Str::bwd_materialise_short)});
     SceneRect p = tile("mat.P", kMidX + 0.3f, frame.y + 1.5f, 5.2f, 3.2f, TileState::kWritten,
                        "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
-    p.sublabel = T("bwd_stored");
+    p.sublabel = T(Str::bwd_stored);
     sc.rects.push_back(p);
-    answer({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text, FormatInt(mat.TotalHbmElements()) + " " + T("elements")});
+    answer({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text, FormatInt(mat.TotalHbmElements()) + " " + T(Str::elements)});
     sc.texts.push_back({"mat.P.reads", kMidX + 5.9f, frame.y + 2.7f, 0.8f, pal.text_muted,
-                        T("bwd_p_reads") + " " + FormatInt(mat.Reads(Tensor::kP))});
+                        T(Str::bwd_p_reads) + " " + FormatInt(mat.Reads(Tensor::kP))});
     sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,
-                        T("scratch") + " " + FormatBytes(mat.hbm_scratch_bytes)});
+                        T(Str::scratch) + " " + FormatBytes(mat.hbm_scratch_bytes)});
   }
 
   // SRAM: K_j, V_j and their accumulators; the Q-side blocks of the current tile; P_ij recomputed.
@@ -178,14 +178,14 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   slot("sram.dQ", sx + 3 * (sw + sg), y2, sw, idx("dQ", qi), tile_live);
   // The recomputed tile: never read from HBM (this pass reads 0 elements of P).
   SceneRect p = tile("sram.P", sx, y2 + 3.6f, kSramW - 1.0f, 3.4f, p_live && tile_live ? TileState::kInSram : TileState::kNone,
-                     T("bwd_p_recomputed") + (qi >= 0 && kv ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
+                     T(Str::bwd_p_recomputed) + (qi >= 0 && kv ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
   if (!(p_live && tile_live)) {
     p.fill = pal.panel_sram;
     p.dashed = true;
   }
   p.sublabel = "P_ij = exp(S_ij \u2212 L_i)";
   sc.rects.push_back(p);
-  sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T("bwd_sram_note")});
+  sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T(Str::bwd_sram_note)});
 
   // The transfer or computation of this event.
   const auto slot_center = [&](Tensor t) -> ScenePoint {
@@ -217,7 +217,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
     a.color = read ? pal.read_arrow : pal.write_arrow;
     a.label = EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang) + "  (" + FormatInt(ev.elements) + " " +
-              T("elements") + ")";
+              T(Str::elements) + ")";
     if (read) {
       a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {to.x, kLane}, {to.x, to.y}};
       a.label_at = {gx + 0.5f, kLane - 1.2f};
@@ -234,9 +234,9 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     a.color = pal.merge_arrow;
     a.id = "grads";
     a.points = {{pr->x + pr->w / 2, pr->y}, {pr->x + pr->w / 2, kTop + 3.0f}};
-    a.label = T("bwd_grads");
+    a.label = T(Str::bwd_grads);
     a.label_at = {pr->x, pr->y + pr->h + 0.2f};
-    sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T("bwd_grads_dq")});
+    sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T(Str::bwd_grads_dq)});
   } else if (ev.kind == EventKind::kComputeFull && ev.tensor == Tensor::kD) {
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
@@ -247,7 +247,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   }
   if (!a.points.empty()) sc.arrows.push_back(std::move(a));
   sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
-                      T("event") + " " + std::to_string(static_cast<int>(runs_.run.trace.size()) + b + 1) + "/" +
+                      T(Str::event) + " " + std::to_string(static_cast<int>(runs_.run.trace.size()) + b + 1) + "/" +
                           std::to_string(EventCount()) + ": " + EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang)});
   return sc;
 }
@@ -286,33 +286,33 @@ void AttentionModel::AddBackwardQuantities(Quantities& q, int b) const {
 }
 
 std::vector<PanelSection> AttentionModel::BackwardPanels(int b, const std::string& lang) const {
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const engine::AttentionTrace& tr = *BwdTrace();
   b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
   const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
   std::vector<PanelSection> out;
   PanelSection s;
   s.id = "backward_now";
-  s.title = T("bwd_panel_now");
-  s.rows.push_back({T("event"), std::to_string(FwdCount() + b + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(FwdCount() + b, lang)});
+  s.title = T(Str::bwd_panel_now);
+  s.rows.push_back({T(Str::event), std::to_string(FwdCount() + b + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(FwdCount() + b, lang)});
   // The two totals answer "which moves more data?" (BWD/r1): held back while a question is open.
-  s.rows.push_back({T("bwd_recompute_short"), FormatInt(now.TotalHbmElements()) + " / " +
-                                                  FormatInt(runs_.bwd_recompute->counters.TotalHbmElements()) + " " + T("elements"),
+  s.rows.push_back({T(Str::bwd_recompute_short), FormatInt(now.TotalHbmElements()) + " / " +
+                                                  FormatInt(runs_.bwd_recompute->counters.TotalHbmElements()) + " " + T(Str::elements),
                     false, -1, true});
   if (runs_.bwd_reference)
-    s.rows.push_back({T("bwd_materialise_short"), FormatInt(runs_.bwd_reference->counters.TotalHbmElements()) + " " + T("elements"),
+    s.rows.push_back({T(Str::bwd_materialise_short), FormatInt(runs_.bwd_reference->counters.TotalHbmElements()) + " " + T(Str::elements),
                       false, -1, true});
-  s.rows.push_back({T("bwd_p_reads"), FormatInt(now.Reads(Tensor::kP)) + " / " +
+  s.rows.push_back({T(Str::bwd_p_reads), FormatInt(now.Reads(Tensor::kP)) + " / " +
                                           (runs_.bwd_reference ? FormatInt(runs_.bwd_reference->counters.Reads(Tensor::kP)) : "\u2014")});
   std::int64_t done = 0;
   for (int x = 0; x <= b; ++x) done += tr[static_cast<size_t>(x)].kind == EventKind::kComputeGrads;
-  s.rows.push_back({T("bwd_grid"), FormatInt(done) + " / " + FormatInt(runs_.bwd_recompute->counters.tiles_computed)});
+  s.rows.push_back({T(Str::bwd_grid), FormatInt(done) + " / " + FormatInt(runs_.bwd_recompute->counters.tiles_computed)});
   out.push_back(s);
 
   PanelSection v;
   v.id = "gradients";
-  v.title = T("bwd_panel_values");
-  v.columns = {T("bwd_rows"), "dQ", "dK", "dV"};
+  v.title = T(Str::bwd_panel_values);
+  v.columns = {T(Str::bwd_rows), "dQ", "dK", "dV"};
   const auto row = [](const engine::AttentionMatrix& m, Eigen::Index r) -> std::string {
     if (r >= m.rows() || m.cols() == 0) return "\u2014";
     Eigen::VectorXd x = m.row(r).transpose();

@@ -97,34 +97,34 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
 }
 
 std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang) const {
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const auto q = QuantitiesAt(e);
   std::vector<PanelSection> out;
 
   PanelSection run;
   run.id = "run";
-  run.title = T("panel_run");
+  run.title = T(Str::panel_run);
   const auto& p = scenario_.problem;
   // Given logits are encoded as Q = S, K = I (d = N_k): that d is not the problem's, so it is not shown.
-  run.rows.push_back({T("shape"), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") +
-                                      (p.logits_given ? ", " + T("logits_given") : ", d " + q.at("d")) + ", d_v " + q.at("d_v")});
-  run.rows.push_back({T("order"), AlgorithmName(runs_.run.algorithm, lang) + (Tiled() ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
+  run.rows.push_back({T(Str::shape), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") +
+                                      (p.logits_given ? ", " + T(Str::logits_given) : ", d " + q.at("d")) + ", d_v " + q.at("d_v")});
+  run.rows.push_back({T(Str::order), AlgorithmName(runs_.run.algorithm, lang) + (Tiled() ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
                                                                  q.at("T_r") + ", T_c " + q.at("T_c") + ")"
                                                            : "")});
   std::string mask = MaskName(p.mask.kind, lang);
   if (p.mask.kind == engine::MaskKind::kCausal) mask += " (" + AlignmentName(p.mask.alignment, lang) + ")";
-  run.rows.push_back({T("mask"), mask});
+  run.rows.push_back({T(Str::mask), mask});
   if (scenario_.derivation)
-    for (const auto& line : DerivationLines(*scenario_.derivation, lang)) run.rows.push_back({T("derivation"), line});
-  run.rows.push_back({T("event"), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
+    for (const auto& line : DerivationLines(*scenario_.derivation, lang)) run.rows.push_back({T(Str::derivation), line});
+  run.rows.push_back({T(Str::event), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
   // The output exists once the trace has written it: before, the comparison is a future value.
   if (e + 1 < FwdCount())
-    run.rows.push_back({T("check_vs_reference"), T("not_yet")});
+    run.rows.push_back({T(Str::check_vs_reference), T(Str::not_yet)});
   else
-    run.rows.push_back({T("check_vs_reference"), runs_.check.ok() ? T("match") + " (max |\u0394| " + q.at("max_abs_error") + ")"
+    run.rows.push_back({T(Str::check_vs_reference), runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")"
                                                              : runs_.check.Summary(),
                         !runs_.check.ok()});
-  if (q.at("flagged_rows") != "0") run.rows.push_back({T("flagged_rows"), q.at("flagged_rows") + " " + T("flagged_note"), true});
+  if (q.at("flagged_rows") != "0") run.rows.push_back({T(Str::flagged_rows), q.at("flagged_rows") + " " + T(Str::flagged_note), true});
   out.push_back(run);
 
   if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events
@@ -132,8 +132,8 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     if (bs.valid) {
       PanelSection acc;
   acc.id = "accumulator";
-      acc.title = T("acc_rows") + " Q_" + std::to_string(bs.i + 1);
-      acc.columns = {T("row"), "m (" + T("before") + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
+      acc.title = T(Str::acc_rows) + " Q_" + std::to_string(bs.i + 1);
+      acc.columns = {T(Str::row), "m (" + T(Str::before) + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
       for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
         // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
         // pointer arithmetic on null, found by the fuzzer under UBSan).
@@ -150,11 +150,11 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (!runs_.wrong.empty() && runs_.reference.O.size() > 0) {
     PanelSection wrong;
     wrong.id = "wrong_merges";
-    wrong.title = T("wrong_merges");
-    wrong.columns = {T("merge_variant"), "O[1,1]", T("max_error")};
+    wrong.title = T(Str::wrong_merges);
+    wrong.columns = {T(Str::merge_variant), "O[1,1]", T(Str::max_error)};
     // Whole-run results: shown once the trace has written its output (its last event), as answers.
     const bool done = e + 1 >= FwdCount();
-    const std::string not_yet = T("not_yet");
+    const std::string not_yet = T(Str::not_yet);
     PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang),
                    done ? FormatDouble(runs_.reference.O(0, 0)) + "\t" + CompareCell(engine::Compare(runs_.reference.O, runs_.reference.O))
                         : not_yet + "\t" + not_yet};
@@ -171,8 +171,8 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
 
   PanelSection counters;
   counters.id = "counters";
-  counters.title = T("panel_counters");
-  counters.columns = {T("tensor"), T("reads_now"), T("writes_now"), T("formula_total")};
+  counters.title = T(Str::panel_counters);
+  counters.columns = {T(Str::tensor), T(Str::reads_now), T(Str::writes_now), T(Str::formula_total)};
   const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(FwdEvent(e)));
   for (int t = 0; t < engine::kTensorCount; ++t) {
     const auto& fin = runs_.run.counters;
@@ -191,66 +191,65 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
 
   PanelSection totals;
   totals.id = "compare";
-  totals.title = T("panel_compare");
-  totals.rows.push_back({T("hbm_now"), q.at("hbm_elements") + " " + T("elements") + " (" + q.at("hbm_bytes") + ")"});
+  totals.title = T(Str::panel_compare);
+  totals.rows.push_back({T(Str::hbm_now), q.at("hbm_elements") + " " + T(Str::elements) + " (" + q.at("hbm_bytes") + ")"});
   // Bars to the scale of the largest: the materialising path against the two tiled orders.
   const double ref_total = static_cast<double>(runs_.reference.counters.TotalHbmElements());
   double biggest = ref_total;
   if (runs_.flash1) biggest = std::max(biggest, static_cast<double>(runs_.flash1->counters.TotalHbmElements()));
   const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
   // Given logits, S is the input: the reference writes only P to HBM.
-  totals.rows.push_back({scenario_.problem.logits_given ? T("algo_reference_logits") : AlgorithmName(engine::Algorithm::kReference, lang),
-                         q.at("reference_hbm_elements") + " " + T("elements") + ", " + T("scratch") + " " +
+  totals.rows.push_back({scenario_.problem.logits_given ? T(Str::algo_reference_logits) : AlgorithmName(engine::Algorithm::kReference, lang),
+                         q.at("reference_hbm_elements") + " " + T(Str::elements) + ", " + T(Str::scratch) + " " +
                                           q.at("reference_scratch_bytes"), false, bar(runs_.reference.counters.TotalHbmElements())});
   if (runs_.flash2)
-    totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T("elements"), false,
+    totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T(Str::elements), false,
                            bar(runs_.flash2->counters.TotalHbmElements())});
   if (runs_.flash1)
-    totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T("elements"), false,
+    totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T(Str::elements), false,
                            bar(runs_.flash1->counters.TotalHbmElements())});
-  if (q.count("reference_over_flash2")) totals.rows.push_back({T("ratio"), q.at("reference_over_flash2") + "\u00d7"});
+  if (q.count("reference_over_flash2")) totals.rows.push_back({T(Str::ratio), q.at("reference_over_flash2") + "\u00d7"});
   if (runs_.flash2 && runs_.flash1)  // FA-2 §3.2: the Q blocks are independent; FA-1's loop order is not
-    totals.rows.push_back({T("parallel_units"),
+    totals.rows.push_back({T(Str::parallel_units),
                            FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash2, p.n_q(), runs_.flash2->tiles)) + " / " +
                                FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash1, p.n_q(), runs_.flash1->tiles)) +
-                               "  " + T("parallel_units_note")});
+                               "  " + T(Str::parallel_units_note)});
   // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
   if (!runs_.run.trace.empty() && Tiled()) {
     const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;
     const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * runs_.run.counters.element_bytes
                                                   : runs_.run.counters.sram_peak_bytes;
-    totals.rows.push_back({T("sram_now"), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T("peak") + " ") +
-                                              FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T("sram_over_m") : ""),
+    totals.rows.push_back({T(Str::sram_now), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T(Str::peak) + " ") +
+                                              FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T(Str::sram_over_m) : ""),
                            now_bytes > cap,
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
   }
   // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
   const bool peak_over = q.count("sram_over_M_bytes") > 0;
-  totals.rows.push_back({T("sram_peak"), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M_bytes") + " B  " + T("sram_over_m") : ""),
+  totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
                          peak_over});
-  totals.rows.push_back({"FLOPs " + T("so_far"), q.at("flops")});
-  totals.rows.push_back({"exp " + T("so_far"), q.at("exps")});
-  totals.rows.push_back({T("tiles") + " " + T("so_far"), q.at("tiles_computed") + " " + T("computed") + ", " + q.at("tiles_skipped") + " " + T("skipped")});
+  totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
+  totals.rows.push_back({"exp " + T(Str::so_far), q.at("exps")});
+  totals.rows.push_back({T(Str::tiles) + " " + T(Str::so_far), q.at("tiles_computed") + " " + T(Str::computed) + ", " + q.at("tiles_skipped") + " " + T(Str::skipped)});
   out.push_back(totals);
 
   // Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson
   // can point at the numbers its prose quotes.
   if (runs_.bwd_recompute && runs_.bwd_reference) {
-    const bool zh = lang == "zh";
     PanelSection bwd;
   bwd.id = "backward";
-    bwd.title = zh ? "反向：重算 (FA-2 Alg. 2) 与物化 (FA Alg. 3)" : "Backward: recompute (FA-2 Alg. 2) vs materialise (FA Alg. 3)";
-    bwd.columns = {zh ? "量" : "quantity", zh ? "重算" : "recompute", zh ? "物化" : "materialise"};
+    bwd.title = T(Str::bwd_panel_title);
+    bwd.columns = {T(Str::bwd_col_quantity), T(Str::bwd_col_recompute), T(Str::bwd_col_materialise)};
     // Traffic and FLOPs answer "which computes more, which moves more?" (BWD/r1): held back while a
     // question is open.
-    bwd.rows.push_back({zh ? "HBM 读写（元素）" : "HBM traffic (elements)",
+    bwd.rows.push_back({T(Str::bwd_row_traffic),
                         q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"), false, -1, true});
-    bwd.rows.push_back({zh ? "额外 HBM 存储" : "extra HBM storage",
+    bwd.rows.push_back({T(Str::bwd_row_storage),
                         q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
     bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops"), false, -1, true});
-    bwd.rows.push_back({zh ? "读 P（元素）" : "P read (elements)",
+    bwd.rows.push_back({T(Str::bwd_p_reads),
                         q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
-    bwd.rows.push_back({zh ? "梯度最大差" : "max |Δ| of grads", q.at("bwd_max_abs_diff") + "\t"});
+    bwd.rows.push_back({T(Str::bwd_row_max_diff), q.at("bwd_max_abs_diff") + "\t"});
     out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
     if (IsBackward(e)) {
       auto more = BackwardPanels(e - FwdCount(), lang);
@@ -268,7 +267,7 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.cols = static_cast<int>(runs_.reference.P.cols());
   h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
-  if (!runs_.reference_P_finite) h.title += "  \u00b7  NaN / \u221e: " + UiText("num_title", "en") + " / " + UiText("num_title", "zh");
+  if (!runs_.reference_P_finite) h.title += "  \u00b7  NaN / \u221e: " + UiText(Str::num_title, "en") + " / " + UiText(Str::num_title, "zh");
   if (!runs_.run.trace.empty() && !Tiled() && !IsBackward(std::clamp(e, 0, EventCount() - 1))) {
     // The reference writes P in its pass 2; before that event there is no P to show.
     const auto& tr = runs_.run.trace;

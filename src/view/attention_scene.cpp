@@ -51,16 +51,16 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   };
   panel("hbm", 0, tiled ? kHbmW : kHbmW + kMidW + 1, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
-  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText("hbm_title", lang)});
-  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText("sram_title", lang)});
+  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::hbm_title, lang)});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::sram_title, lang)});
   // SRAM above M, flagged on the diagram itself: the tile formula fits Q_i, K_j, V_j, O_i in M, not
   // the S_ij tile and m, l beside them.
   if (scenario_.derivation && Tiled()) {
     const std::int64_t m_bytes = scenario_.derivation->M * runs_.run.counters.element_bytes;
     if (runs_.run.counters.sram_peak_bytes > m_bytes)
       sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow,
-                          UiText("sram_peak", lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B > M = " +
-                              FormatInt(m_bytes) + " B " + UiText("sram_over_m", lang)});
+                          UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B > M = " +
+                              FormatInt(m_bytes) + " B " + UiText(Str::sram_over_m, lang)});
   }
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
@@ -110,8 +110,8 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   // Middle: the T_r × T_c tile grid (tiled), or the full S and P matrices in HBM (reference).
   if (tiled) {
     sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
-                        UiText(logits ? "grid_title_logits" : "tile_grid", lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
-    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? "grid_note_logits" : "grid_note", lang)});
+                        UiText(logits ? Str::grid_title_logits : Str::tile_grid, lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
+    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? Str::grid_note_logits : Str::grid_note, lang)});
     const float size = std::min(kMidW / static_cast<float>(t_c), (kBottom - kTop) / static_cast<float>(t_r));
     for (std::int64_t i = 0; i < t_r; ++i)
       for (std::int64_t j = 0; j < t_c; ++j) {
@@ -126,7 +126,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       }
   } else {
     const float x = col_x.back() + kColW + 1.6f, w = kHbmW + kMidW + 1 - x - 0.8f, h = (kBottom - kTop) / 2 - 0.5f;
-    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, (logits ? UiText("logits_given", lang) : "S = \u03c4\u00b7QK^T") + "  (" +
+    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, (logits ? UiText(Str::logits_given, lang) : "S = \u03c4\u00b7QK^T") + "  (" +
                                                               std::to_string(scenario_.problem.n_q()) + " \u00d7 " +
                                                               std::to_string(scenario_.problem.n_k()) + ")");
     SceneRect p = tile("hbm.P", x, kTop + h + 1, w, h, st.p_full, "P = softmax(S)");
@@ -171,7 +171,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   acc.fill = {255, 255, 255};
   acc.border = pal.border;
   acc.border_em = pal.line_em;
-  acc.label = tiled ? UiText("acc_rows", lang) + " " + idx("Q", ci) : UiText("no_acc_reference", lang);
+  acc.label = tiled ? UiText(Str::acc_rows, lang) + " " + idx("Q", ci) : UiText(Str::no_acc_reference, lang);
   sc.rects.push_back(acc);
   if (tiled && has_event) {
     const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
@@ -185,7 +185,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       }
       if (bs.m.size() > rows)
         sc.texts.push_back({"acc.more", acc.x + 0.5f, acc.y + 1.6f + 1.45f * static_cast<float>(rows), 0.8f, pal.text_muted,
-                            "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText("more_rows", lang)});
+                            "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText(Str::more_rows, lang)});
     }
   }
 
@@ -235,7 +235,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       const float gx = fx + 0.55f;
       a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
       a.color = read ? pal.read_arrow : pal.write_arrow;
-      a.label = EventTitle(e, lang) + "  (" + FormatInt(ev.elements) + " " + UiText("elements", lang) + ")";
+      a.label = EventTitle(e, lang) + "  (" + FormatInt(ev.elements) + " " + UiText(Str::elements, lang) + ")";
       if (read) {
         const float tx = slot_x(t);
         a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {tx, kLane}, {tx, kTop}};
@@ -251,7 +251,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.color = pal.merge_arrow;
       a.id = "merge";
       a.points = {{s_x + 1.7f, kTop + 3.6f}, {s_x + 1.7f, acc.y}};
-      a.label = UiText("merge", lang);
+      a.label = UiText(Str::merge, lang);
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     } else if (ev.kind == EventKind::kComputeS) {
       a.kind = ArrowKind::kMerge;
@@ -264,7 +264,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     }
     if (!a.points.empty()) sc.arrows.push_back(std::move(a));
     sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
-                        UiText("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
+                        UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
                             EventTitle(e, lang)});
   }
   return sc;

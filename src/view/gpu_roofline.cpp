@@ -63,7 +63,7 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
     std::snprintf(buf, sizeof buf, "%g", std::pow(10.0, e - 12));  // TFLOP/s
     sc.texts.push_back({"roof.ytick." + std::to_string(e), 0.2f, p.y - 0.45f, 0.75f, pal.text_muted, buf});
   }
-  sc.texts.push_back({"roof.x", kLeft + pw * 0.25f, height_em - 1.1f, 0.8f, pal.text, UiText("gpu_roof_x", lang)});
+  sc.texts.push_back({"roof.x", kLeft + pw * 0.25f, height_em - 1.1f, 0.8f, pal.text, UiText(Str::gpu_roof_x, lang)});
   sc.texts.push_back({"roof.y", kLeft + 0.3f, kTop, 0.8f, pal.text, "TFLOP/s"});
   // The roofs: the bandwidth slope as a dotted line up to each ridge, then each compute roof flat.
   const double bw = peaks.hbm_bytes_per_s;
@@ -98,8 +98,8 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
   if (run.pace_ns > 0) {
     // Slow motion: the kernel waited on purpose, so its time (and FLOP/s) says nothing about the chip.
     // Bottom right: below the roofs and right of the bandwidth slope, where a point would have been.
-    sc.texts.push_back({"roof.paced", width_em * 0.35f, height_em - kBottom - 2.4f, 0.8f, Color{211, 47, 47}, UiText("gpu_roof_paced", lang)});
-    sc.texts.push_back({"roof.paced2", width_em * 0.35f, height_em - kBottom - 1.3f, 0.8f, Color{211, 47, 47}, UiText("gpu_roof_paced2", lang)});
+    sc.texts.push_back({"roof.paced", width_em * 0.35f, height_em - kBottom - 2.4f, 0.8f, Color{211, 47, 47}, UiText(Str::gpu_roof_paced, lang)});
+    sc.texts.push_back({"roof.paced2", width_em * 0.35f, height_em - kBottom - 1.3f, 0.8f, Color{211, 47, 47}, UiText(Str::gpu_roof_paced2, lang)});
   } else if (pl.intensity > 0 && pl.attained_flops > 0) {
     const ScenePoint p = RooflineToScene(pl.intensity, pl.attained_flops, width_em, height_em, ax);
     SceneRect r;
@@ -111,7 +111,7 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
     sc.rects.push_back(std::move(r));
     std::snprintf(buf, sizeof buf, "%s: %.1f FLOP/B, %.1f TFLOP/s = %.0f %% %s", cuda::AlgorithmName(run.algorithm), pl.intensity,
                   pl.attained_flops / 1e12, 100.0 * pl.fraction_of_roof,
-                  UiText(pl.memory_bound ? "gpu_roof_of_hbm" : "gpu_roof_of_peak", lang).c_str());
+                  UiText(pl.memory_bound ? Str::gpu_roof_of_hbm : Str::gpu_roof_of_peak, lang).c_str());
     sc.texts.push_back({"roof.label", std::min(p.x + 0.6f, std::max(kLeft, width_em - 22.0f)), p.y + 0.5f, 0.8f, Color{211, 47, 47}, buf});
   }
   return sc;

@@ -200,7 +200,7 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   int idle = 0;
   for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
   sc.texts.push_back({"lanes.idle", label_w + plot_w * 0.3f, plot_h + 1.3f, 0.8f, pal.text_muted,
-                      FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText("gpu_sms_idle", lang)});
+                      FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText(Str::gpu_sms_idle, lang)});
   return sc;
 }
 

@@ -12,12 +12,6 @@ void ReplaceAll(std::string& s, const std::string& from, const std::string& to) 
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
 }
 
-// The key's text, or the id itself when the table has none (the zh test names it).
-std::string Named(const std::string& key, const char* id, const std::string& lang) {
-  const std::string& t = UiText(key, lang);
-  return t == key ? std::string(id) : t;
-}
-
 }  // namespace
 
 std::string MathText(const std::string& expr) {
@@ -33,38 +27,58 @@ std::string MathText(const std::string& expr) {
 }
 
 std::vector<std::string> DerivationLines(const engine::TileDerivation& d, const std::string& lang) {
-  const bool zh = lang == "zh";
   const auto s = [](std::int64_t v) { return FormatInt(v); };
   const std::int64_t q = d.tiles.B_c;
   return {
-      (zh ? "FlashAttention 算法 1 第 1 行：SRAM 容纳 M = " : "FlashAttention Algorithm 1, line 1: SRAM holds M = ") + s(d.M) +
-          (zh ? " 个元素；d = " : " elements; d = ") + s(d.d),
-      zh ? "K_j、V_j（各 B_c × d）和 Q_i、O_i（各 B_r × d）要同时放下：4 块，每块约 M/(4d) 行"
-         : "K_j, V_j (B_c × d each) and Q_i, O_i (B_r × d each) must fit together: 4 blocks of about M/(4d) rows",
+      UiFormat(Str::deriv_sram, lang, {s(d.M), s(d.d)}),
+      UiText(Str::deriv_fit, lang),
       "B_c = ceil(M / 4d) = ceil(" + s(d.M) + " / " + s(4 * d.d) + ") = " + s(q),
-      "B_r = min(ceil(M / 4d), d) = min(" + s(q) + ", " + s(d.d) + ") = " + s(d.tiles.B_r) +
-          (zh ? "（B_r \u2264 d 让 S 的 B_r \u00d7 B_c 块放得进 M：B_r\u00b7B_c \u2264 M/4）"
-              : "  (B_r \u2264 d keeps the B_r \u00d7 B_c tile of S within M: B_r\u00b7B_c \u2264 M/4)"),
+      "B_r = min(ceil(M / 4d), d) = min(" + s(q) + ", " + s(d.d) + ") = " + s(d.tiles.B_r) + UiText(Str::deriv_br_note, lang),
   };
 }
 
 std::string CountFormula(bool read, const std::string& expr, std::int64_t elements, const std::string& lang) {
-  const bool zh = lang == "zh";
-  return std::string(read ? (zh ? "读 = " : "reads = ") : (zh ? "写 = " : "writes = ")) + MathText(expr) + " = " + FormatInt(elements) +
-         (zh ? " 个元素" : elements == 1 ? " element" : " elements");
+  const Str s = elements == 1 ? (read ? Str::count_reads_one : Str::count_writes_one) : (read ? Str::count_reads : Str::count_writes);
+  return UiFormat(s, lang, {MathText(expr), FormatInt(elements)});
 }
 
+// The engine's ids as table entries (a switch: a new enumerator without its string is a warning).
 std::string AlgorithmName(engine::Algorithm a, const std::string& lang) {
-  return Named(std::string("algo_") + engine::ToString(a), engine::ToString(a), lang);
+  switch (a) {
+    case engine::Algorithm::kReference: return UiText(Str::algo_reference, lang);
+    case engine::Algorithm::kFlash2: return UiText(Str::algo_flash2, lang);
+    case engine::Algorithm::kFlash1: return UiText(Str::algo_flash1, lang);
+    case engine::Algorithm::kBackwardRecompute: return UiText(Str::algo_backward_recompute, lang);
+    case engine::Algorithm::kBackwardReference: return UiText(Str::algo_backward_reference, lang);
+  }
+  return engine::ToString(a);
 }
 std::string MaskName(engine::MaskKind k, const std::string& lang) {
-  return Named(std::string("maskkind_") + engine::ToString(k), engine::ToString(k), lang);
+  switch (k) {
+    case engine::MaskKind::kNone: return UiText(Str::maskkind_none, lang);
+    case engine::MaskKind::kCausal: return UiText(Str::maskkind_causal, lang);
+    case engine::MaskKind::kKeyPadding: return UiText(Str::maskkind_key_padding, lang);
+    case engine::MaskKind::kExplicit: return UiText(Str::maskkind_explicit, lang);
+  }
+  return engine::ToString(k);
 }
 std::string AlignmentName(engine::CausalAlignment a, const std::string& lang) {
-  return Named(std::string("align_") + engine::ToString(a), engine::ToString(a), lang);
+  switch (a) {
+    case engine::CausalAlignment::kTopLeft: return UiText(Str::align_top_left, lang);
+    case engine::CausalAlignment::kBottomRight: return UiText(Str::align_bottom_right, lang);
+  }
+  return engine::ToString(a);
 }
 std::string MergeName(engine::MergeVariant v, const std::string& lang) {
-  return Named(std::string("mergev_") + engine::ToString(v), engine::ToString(v), lang);
+  switch (v) {
+    case engine::MergeVariant::kCorrect: return UiText(Str::mergev_correct, lang);
+    case engine::MergeVariant::kNoRescale: return UiText(Str::mergev_no_rescale, lang);
+    case engine::MergeVariant::kRescaleLOnly: return UiText(Str::mergev_rescale_l_only, lang);
+    case engine::MergeVariant::kRescaleUOnly: return UiText(Str::mergev_rescale_u_only, lang);
+    case engine::MergeVariant::kAverageBlockOutputs: return UiText(Str::mergev_average_of_block_outputs, lang);
+    case engine::MergeVariant::kInvertedFactorOnU: return UiText(Str::mergev_inverted_factor_on_u, lang);
+  }
+  return engine::ToString(v);
 }
 
 }  // namespace bw::view

@@ -81,7 +81,7 @@ void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, cons
                              {" = " + VecNum(run.output, run.exact ? &run.exact->output : nullptr), txt}}));
     return;
   }
-  sc.texts.push_back({"strip.hint", x, y0, 0.9f, pal.text_muted, UiText("strip_hint", lang)});
+  sc.texts.push_back({"strip.hint", x, y0, 0.9f, pal.text_muted, UiText(Str::strip_hint, lang)});
 }
 
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width) {
@@ -171,7 +171,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     sc.rects.push_back(br);
     // A block's weight is its l_b (RC-T3/N50 ask for it): held back while a question is open.
     SceneText bl{"balance.block." + std::to_string(b.block), br.x, base + 0.5f, 0.9f, pal.text,
-                 std::string(StateBadge(state_of(b))) + " " + UiText("block", lang) + " " + std::to_string(b.block) + ": " +
+                 std::string(StateBadge(state_of(b))) + " " + UiText(Str::block, lang) + " " + std::to_string(b.block) + ": " +
                      block_weight(b)};
     bl.answer = true;
     sc.texts.push_back(std::move(bl));
@@ -223,7 +223,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     dot.border_em = 0.06f;
     dot.answer = true;   // a block's output u_b/l_b and weight: held back while a question is open
     sc.rects.push_back(dot);
-    std::string text = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText("weight_word", lang) + " " +
+    std::string text = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText(Str::weight_word, lang) + " " +
                        block_weight(b) + ")";
     const float size = 0.95f, w = em_width(text, size);
     const float x = std::clamp(cx - 1.5f, 0.0f, std::max(0.0f, width - w));
@@ -256,9 +256,9 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const bool mean_right = run.output(0) >= run.average_of_block_outputs(0);
   marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
   marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid, !mean_right);
-  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText("balance_mean", lang)});
+  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
   sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
-                      "\u00d7 " + UiText("balance_midpoint", lang)});
+                      "\u00d7 " + UiText(Str::balance_midpoint, lang)});
 }
 
 }  // namespace bw::view

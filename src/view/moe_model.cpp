@@ -1,5 +1,5 @@
 // ScenarioModel for MoE; see moe_model.h.
-// [SECTION] Words
+// [SECTION] Formatting helpers
 // [SECTION] Construction and positions
 // [SECTION] Scene
 // [SECTION] Panels and placeholders
@@ -14,56 +14,9 @@
 
 namespace bw::view {
 
-// [SECTION] Words ------------------------------------------------------------------------------------
+// [SECTION] Formatting helpers ------------------------------------------------------------------------
 
 namespace {
-
-const std::string& Word(const std::string& key, const std::string& lang) {
-  static const std::map<std::string, std::pair<std::string, std::string>> kWords = {
-      {"router", {"路由器：每个 token 选前 k 个专家", "Router: each token picks its top k experts"}},
-      {"shared", {"共享部分（每个 token 都用）", "shared (every token uses it)"}},
-      {"experts_title", {"专家", "experts"}},   // not "all stored": MOE/e1 asks exactly that
-      {"expert", {"专家", "expert"}},
-      {"served", {"已接收", "served"}},
-      {"demand", {"请求", "asked"}},
-      {"dropped", {"丢弃", "dropped"}},
-      {"capacity", {"容量", "capacity"}},
-      {"no_capacity", {"无容量上限", "no capacity limit"}},
-      {"selected", {"本 token 选中", "chosen now"}},
-      {"idle", {"本 token 未选", "not chosen now"}},
-      {"over", {"超出容量", "over capacity"}},
-      {"total", {"总参数（存储）", "total parameters (stored)"}},
-      {"active", {"每 token 激活", "active per token"}},
-      {"idle_params", {"存着但本 token 不用", "stored, unused by this token"}},
-      {"panel_params", {"参数账目", "Parameter accounting"}},
-      {"panel_router", {"路由与负载", "Routing and load"}},
-      {"panel_token", {"当前 token", "Current token"}},
-      {"token", {"token", "token"}},
-      {"gates", {"门控权重", "gates"}},
-      {"imbalance", {"最忙专家 / 平均", "busiest / mean"}},
-      {"assignments", {"分配总数", "assignments"}},
-      {"before", {"尚未路由任何 token", "no token routed yet"}},
-      {"summary", {"全部 token 已路由", "all tokens routed"}},
-      {"panel_summary", {"全程汇总（全部 token）", "Whole run (all tokens)"}},
-      {"event", {"事件", "event"}},
-      {"per_expert", {"每个专家", "per expert"}},
-      {"tokens", {"token 数", "tokens"}},
-  };
-  const auto it = kWords.find(key);
-  if (it == kWords.end()) return key;
-  return lang == "zh" ? it->second.first : it->second.second;
-}
-
-std::vector<std::string> AllWords() {
-  std::vector<std::string> out;
-  for (const auto* k : {"router", "shared", "experts_title", "expert", "served", "demand", "dropped", "capacity", "no_capacity",
-                        "selected", "idle", "over", "total", "active", "idle_params", "panel_params", "panel_router",
-                        "panel_token", "token", "gates", "imbalance", "assignments", "before", "summary", "panel_summary", "event",
-                        "per_expert", "tokens"})
-    for (const auto* l : {"zh", "en"}) out.push_back(Word(k, l));
-  return out;
-}
-
 
 std::string Fraction(std::int64_t num, std::int64_t den) {
   if (den == 0) return "\u2014";
@@ -219,11 +172,11 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
   SceneRect left = box("router", 0, 0, kLeftW, kH, pal.panel_hbm);
   left.border_em = pal.line_em;
   sc.rects.push_back(left);
-  sc.texts.push_back({"router.title", 0.5f, 0.4f, 0.9f, pal.text, Word("router", lang)});
+  sc.texts.push_back({"router.title", 0.5f, 0.4f, 0.9f, pal.text, UiText(Str::moe_router, lang)});
   sc.texts.push_back({"router.k", 0.5f, 1.6f, 0.9f, pal.text_muted,
                       "k = " + std::to_string(routing_.top_k) + ",  " +
-                          (routing_.capacity ? Word("capacity", lang) + " C = " + std::to_string(*routing_.capacity)
-                                             : Word("no_capacity", lang))});
+                          (routing_.capacity ? UiText(Str::moe_capacity, lang) + " C = " + std::to_string(*routing_.capacity)
+                                             : UiText(Str::moe_no_capacity, lang))});
   const std::int64_t shown = std::min<std::int64_t>(routing_.tokens, 12);
   const float row_h = std::min(2.0f, (kH - 4.0f) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
   std::vector<float> token_y;
@@ -248,7 +201,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
 
   // Shared block: every token passes through it.
   SceneRect shared = box("shared", kRightX, 0.4f, kRightW, 2.6f, pal.processed);
-  shared.label = Word("shared", lang) + "  " + FormatParams(scenario_.config.shared_params);
+  shared.label = UiText(Str::moe_shared, lang) + "  " + FormatParams(scenario_.config.shared_params);
   sc.rects.push_back(shared);
 
   // Expert boxes with their load: one unit square per served token, hatched squares for dropped ones.
@@ -290,16 +243,16 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
     }
   }
   sc.texts.push_back({"experts.title", kRightX, kExpBottom + 0.3f, 0.9f, pal.text_muted,
-                      Word("experts_title", lang) + ": " + std::to_string(E) + " \u00d7 " +
-                          FormatParams(scenario_.config.expert_params) + (routing_.capacity ? "   \u2014 " + Word("capacity", lang) + " C = " + std::to_string(*routing_.capacity) : "")});
+                      UiText(Str::moe_experts_title, lang) + ": " + std::to_string(E) + " \u00d7 " +
+                          FormatParams(scenario_.config.expert_params) + (routing_.capacity ? "   \u2014 " + UiText(Str::moe_capacity, lang) + " C = " + std::to_string(*routing_.capacity) : "")});
 
   // Accounting line along the bottom.
   const auto& c = scenario_.config;
   sc.texts.push_back({"accounting.total", kRightX, kH - 2.6f, 1.0f, pal.text,
-                      Word("total", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.experts) +
+                      UiText(Str::moe_total, lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.experts) +
                           " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.total)});
   sc.texts.push_back({"accounting.active", kRightX, kH - 1.3f, 1.0f, pal.text,
-                      Word("active", lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.top_k) +
+                      UiText(Str::moe_active, lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.top_k) +
                           " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.active_per_token)});
 
   // Arrows: the current token to each chosen expert (blue: served, red: dropped over capacity).
@@ -324,8 +277,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) c
   }
   // The event, at the foot of the router panel (the accounting lines own the right-hand foot).
   sc.texts.push_back({"event", 0.5f, kH - 1.4f, 0.8f, pal.text_muted,
-                      Word("event", lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
-                          (e == 0 ? Word("before", lang) : e > routing_.tokens ? Word("summary", lang) : EventTitle(e, lang))});
+                      UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
+                          (e == 0 ? UiText(Str::moe_before, lang) : e > routing_.tokens ? UiText(Str::moe_summary, lang) : EventTitle(e, lang))});
   return sc;
 }
 
@@ -395,29 +348,29 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   std::vector<PanelSection> out;
   PanelSection p;
   p.id = "params";
-  p.title = Word("panel_params", lang);
-  p.rows.push_back({Word("shared", lang), q.at("shared_params")});
-  p.rows.push_back({Word("experts_title", lang), q.at("experts") + " \u00d7 " + q.at("expert_params") + " = " + q.at("experts_total_params")});
-  p.rows.push_back({Word("total", lang), q.at("total_params") + " (" + q.at("total_params_exact") + ")"});
-  p.rows.push_back({Word("active", lang) + " (k = " + q.at("top_k") + ")",
+  p.title = UiText(Str::moe_panel_params, lang);
+  p.rows.push_back({UiText(Str::moe_shared, lang), q.at("shared_params")});
+  p.rows.push_back({UiText(Str::moe_experts_title, lang), q.at("experts") + " \u00d7 " + q.at("expert_params") + " = " + q.at("experts_total_params")});
+  p.rows.push_back({UiText(Str::moe_total, lang), q.at("total_params") + " (" + q.at("total_params_exact") + ")"});
+  p.rows.push_back({UiText(Str::moe_active, lang) + " (k = " + q.at("top_k") + ")",
                     q.at("shared_params") + " + " + q.at("top_k") + " \u00d7 " + q.at("expert_params") + " = " + q.at("active_params")});
-  p.rows.push_back({Word("idle_params", lang), q.at("idle_params"), false, -1, true});   // answers MOE/e1
+  p.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // answers MOE/e1
   out.push_back(p);
 
   PanelSection t;
   t.id = "token";
-  t.title = Word("panel_token", lang);
-  t.rows.push_back({Word("event", lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
-  t.rows.push_back({Word("token", lang), q.at("token")});
-  t.rows.push_back({Word("selected", lang), q.at("token_experts")});
-  t.rows.push_back({Word("gates", lang), q.at("token_gates")});
-  t.rows.push_back({Word("over", lang), q.at("token_dropped"), q.at("token_dropped") != "\u2014"});
+  t.title = UiText(Str::moe_panel_token, lang);
+  t.rows.push_back({UiText(Str::event, lang), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
+  t.rows.push_back({UiText(Str::moe_token, lang), q.at("token")});
+  t.rows.push_back({UiText(Str::moe_selected, lang), q.at("token_experts")});
+  t.rows.push_back({UiText(Str::moe_gates, lang), q.at("token_gates")});
+  t.rows.push_back({UiText(Str::moe_over, lang), q.at("token_dropped"), q.at("token_dropped") != "\u2014"});
   out.push_back(t);
 
   PanelSection r;
   r.id = "router";
-  r.title = Word("panel_router", lang);
-  r.columns = {Word("expert", lang), Word("served", lang), Word("demand", lang), Word("dropped", lang)};
+  r.title = UiText(Str::moe_panel_router, lang);
+  r.columns = {UiText(Str::moe_expert, lang), UiText(Str::moe_served, lang), UiText(Str::moe_demand, lang), UiText(Str::moe_dropped, lang)};
   const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
   const auto now = routing_.AcceptedAfter(last), dem = routing_.DemandAfter(last);
   for (std::int64_t x = 0; x < routing_.experts; ++x) {
@@ -430,11 +383,11 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
 
   PanelSection s;
   s.id = "summary";
-  s.title = Word("panel_summary", lang);
-  s.rows.push_back({Word("tokens", lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
-  s.rows.push_back({Word("capacity", lang), q.at("capacity")});
-  s.rows.push_back({Word("dropped", lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
-  s.rows.push_back({Word("imbalance", lang), q.at("imbalance")});
+  s.title = UiText(Str::moe_panel_summary, lang);
+  s.rows.push_back({UiText(Str::moe_tokens, lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
+  s.rows.push_back({UiText(Str::moe_capacity, lang), q.at("capacity")});
+  s.rows.push_back({UiText(Str::moe_dropped, lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
+  s.rows.push_back({UiText(Str::moe_imbalance, lang), q.at("imbalance")});
   out.push_back(s);
   if (scenario_.deployment) {
     auto more = DeploymentPanels(e, lang);
@@ -444,7 +397,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
 }
 
 std::vector<std::string> MoeModel::Texts() const {
-  std::vector<std::string> texts = AllWords();
+  std::vector<std::string> texts;   // the fixed words are in the UI table (AllUiTexts)
   texts.push_back(scenario_.title.zh);
   texts.push_back(scenario_.title.en);
   texts.push_back(scenario_.file);

@@ -51,14 +51,14 @@ std::string Times(std::int64_t num, std::int64_t den) {
 
 Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22, kBarX = 17, kBarW = 36;
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& est = *compute_;
   Scene sc;
   sc.width = kW, sc.height = kH;
   sc.background = pal.background;
-  sc.texts.push_back({"compute.title", 1, 0.6f, 1.3f, pal.text, T("moe_compute_title")});
+  sc.texts.push_back({"compute.title", 1, 0.6f, 1.3f, pal.text, T(Str::moe_compute_title)});
   sc.texts.push_back({"compute.D", 1, 2.6f, 1.0f, pal.text_muted,
-                      T("moe_d") + " = " + FormatFlops(engine::BigInt(scenario_.deployment->training_tokens))});
+                      T(Str::moe_d) + " = " + FormatFlops(engine::BigInt(scenario_.deployment->training_tokens))});
   // Two linear bars: 6·N·D with the total and with the active parameter count.
   const double frac = static_cast<double>(est.ratio_den) / static_cast<double>(est.ratio_num);   // active / total
   const auto bar = [&](const std::string& id, float y, float w, const std::string& name, const std::string& n,
@@ -70,16 +70,16 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
     r.sublabel = StateWord(st, lang).empty() ? "" : "";
     sc.rects.push_back(r);
   };
-  bar("compute.total", 5.0f, kBarW, T("moe_n_total"), FormatParams(count_.total), est.with_total, TileState::kProcessed);
-  bar("compute.active", 9.0f, kBarW * static_cast<float>(frac), T("moe_n_active"), FormatParams(count_.active_per_token),
+  bar("compute.total", 5.0f, kBarW, T(Str::moe_n_total), FormatParams(count_.total), est.with_total, TileState::kProcessed);
+  bar("compute.active", 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
       est.with_active, TileState::kInSram);
   sc.texts.push_back({"compute.ratio", 1, 13.4f, 1.6f, pal.text,
-                      T("moe_ratio") + ": " + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
+                      T(Str::moe_ratio) + ": " + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
                           std::to_string(est.ratio_num) + "/" + std::to_string(est.ratio_den) + " = " +
                           Times(est.ratio_num, est.ratio_den)});
-  sc.texts.push_back({"compute.over", 1, 15.8f, 1.0f, pal.text, T("moe_overcount")});
-  sc.texts.push_back({"compute.missing", 1, 17.3f, 1.0f, pal.text, T("moe_missing")});
-  sc.texts.push_back({"compute.c_note", 1, 19.6f, 0.95f, pal.text, T("moe_c_note")});
+  sc.texts.push_back({"compute.over", 1, 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
+  sc.texts.push_back({"compute.missing", 1, 17.3f, 1.0f, pal.text, T(Str::moe_missing)});
+  sc.texts.push_back({"compute.c_note", 1, 19.6f, 0.95f, pal.text, T(Str::moe_c_note)});
   return sc;
 }
 
@@ -88,15 +88,15 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
 // phase 0 = dispatch, 1 = experts compute, 2 = combine.
 Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22, kTopY = 2.6f, kTopH = 3.6f, kBotY = 12.0f, kBotH = 6.6f;
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& ep = *ep_;
   const std::int64_t G = ep.devices;
   Scene sc;
   sc.width = kW, sc.height = kH;
   sc.background = pal.background;
-  const char* phase_key = phase == 0 ? "ep_dispatch" : phase == 1 ? "ep_compute" : "ep_combine";
+  const Str phase_key = phase == 0 ? Str::ep_dispatch : phase == 1 ? Str::ep_compute : Str::ep_combine;
   sc.texts.push_back({"ep.title", 0.6f, 0.4f, 1.15f, pal.text,
-                      T("ep_title") + " " + std::to_string(G) + " " + T("ep_devices") + " \u2014 " + T(phase_key)});
+                      T(Str::ep_title) + " " + std::to_string(G) + " " + T(Str::ep_devices) + " \u2014 " + T(phase_key)});
   const float gap = 1.0f, w = (kW - 1.2f - gap * static_cast<float>(G - 1)) / static_cast<float>(G);
   std::vector<float> dev_x;
   for (std::int64_t d = 0; d < G; ++d) dev_x.push_back(0.6f + (w + gap) * static_cast<float>(d));
@@ -106,8 +106,8 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     for (std::int64_t t = 0; t < ep.tokens; ++t)
       if (ep.home_of_token[static_cast<size_t>(t)] == d) toks += (toks.empty() ? "" : ", ") + scenario_.token_labels[static_cast<size_t>(t)];
     SceneRect r = Box("ep.shard." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kTopY, w, kTopH, pal.panel_hbm, pal);
-    r.label = T("ep_device") + " " + std::to_string(d + 1) + ": " + (toks.empty() ? "\u2014" : toks);
-    r.sublabel = T("ep_tokens");
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + (toks.empty() ? "\u2014" : toks);
+    r.sublabel = T(Str::ep_tokens);
     sc.rects.push_back(r);
   }
   // Bottom row: each device's experts and the assignments they compute.
@@ -120,8 +120,8 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     SceneRect r = Box("ep.device." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kBotY, w, kBotH, pal.panel_sram, pal, st);
     r.border_em = busiest ? pal.line_em * 1.6f : pal.line_em * 0.6f;
     if (busiest) r.border = pal.write_arrow;
-    r.label = T("ep_device") + " " + std::to_string(d + 1) + ": " + ex;
-    r.sublabel = T("ep_load") + " " + std::to_string(ep.load[static_cast<size_t>(d)]) + (busiest ? " \u2014 " + T("ep_busiest") : "");
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + ex;
+    r.sublabel = T(Str::ep_load) + " " + std::to_string(ep.load[static_cast<size_t>(d)]) + (busiest ? " \u2014 " + T(Str::ep_busiest) : "");
     sc.rects.push_back(r);
   }
   // Links: dispatch a → b (top to bottom), combine b → a (bottom to top), each labelled with its copies.
@@ -138,18 +138,18 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
         arr.color = phase == 0 ? pal.read_arrow : pal.write_arrow;
         if (phase == 0) arr.points = {{xa, kTopY + kTopH}, {xb, kBotY}};
         else arr.points = {{xb, kBotY}, {xa, kTopY + kTopH}};
-        arr.label = std::to_string(n) + (a == b ? " " + T("ep_local") : "");
+        arr.label = std::to_string(n) + (a == b ? " " + T(Str::ep_local) : "");
         const float t = 0.3f + 0.4f * static_cast<float>(b) / static_cast<float>(std::max<std::int64_t>(1, G - 1));
         arr.label_at = {xa + (xb - xa) * t + 0.2f, kTopY + kTopH + (kBotY - kTopY - kTopH) * t - 0.5f};
         sc.arrows.push_back(arr);
       }
   }
   sc.texts.push_back({"ep.summary", 0.6f, kH - 2.8f, 0.95f, pal.text,
-                      T("ep_remote") + " " + std::to_string(ep.remote_copies) + " (" + T("ep_each_way") + "), " + T("ep_local") +
-                          " " + std::to_string(ep.local_copies) + "; " + T("ep_busiest_link") + " " + std::to_string(ep.busiest_link)});
+                      T(Str::ep_remote) + " " + std::to_string(ep.remote_copies) + " (" + T(Str::ep_each_way) + "), " + T(Str::ep_local) +
+                          " " + std::to_string(ep.local_copies) + "; " + T(Str::ep_busiest_link) + " " + std::to_string(ep.busiest_link)});
   sc.texts.push_back({"ep.critical", 0.6f, kH - 1.5f, 0.95f, pal.write_arrow,
-                      T("ep_busiest") + ": " + T("ep_device") + " " + std::to_string(ep.busiest_device + 1) + ", " +
-                          std::to_string(ep.busiest_load) + " " + T("ep_assignments") + " (" + T("ep_mean") + " " +
+                      T(Str::ep_busiest) + ": " + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + ", " +
+                          std::to_string(ep.busiest_load) + " " + T(Str::ep_assignments) + " (" + T(Str::ep_mean) + " " +
                           FormatDouble(static_cast<double>(routing_.assignments - routing_.dropped_assignments) / static_cast<double>(G)) + ")"});
   return sc;
 }
@@ -158,7 +158,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
 
 Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22, kGpuX = 0, kGpuW = 17, kLinkX = 17.5f, kLinkW = 10.5f, kCpuX = 28.5f, kCpuW = 27.5f;
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& pl = *placement_;
   const auto& c = scenario_.config;
   const auto& dep = *scenario_.deployment;
@@ -173,11 +173,11 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.rects.push_back(gpu);
   sc.texts.push_back({"gpu.title", kGpuX + 0.6f, 0.5f, 1.2f, pal.text, "GPU"});
   SceneRect hbm = Box("gpu.hbm", kGpuX + 0.6f, 2.4f, kGpuW - 1.2f, 8.0f, pal.processed, pal);
-  hbm.label = T("het_gpu_hbm") + "\n" + FormatParams(c.shared_params) + " \u00d7 " + std::to_string(pl.weight_bits) + " bit";
+  hbm.label = T(Str::het_gpu_hbm) + "\n" + FormatParams(c.shared_params) + " \u00d7 " + std::to_string(pl.weight_bits) + " bit";
   hbm.sublabel = bytes(pl.gpu_weight_bytes);
   sc.rects.push_back(hbm);
   SceneRect attn = Box("gpu.attention", kGpuX + 0.6f, 11.2f, kGpuW - 1.2f, 3.4f, pal.in_sram, pal);
-  attn.label = T("het_gpu_compute");
+  attn.label = T(Str::het_gpu_compute);
   sc.rects.push_back(attn);
 
   // CPU: memory in two NUMA nodes holding the routed experts, and the cores that compute them.
@@ -186,7 +186,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.rects.push_back(cpu);
   sc.texts.push_back({"cpu.title", kCpuX + 0.6f, 0.5f, 1.2f, pal.text, "CPU"});
   sc.texts.push_back({"cpu.mem", kCpuX + 0.6f, 1.9f, 0.9f, pal.text,
-                      T("het_cpu_mem") + ": " + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
+                      T(Str::het_cpu_mem) + ": " + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
                           std::to_string(pl.weight_bits) + " bit = " + bytes(pl.cpu_weight_bytes)});
   const std::int64_t E = c.experts, half = (E + 1) / 2;
   const float node_w = (kCpuW - 1.8f) / 2;
@@ -196,7 +196,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   for (int node = 0; node < 2; ++node) {
     const float nx = kCpuX + 0.6f + (node_w + 0.6f) * static_cast<float>(node);
     SceneRect n = Box("numa." + std::to_string(node), nx, 3.4f, node_w, 9.6f, pal.background, pal);
-    n.label = T("het_numa") + " " + std::to_string(node);
+    n.label = T(Str::het_numa) + " " + std::to_string(node);
     n.dashed = true;
     sc.rects.push_back(n);
     const std::int64_t e0 = node == 0 ? 0 : half, e1 = node == 0 ? half : E;
@@ -210,33 +210,33 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
                         chosen[static_cast<size_t>(x)] ? TileState::kInSram : TileState::kPending);
       r.label = "E" + std::to_string(x + 1);
       r.sublabel = ShortStateWord(r.state, lang);
-      if (!chosen[static_cast<size_t>(x)]) r.sublabel = T("het_stored");
+      if (!chosen[static_cast<size_t>(x)]) r.sublabel = T(Str::het_stored);
       sc.rects.push_back(r);
     }
   }
   SceneRect cores = Box("cpu.cores", kCpuX + 0.6f, 13.8f, kCpuW - 1.2f, 3.2f, pal.in_sram, pal);
-  cores.label = T("het_cpu_cores");
-  cores.sublabel = T("het_weights_read") + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
+  cores.label = T(Str::het_cpu_cores);
+  cores.sublabel = T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
                    std::to_string(pl.weight_bits) + " bit = " + bytes(pl.expert_bytes_per_token) + " / token";
   sc.rects.push_back(cores);
-  sc.texts.push_back({"cpu.binding", kCpuX + 0.6f, 17.4f, 0.85f, pal.text_muted, T("het_binding")});
+  sc.texts.push_back({"cpu.binding", kCpuX + 0.6f, 17.4f, 0.85f, pal.text_muted, T(Str::het_binding)});
   if (placement_q_)
     sc.texts.push_back({"cpu.quantised", kCpuX + 0.6f, 18.8f, 0.85f, pal.text,
-                        T("het_quantised") + " " + std::to_string(placement_q_->weight_bits) + " bit: " +
-                            FormatBytes(placement_q_->cpu_weight_bytes) + " " + T("het_in_memory") + ", " +
-                            FormatBytes(placement_q_->expert_bytes_per_token) + " / token " + T("het_read")});
-  sc.texts.push_back({"cpu.numa_note", kCpuX + 0.6f, 20.2f, 0.85f, pal.text_muted, T("het_numa_note")});
+                        T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit: " +
+                            FormatBytes(placement_q_->cpu_weight_bytes) + " " + T(Str::het_in_memory) + ", " +
+                            FormatBytes(placement_q_->expert_bytes_per_token) + " / token " + T(Str::het_read)});
+  sc.texts.push_back({"cpu.numa_note", kCpuX + 0.6f, 20.2f, 0.85f, pal.text_muted, T(Str::het_numa_note)});
 
   // The link: activations out and back, bytes per token from the engine.
   SceneRect link = Box("link", kLinkX, 7.2f, kLinkW, 2.2f, pal.background, pal);
-  link.label = T("het_link");
+  link.label = T(Str::het_link);
   sc.rects.push_back(link);
   SceneArrow out;
   out.id = "link.out";
   out.kind = ArrowKind::kRead;
   out.color = pal.read_arrow;
   out.points = {{kGpuX + kGpuW, 10.6f}, {kCpuX, 10.6f}};
-  out.label = T("het_link_bytes") + " " + FormatInt(pl.link_bytes_per_token) + " B / token";
+  out.label = T(Str::het_link_bytes) + " " + FormatInt(pl.link_bytes_per_token) + " B / token";
   out.label_at = {kLinkX, 11.0f};
   sc.arrows.push_back(out);
   SceneArrow back;
@@ -247,11 +247,11 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   back.label = "2\u00b7h\u00b7b = 2 \u00d7 " + FormatInt(dep.hidden) + " \u00d7 " + std::to_string(dep.activation_bytes) + " B";
   back.label_at = {kLinkX, 4.6f};
   sc.arrows.push_back(back);
-  sc.texts.push_back({"link.alt", kLinkX, 12.6f, 0.8f, pal.text_muted, T("het_if_moved")});
+  sc.texts.push_back({"link.alt", kLinkX, 12.6f, 0.8f, pal.text_muted, T(Str::het_if_moved)});
   sc.texts.push_back({"link.alt.bytes", kLinkX, 13.7f, 0.8f, pal.text_muted, FormatBytes(pl.expert_bytes_per_token) + " / token"});
   if (token >= 0)
     sc.texts.push_back({"token", kGpuX + 0.6f, 15.4f, 0.95f, pal.text,
-                        T("het_token") + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
+                        T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
                             QuantitiesAt(CpuGpuEvent() + 1 + static_cast<int>(token)).at("token_experts")});
   return sc;
 }
@@ -292,21 +292,21 @@ void MoeModel::AddDeploymentQuantities(Quantities& q) const {
 }
 
 std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& lang) const {
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   std::vector<PanelSection> out;
   if (e == ComputeEvent()) {
     PanelSection c;
-    c.title = T("moe_compute_title");
-    c.rows.push_back({T("moe_n_total"), FormatParams(count_.total) + " → " + FormatFlops(compute_->with_total) + " FLOPs"});
-    c.rows.push_back({T("moe_n_active"), FormatParams(count_.active_per_token) + " → " + FormatFlops(compute_->with_active) + " FLOPs"});
-    c.rows.push_back({T("moe_ratio"), std::to_string(compute_->ratio_num) + "/" + std::to_string(compute_->ratio_den) + " = " +
+    c.title = T(Str::moe_compute_title);
+    c.rows.push_back({T(Str::moe_n_total), FormatParams(count_.total) + " → " + FormatFlops(compute_->with_total) + " FLOPs"});
+    c.rows.push_back({T(Str::moe_n_active), FormatParams(count_.active_per_token) + " → " + FormatFlops(compute_->with_active) + " FLOPs"});
+    c.rows.push_back({T(Str::moe_ratio), std::to_string(compute_->ratio_num) + "/" + std::to_string(compute_->ratio_den) + " = " +
                                           Times(compute_->ratio_num, compute_->ratio_den)});
     out.push_back(c);
   }
   if (e >= ExpertParallelEvent() && e < CpuGpuEvent()) {
     PanelSection p;
-    p.title = T("ep_panel");
-    p.columns = {T("ep_device")};
+    p.title = T(Str::ep_panel);
+    p.columns = {T(Str::ep_device)};
     for (std::int64_t b = 0; b < ep_->devices; ++b) p.columns.push_back("→ " + std::to_string(b + 1));
     for (std::int64_t a = 0; a < ep_->devices; ++a) {
       std::string row;
@@ -318,13 +318,13 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
   }
   if (e >= CpuGpuEvent()) {
     PanelSection h;
-    h.title = T("het_panel");
-    h.rows.push_back({T("het_gpu_hbm"), FormatInt(placement_->gpu_weight_bytes) + " B"});
-    h.rows.push_back({T("het_cpu_mem"), FormatInt(placement_->cpu_weight_bytes) + " B"});
-    h.rows.push_back({T("het_link") + " (" + T("het_link_bytes") + ")", FormatInt(placement_->link_bytes_per_token) + " B / token"});
-    h.rows.push_back({T("het_weights_read"), FormatInt(placement_->expert_bytes_per_token) + " B / token"});
+    h.title = T(Str::het_panel);
+    h.rows.push_back({T(Str::het_gpu_hbm), FormatInt(placement_->gpu_weight_bytes) + " B"});
+    h.rows.push_back({T(Str::het_cpu_mem), FormatInt(placement_->cpu_weight_bytes) + " B"});
+    h.rows.push_back({T(Str::het_link) + " (" + T(Str::het_link_bytes) + ")", FormatInt(placement_->link_bytes_per_token) + " B / token"});
+    h.rows.push_back({T(Str::het_weights_read), FormatInt(placement_->expert_bytes_per_token) + " B / token"});
     if (placement_q_)
-      h.rows.push_back({T("het_quantised") + " " + std::to_string(placement_q_->weight_bits) + " bit",
+      h.rows.push_back({T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit",
                         FormatInt(placement_q_->expert_bytes_per_token) + " B / token"});
     out.push_back(h);
   }

@@ -33,39 +33,57 @@ EventPathFn InputPaths(const data::SingleQueryScenario& sc) {
   };
 }
 
-const std::string& NumericsKindName(NumericsKind k, const std::string& lang) {
-  return UiText(std::string("num_") + engine::ToString(k), lang);
+Str NumericsName(NumericsKind k) {
+  switch (k) {
+    case NumericsKind::kExpOverflow: return Str::num_exp_overflow;
+    case NumericsKind::kWeightsUnderflow: return Str::num_weights_underflow;
+    case NumericsKind::kInfiniteScore: return Str::num_infinite_score;
+    case NumericsKind::kNaN: return Str::num_nan;
+    case NumericsKind::kOutOfRange: return Str::num_out_of_range;
+    case NumericsKind::kAccumulatorOverflow: return Str::num_accumulator_overflow;
+  }
+  return Str::num_nan;
 }
 
+Str NumericsHint(NumericsKind k) {
+  switch (k) {
+    case NumericsKind::kExpOverflow: return Str::num_hint_exp_overflow;
+    case NumericsKind::kWeightsUnderflow: return Str::num_hint_weights_underflow;
+    case NumericsKind::kInfiniteScore: return Str::num_hint_infinite_score;
+    case NumericsKind::kNaN: return Str::num_hint_nan;
+    case NumericsKind::kOutOfRange: return Str::num_hint_out_of_range;
+    case NumericsKind::kAccumulatorOverflow: return Str::num_hint_accumulator_overflow;
+  }
+  return Str::num_hint_nan;
+}
+
+const std::string& NumericsKindName(NumericsKind k, const std::string& lang) { return UiText(NumericsName(k), lang); }
+
 std::string NumericsWhere(const engine::NumericsEvent& e, const std::string& lang, const EventPathFn& path) {
-  const bool zh = lang == "zh";
   const auto n = [](std::int64_t x) { return std::to_string(x + 1); };
   std::string what = e.quantity + " = " + FormatDouble(e.value);
   if (e.kind == NumericsKind::kWeightsUnderflow) what = e.quantity + " = 0";
   if (e.kind == NumericsKind::kExpOverflow) what = "e^s = +\u221e (s = " + FormatDouble(e.value) + ")";
   std::vector<std::string> at;
-  if (e.row >= 0) at.push_back(zh ? "第 " + n(e.row) + " 行" : "row " + n(e.row));
+  if (e.row >= 0) at.push_back(UiFormat(Str::num_at_row, lang, {n(e.row)}));
   if (e.col >= 0) {
     const bool key = e.quantity == "S";
     const bool pos = e.row < 0 && (e.quantity == "e^s" || e.quantity == "weights");
-    if (pos) at.push_back(zh ? "位置 " + n(e.col) : "position " + n(e.col));
-    else if (key) at.push_back(zh ? "第 " + n(e.col) + " 个键" : "key " + n(e.col));
-    else at.push_back(zh ? "第 " + n(e.col) + " 列" : "column " + n(e.col));
+    at.push_back(UiFormat(pos ? Str::num_at_position : key ? Str::num_at_key : Str::num_at_column, lang, {n(e.col)}));
   }
   std::string s = what;
   if (!at.empty()) {
     s += " \u00b7 ";
-    for (size_t k = 0; k < at.size(); ++k) s += (k ? (zh ? "，" : ", ") : "") + at[k];
+    for (size_t k = 0; k < at.size(); ++k) s += (k ? UiText(Str::list_sep, lang) : "") + at[k];
   }
-  if (e.i >= 0 && e.j >= 0) s += std::string(" \u00b7 ") + (zh ? "分块 (" : "tile (") + n(e.i) + "," + n(e.j) + ")";
-  else if (e.j >= 0) s += std::string(" \u00b7 ") + (zh ? "块 " : "block ") + n(e.j);
+  if (e.i >= 0 && e.j >= 0) s += " \u00b7 " + UiFormat(Str::num_at_tile, lang, {n(e.i), n(e.j)});
+  else if (e.j >= 0) s += " \u00b7 " + UiFormat(Str::num_at_block, lang, {n(e.j)});
   if (path) {
     const std::string p = path(e);
     if (!p.empty()) s += " \u00b7 " + p;
   }
   if (e.kind == NumericsKind::kOutOfRange)
-    s += std::string(" \u00b7 ") + e.precision + (zh ? " 中变成 " : ": becomes ") +
-         (std::abs(e.value) > 1 ? (e.value > 0 ? "+\u221e" : "\u2212\u221e") : "0");
+    s += " \u00b7 " + UiFormat(Str::num_becomes, lang, {e.precision, std::abs(e.value) > 1 ? (e.value > 0 ? "+\u221e" : "\u2212\u221e") : "0"});
   return s;
 }
 
@@ -73,12 +91,12 @@ std::optional<PanelSection> NumericsSection(const engine::NumericsReport& rep, c
                                             const EventPathFn& path) {
   if (rep.empty()) return std::nullopt;
   PanelSection sec;
-  sec.title = UiText("num_title", lang) + " (" + std::to_string(rep.size()) + ")";
+  sec.title = UiText(Str::num_title, lang) + " (" + std::to_string(rep.size()) + ")";
   for (const auto& e : rep.events) sec.rows.push_back({NumericsKindName(e.kind, lang), NumericsWhere(e, lang, path), true});
-  if (rep.dropped > 0) sec.rows.push_back({"\u2026", std::to_string(rep.dropped) + " " + UiText("num_more", lang), true});
+  if (rep.dropped > 0) sec.rows.push_back({"\u2026", std::to_string(rep.dropped) + " " + UiText(Str::num_more, lang), true});
   for (NumericsKind k : engine::kAllNumericsKinds)
     if (rep.Count(k) > 0)
-      sec.rows.push_back({UiText("note", lang), UiText(std::string("num_hint_") + engine::ToString(k), lang), false});
+      sec.rows.push_back({UiText(Str::note, lang), UiText(NumericsHint(k), lang), false});
   return sec;
 }
 

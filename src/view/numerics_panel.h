@@ -15,6 +15,7 @@
 #include "engine/compare.h"
 #include "engine/numerics.h"
 #include "view/scenario_model.h"
+#include "view/ui_text.h"
 
 namespace bw::view {
 
@@ -26,7 +27,10 @@ using EventPathFn = std::function<std::string(const engine::NumericsEvent&)>;
 EventPathFn InputPaths(const data::AttentionScenario& sc);
 EventPathFn InputPaths(const data::SingleQueryScenario& sc);
 
-// "exp overflow" / "指数上溢", … (UiText keys "num_<kind>").
+// The table's name and hint for each kind (a switch: a new kind without its strings is a warning).
+Str NumericsName(engine::NumericsKind k);
+Str NumericsHint(engine::NumericsKind k);
+// "exp overflow" / "指数上溢", …
 const std::string& NumericsKindName(engine::NumericsKind k, const std::string& lang);
 // Where and what, 1-based: "S = +∞ · row 1, key 2 · tile (1,2)"; zh "S = +∞ · 第 1 行，第 2 个键 · 分块 (1,2)".
 std::string NumericsWhere(const engine::NumericsEvent& e, const std::string& lang, const EventPathFn& path = {});

@@ -63,10 +63,10 @@ namespace {
 
 std::string ShortStateWord(TileState s, const std::string& lang) {
   switch (s) {
-    case TileState::kPending: return UiText("short_pending", lang);
-    case TileState::kInSram: return UiText("short_now", lang);
-    case TileState::kProcessed: return UiText("short_done", lang);
-    case TileState::kMasked: return UiText("short_skip", lang);
+    case TileState::kPending: return UiText(Str::short_pending, lang);
+    case TileState::kInSram: return UiText(Str::short_now, lang);
+    case TileState::kProcessed: return UiText(Str::short_done, lang);
+    case TileState::kMasked: return UiText(Str::short_skip, lang);
     default: return StateWord(s, lang);
   }
 }
@@ -87,13 +87,13 @@ const char* StateBadge(TileState s) {
 
 std::string StateWord(TileState s, const std::string& lang) {
   switch (s) {
-    case TileState::kPending: return UiText("pending", lang);
-    case TileState::kInSram: return UiText("in_sram", lang);
-    case TileState::kProcessed: return UiText("done", lang);
-    case TileState::kMasked: return UiText("masked", lang);
-    case TileState::kWritten: return UiText("written", lang);
-    case TileState::kNotWritten: return UiText("not_written", lang);
-    case TileState::kNotStored: return UiText("not_stored", lang);
+    case TileState::kPending: return UiText(Str::pending, lang);
+    case TileState::kInSram: return UiText(Str::in_sram, lang);
+    case TileState::kProcessed: return UiText(Str::done, lang);
+    case TileState::kMasked: return UiText(Str::masked, lang);
+    case TileState::kWritten: return UiText(Str::written, lang);
+    case TileState::kNotWritten: return UiText(Str::not_written, lang);
+    case TileState::kNotStored: return UiText(Str::not_stored, lang);
     case TileState::kNone: break;
   }
   return "";
@@ -188,13 +188,13 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 
   sc.rects.push_back(Panel("hbm", kHbmX, 0, kHbmW, kH, pal.panel_hbm, pal));
   sc.rects.push_back(Panel("sram", kSramX, 0, kSramW, kH, pal.panel_sram, pal));
-  sc.texts.push_back({"hbm.title", kHbmX + 0.6f, 0.5f, 1.15f, pal.text, UiText("hbm_title", lang)});
-  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText("sram_title", lang)});
+  sc.texts.push_back({"hbm.title", kHbmX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::hbm_title, lang)});
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::sram_title, lang)});
 
   // HBM: Q, the K/V blocks, the S/P tables the tiled order never stores, O.
   sc.rects.push_back(Tile("hbm.q", 1, kRow1, 5, kTileH, TileState::kNone, pal, lang, "Q"));
   sc.rects.back().fill = pal.not_written;
-  sc.rects.back().sublabel = UiText("q_read_once", lang);
+  sc.rects.back().sublabel = UiText(Str::q_read_once, lang);
 
   const int n = static_cast<int>(run.problem.scores.size());
   const int T = run.BlockCount();
@@ -217,14 +217,14 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     kv_center[b.block] = x + w / 2;
     x += w + kGap;
   }
-  sc.rects.push_back(Tile("hbm.sp", 1, kRow2, 16, kTileH, TileState::kNotStored, pal, lang, UiText("sp_ghost", lang)));
+  sc.rects.push_back(Tile("hbm.sp", 1, kRow2, 16, kTileH, TileState::kNotStored, pal, lang, UiText(Str::sp_ghost, lang)));
   const bool written = ev.kind == engine::QueryEventKind::kWriteOutput;
   sc.rects.push_back(Tile("hbm.o", 23, kRow2, 7, kTileH, written ? TileState::kWritten : TileState::kNotWritten, pal,
                           lang, "O"));
   if (written) sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
 
   // SRAM: the fixed Q block, the current K/V block, the accumulator.
-  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText("q_fixed", lang)));
+  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText(Str::q_fixed, lang)));
   if (in_sram > 0) {
     const auto& b = run.blocks[in_sram - 1];
     SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
@@ -233,14 +233,14 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;
     sc.rects.push_back(std::move(r));
   } else {
-    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, TileState::kNone, pal, lang, UiText("kv_slot", lang));
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, TileState::kNone, pal, lang, UiText(Str::kv_slot, lang));
     r.fill = pal.panel_sram;
     r.dashed = true;
-    r.sublabel = UiText("slot_empty", lang);
+    r.sublabel = UiText(Str::slot_empty, lang);
     sc.rects.push_back(std::move(r));
   }
   SceneRect acc = Panel("sram.acc", kSramX + 1, kRow2 - 1.5f, 17, 8.5f, {255, 255, 255}, pal);
-  acc.label = UiText("acc_title", lang);
+  acc.label = UiText(Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
   const float ax = kSramX + 1.8f;
@@ -249,20 +249,20 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.texts.push_back({"acc.u", ax, kRow2 + 4.2f, 1.35f, pal.state_term, "u = " + q.at("u")});
 
   // Legend along the bottom of the HBM panel.
-  sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText("legend_read", lang)});
-  sc.texts.push_back({"legend.write", 16, kH - 2.0f, 0.9f, pal.write_arrow, "\u2192 " + UiText("legend_write", lang)});
+  sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText(Str::legend_read, lang)});
+  sc.texts.push_back({"legend.write", 16, kH - 2.0f, 0.9f, pal.write_arrow, "\u2192 " + UiText(Str::legend_write, lang)});
 
   // The transfer of this event.
   const float sram_q_c = kSramX + 3.5f, sram_kv_c = kSramX + 12.5f;
   switch (ev.kind) {
     case engine::QueryEventKind::kStart:
       sc.arrows.push_back(OverTheTop("read.q", ArrowKind::kRead, 3.5f, sram_q_c, kRow1, kLane, pal.read_arrow,
-                                     UiText("read", lang) + " Q"));
+                                     UiText(Str::read, lang) + " Q"));
       break;
     case engine::QueryEventKind::kLoadBlock:
       sc.arrows.push_back(OverTheTop("read.kv." + std::to_string(ev.block), ArrowKind::kRead, kv_center[ev.block],
                                      sram_kv_c, kRow1, kLane, pal.read_arrow,
-                                     UiText("read", lang) + " K/V " + std::to_string(ev.block)));
+                                     UiText(Str::read, lang) + " K/V " + std::to_string(ev.block)));
       break;
     case engine::QueryEventKind::kUpdate: {
       SceneArrow a;
@@ -270,7 +270,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       a.kind = ArrowKind::kMerge;
       a.points = {{sram_kv_c, kRow1 + kTileH}, {sram_kv_c, kRow2 - 1.5f}};
       a.color = pal.merge_arrow;
-      a.label = UiText("merge", lang);
+      a.label = UiText(Str::merge, lang);
       a.label_at = {kSramX + 1.0f, kRow1 + kTileH + 0.15f};
       sc.arrows.push_back(std::move(a));
       break;
@@ -281,7 +281,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       a.kind = ArrowKind::kWrite;
       a.points = {{kSramX + 1, kRow2 + 2.25f}, {30, kRow2 + 2.25f}};
       a.color = pal.write_arrow;
-      a.label = UiText("write", lang);
+      a.label = UiText(Str::write, lang);
       a.label_at = {22.5f, kRow2 + kTileH + 0.4f};
       sc.arrows.push_back(std::move(a));
       break;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/single_query.h"
+#include "view/ui_text.h"
 
 namespace bw::view {
 
@@ -107,10 +108,5 @@ std::string ShortStateWord(TileState s, const std::string& lang);
 // ◆ in SRAM, ✓ done, ／ masked, ▼ written, ◇ not written, □ not stored. Every category has its own,
 // so a colour-blind student or a washed-out projector loses nothing ("" for kNone).
 const char* StateBadge(TileState s);
-
-// Fixed user-interface strings ("HBM (off-chip)", "done", …) in zh and en. Unknown key → key.
-const std::string& UiText(const std::string& key, const std::string& lang);
-// Every UI string in both languages (the app builds its font glyph ranges from these and the lesson).
-std::vector<std::string> AllUiTexts();
 
 }  // namespace bw::view

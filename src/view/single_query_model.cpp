@@ -51,47 +51,47 @@ Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::Quantities
 
 std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lang) const {
   const auto q = QuantitiesAt(e);
-  const auto T = [&](const char* k) { return UiText(k, lang); };
+  const auto T = [&](Str k) { return UiText(k, lang); };
   const int merged = run_.BlocksMergedAt(e);
   // Predict, then reveal: what the trace has not reached yet is not shown. A block's own (m_b, l_b,
   // u_b) appear once it is merged; the true output and the wrong average once every block is in.
   const bool all_in = merged == run_.BlockCount();
-  const std::string not_yet = T("not_yet");
+  const std::string not_yet = T(Str::not_yet);
   PanelSection acc;
   acc.id = "accumulator";
-  acc.title = T("panel_accumulator");
-  const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? "mode_raw" : "mode_stable");
-  acc.rows.push_back({T("mode"), mode + (run_.exact ? "  \u00b7  " + T("exact_note") : "")});
+  acc.title = T(Str::panel_accumulator);
+  const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? Str::mode_raw : Str::mode_stable);
+  acc.rows.push_back({T(Str::mode), mode + (run_.exact ? "  \u00b7  " + T(Str::exact_note) : "")});
   acc.rows.push_back({"m", q.at("m")});
   acc.rows.push_back({"l", q.at("l")});
   acc.rows.push_back({"u", q.at("u")});
-  acc.rows.push_back({T("output_so_far"), q.at("output_so_far")});
+  acc.rows.push_back({T(Str::output_so_far), q.at("output_so_far")});
   if (merged > 0) {
     // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
     const std::string before = merged > 1 ? "@" + std::to_string(merged - 1) : "";
     const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: m is 0 from the start
-    acc.rows.push_back({T("before") + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
+    acc.rows.push_back({T(Str::before) + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
-                                                            : T(raw ? "empty_state_raw" : "empty_state")});
+                                                            : T(raw ? Str::empty_state_raw : Str::empty_state)});
     // The factor answers "what happens to the old l and u?" (RC-T3/b1): held back while it is asked.
-    acc.rows.push_back({T("rescale") + " (" + T("block") + " " + j + ")", q.at("alpha@" + j), false, -1, true});
-    acc.rows.push_back({T("block") + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
+    acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true});
+    acc.rows.push_back({T(Str::block) + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
-  PanelRow truth{T("true_output"), all_in ? q.at("reference") : not_yet};
+  PanelRow truth{T(Str::true_output), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
   acc.rows.push_back(truth);
-  acc.rows.push_back({T("blocked_output"), all_in ? q.at("output") : not_yet});
+  acc.rows.push_back({T(Str::blocked_output), all_in ? q.at("output") : not_yet});
   // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
   // the block outputs happens to equal the output.
-  PanelRow wrong{T("wrong_average"), all_in ? q.at("average") : not_yet, all_in && q.at("average") != q.at("output")};
+  PanelRow wrong{T(Str::wrong_average), all_in ? q.at("average") : not_yet, all_in && q.at("average") != q.at("output")};
   wrong.answer = true;
   acc.rows.push_back(wrong);
-  if (run_.all_masked) acc.rows.push_back({T("note"), T("all_masked"), true});
+  if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});
 
   PanelSection blocks;
   blocks.id = "blocks";
-  blocks.title = T("block_contrib");
+  blocks.title = T(Str::block_contrib);
   blocks.columns = {"#", "m_b", "l_b", "u_b", "u_b/l_b"};
   for (const auto& b : run_.blocks) {
     const std::string j = std::to_string(b.block);

@@ -1,342 +1,64 @@
-// The UI string table: every fixed string the app shows, in zh and en, in one place (declared in
-// scene.h: UiText, AllUiTexts). Blocks are grouped by feature; a missing key prints the key, which
-// the zh test over every lesson catches.
-#include <map>
-#include <string>
-#include <utility>
-#include <vector>
+// The UI string table (see ui_text.h): the texts of every Str, built from view/ui_strings.inc in
+// the enum's order.
+#include "view/ui_text.h"
 
-#include "view/scene.h"
+#include <array>
 
 namespace bw::view {
 
 namespace {
 
-const std::map<std::string, std::pair<std::string, std::string>>& UiTable() {
-  // key → {zh, en}
-  static const std::map<std::string, std::pair<std::string, std::string>> table = {
-      {"hbm_title", {"HBM 显存（片外：容量大、搬运慢）", "HBM (off-chip: large, slow to move)"}},
-      {"sram_title", {"SRAM 片上工作区（小、快）", "SRAM (on-chip: small, fast)"}},
-      {"done", {"已处理", "done"}},
-      {"pending", {"待处理", "pending"}},
-      {"in_sram", {"在片上", "in SRAM"}},
-      {"masked", {"全被遮蔽·跳过", "masked, skipped"}},
-      {"written", {"已写回一次", "written once"}},
-      {"not_written", {"尚未写回", "not written yet"}},
-      {"not_stored", {"分块顺序不保存", "not stored when tiled"}},
-      {"sp_ghost", {"S、P 整表", "full S, P"}},
-      {"q_fixed", {"Q（固定）", "Q (fixed)"}},
-      {"q_read_once", {"读入一次", "read once"}},
-      {"kv_slot", {"当前 K/V 块", "current K/V block"}},
-      {"slot_empty", {"空", "empty"}},
-      {"acc_title", {"累计量 m, l, u", "accumulator m, l, u"}},
-      {"read", {"读入", "read"}},
-      {"write", {"写回 O = u/l", "write O = u/l"}},
-      {"merge", {"合并进 m, l, u", "merge into m, l, u"}},
-      {"legend_read", {"蓝箭头：读入片上", "blue arrow: read into SRAM"}},
-      {"legend_write", {"红箭头：写回显存", "red arrow: write to HBM"}},
-      {"block", {"块", "block"}},
-      // App panels
-      {"panel_accumulator", {"累计量", "Accumulator"}},
-      {"panel_step", {"讲解", "Lesson"}},
-      {"further", {"进一步解释", "Further explanation"}},
-      {"teacher_notes", {"教师备课（不朗读）", "Teacher notes (not read aloud)"}},
-      {"source", {"来源与条件", "Source and conditions"}},
-      {"running_state", {"当前累计", "Running state"}},
-      {"output_so_far", {"目前输出 u/l", "output so far u/l"}},
-      {"true_output", {"正确输出（直接计算 Σwv/Σw）", "true output (direct Σwv/Σw)"}},
-      {"blocked_output", {"分块合并输出", "blocked output"}},
-      {"wrong_average", {"错误：块输出直接平均", "wrong: mean of block outputs"}},
-      {"block_contrib", {"各块自身 (m_b, l_b, u_b)", "each block alone (m_b, l_b, u_b)"}},
-      {"rescale", {"重缩放因子 e^(m−m')", "rescale factor e^(m−m')"}},
-      {"event", {"事件", "event"}},
-      {"step", {"步骤", "step"}},
-      {"keys_hint", {"←/→ 逐个事件，Shift+←/→ 逐块，空格播放，? 查看全部快捷键", "←/→ one event, Shift+←/→ one block, Space plays, ? lists every shortcut"}},
-      {"no_output_yet", {"尚无（还没有允许的位置）", "none yet (no allowed position merged)"}},
-      {"all_masked", {"整行都被遮蔽：输出定义为 0 并标记", "every position masked: output defined as 0 and flagged"}},
-      {"error", {"错误", "Error"}},
-      {"lang_switch", {"English", "中文"}},
-      {"mode", {"模式", "mode"}},
-      {"projector", {"投影模式", "Projector"}},
-      {"shortcuts", {"快捷键", "Shortcuts"}},
-      {"key_arrows", {"← / →\t上一个 / 下一个事件", "← / →\tprevious / next event"}},
-      {"key_shift_arrows", {"Shift + ← / →\t上一块 / 下一块", "Shift + ← / →\tprevious / next block"}},
-      {"key_pages", {"PageUp / PageDown\t上一步 / 下一步（翻页笔）；有先猜问题时先揭晓答案", "PageUp / PageDown\tprevious / next lesson step (clickers); a question's answer is revealed first"}},
-      {"key_home_end", {"Home / End\t第一步 / 最后一步", "Home / End\tfirst / last step"}},
-      {"key_space", {"空格\t播放 / 暂停（停在下一步的位置）", "Space\tplay / pause (stops at the next step's mark)"}},
-      {"key_speed", {"[ / ]\t播放减速 / 加速", "[ / ]\tslower / faster playback"}},
-      {"key_help", {"?\t显示 / 隐藏本表", "?\tshow / hide this list"}},
-      {"key_f5", {"F5\t演讲者模式：备课笔记放到第二个窗口", "F5\tpresenter mode: notes in a second window"}},
-      {"key_f11", {"F11 / Shift+F11\t全屏 / 换到下一个显示器", "F11 / Shift+F11\tfullscreen / on the next monitor"}},
-      {"key_p", {"P\t投影配色", "P\tprojector palette"}},
-      {"key_g", {"G\tGPU 面板：真实显卡上的分块流量", "G\tGPU panel: tile traffic on a real GPU"}},
-      {"gpu_title", {"GPU：分块流量", "GPU: tile traffic"}},
-      {"gpu_live", {"实时运行在", "live on"}},
-      {"gpu_none", {"这里没有 NVIDIA 显卡——下面是在 H200 上录制的一次运行", "No NVIDIA GPU here — showing a run recorded on an H200"}},
-      {"gpu_run", {"运行", "Run"}},
-      {"gpu_replay", {"回放 H200 录制", "Replay the H200 recording"}},
-      {"gpu_slowdown", {"回放放慢倍数", "replay slow-down"}},
-      {"gpu_pace", {"每块至少", "per tile at least"}},
-      {"causal", {"因果", "causal"}},
-      {"gpu_hint", {"按“运行”在这块显卡上实时运行，或回放在 H200 上录制的一次运行。", "Press Run for a live kernel on this GPU, or replay a run recorded on an H200."}},
-      {"gpu_device", {"设备", "device"}},
-      {"gpu_loaded", {"已读入共享内存", "loaded to shared memory"}},
-      {"gpu_written", {"已写回", "written"}},
-      {"gpu_legend", {"每格是一个 (Q 块, K/V 块) 步骤；颜色表示开始时间（浅 = 早，深 = 晚）；灰色条纹 = 整块被遮蔽、跳过；淡蓝 = 尚未完成。", "Each cell is one (Q tile, K/V tile) step, coloured by when it started (light = early, dark = late); grey stripes = fully masked, skipped; pale blue = not done yet."}},
-      {"gpu_running", {"运行中……结束后显示时间、TFLOP/s、GB/s 和计数对比。", "Running… time, TFLOP/s, GB/s and the counter check appear when it ends."}},
-      {"gpu_time", {"核函数时间", "kernel time"}},
-      {"gpu_hbm", {"HBM 流量（模型）", "HBM traffic (model)"}},
-      {"gpu_vs_engine", {"GPU 计数与 CPU 引擎预测（元素）", "GPU counters vs the CPU engine's prediction (elements)"}},
-      {"gpu_engine", {"CPU 引擎", "CPU engine"}},
-      {"key_l", {"L\t切换中文 / English", "L\tswitch 中文 / English"}},
-      {"key_font", {"Ctrl + / Ctrl − / Ctrl 0\t放大 / 缩小 / 复原字号", "Ctrl + / Ctrl − / Ctrl 0\tlarger / smaller / default text"}},
-      {"key_open", {"Ctrl+O\t打开课程或场景", "Ctrl+O\topen a lesson or scenario"}},
-      {"key_export", {"Ctrl+E / Ctrl+Shift+E\t导出 PNG（2 倍）/ 计数 CSV 与轨迹 JSON", "Ctrl+E / Ctrl+Shift+E\texport PNG (2×) / counters CSV and trace JSON"}},
-      {"no_lesson_notes", {"当前打开的是单独的场景，没有备课笔记。", "A scenario is open on its own: there are no notes."}},
-      {"next_step", {"下一步", "Next step"}},
-      {"heatmap", {"热图", "Heatmap"}},
-      {"editor", {"编辑这个场景（即时重算）", "Edit this scenario (live recompute)"}},
-      {"stable_mode", {"稳定递推（减去最大值）", "stable (max-shifted)"}},
-      {"save_as", {"另存为", "Save As"}},
-      {"saved", {"已保存", "saved"}},
-      {"heatmap_legend", {"颜色：log10 p，跨 6 个数量级（黄 = 1，紫 = 1e-6）；灰 = 被遮蔽；红框 = 当前块。", "colour: log10 p over 6 decades (yellow = 1, purple = 1e-6); grey = masked; red box = current tile."}},
-      {"heatmap_too_big", {"矩阵超过显卡纹理尺寸，不画热图。", "The matrix is larger than a GPU texture: no heatmap."}},
-      {"steps", {"全部步骤", "All steps"}},
-      {"open_title", {"打开课程或场景", "Open a lesson or scenario"}},
-      {"open_path", {"文件路径：", "File path:"}},
-      {"open", {"打开", "Open"}},
-      {"recent", {"最近打开", "Recent"}},
-      {"shipped", {"随附的课程与场景", "Shipped lessons and scenarios"}},
-      {"key_drop", {"拖入文件\t打开课程或场景", "drop a file\topen a lesson or scenario"}},
-      {"note", {"注意", "note"}},
-      {"tile_grid", {"分块 (i, j)", "tiles (i, j)"}},
-      {"grid_note", {"每块 S(i,j) 只在片上，用完即丢", "each tile S(i,j) lives on chip only"}},
-      {"grid_title_logits", {"HBM 中给定的分数 S，分块 (i, j)", "the given scores S in HBM, tiles (i, j)"}},
-      {"grid_note_logits", {"每块 S(i,j) 从 HBM 读入，不读 Q、K", "each tile S(i,j) is read from HBM: no Q, no K"}},
-      {"logits_given", {"给定 logits S（不读 Q、K）", "logits S given (no Q, K read)"}},
-      {"short_done", {"已算", "done"}},
-      {"short_pending", {"待算", "to do"}},
-      {"short_skip", {"跳过", "skip"}},
-      {"short_now", {"当前", "now"}},
-      {"acc_rows", {"累计 m, l, u：", "m, l, u of"}},
-      {"no_acc_reference", {"直接做法：整张 S、P 经过显存", "reference: whole S and P go through HBM"}},
-      {"more_rows", {"行未显示", "more rows"}},
-      {"elements", {"个元素", "elements"}},
-      {"panel_run", {"本次运行", "This run"}},
-      {"shape", {"形状", "shape"}},
-      {"order", {"执行顺序", "order"}},
-      {"mask", {"遮蔽", "mask"}},
-      {"derivation", {"由 SRAM 大小推导", "from the SRAM size"}},
-      {"check_vs_reference", {"与直接计算比对", "vs the reference"}},
-      {"match", {"一致", "match"}},
-      {"flagged_rows", {"整行被遮蔽", "fully masked rows"}},
-      {"flagged_note", {"（输出定义为 0 并标记）", "(output defined as 0, flagged)"}},
-      {"panel_counters", {"HBM 读写计数（元素，累计到此刻）", "HBM traffic (elements, so far)"}},
-      {"tensor", {"张量", "tensor"}},
-      {"reads_now", {"读", "reads"}},
-      {"writes_now", {"写", "writes"}},
-      {"formula_total", {"全程公式", "formula (whole run)"}},
-      {"panel_compare", {"对比（全程）", "Comparison (whole run)"}},
-      {"hbm_now", {"此刻 HBM 累计", "HBM so far"}},
-      {"scratch", {"中间表", "scratch"}},
-      {"ratio", {"直接做法 / FlashAttention-2", "reference / FlashAttention-2"}},
-      {"parallel_units", {"可并行的块 (FA-2 / FA-1)", "parallel blocks (FA-2 / FA-1)"}},
-      {"parallel_units_note", {"FA-2 每个 Q 块各自独立；FA-1 每一步都改写整个 O", "FA-2: each Q block on its own; FA-1: every step rewrites all of O"}},
-      {"sram_peak", {"SRAM 峰值", "SRAM peak"}},
-      {"sram_now", {"此刻 SRAM 占用", "SRAM in use now"}},
-      {"peak", {"峰值", "peak"}},
-      {"tiles", {"分块", "tiles"}},
-      {"computed", {"已计算", "computed"}},
-      {"so_far", {"（到此刻）", "(so far)"}},
-      {"before", {"合并前", "before"}},
-      {"predict", {"先猜一猜：", "Predict first:"}},
-      {"wrong_merges", {"错误的合并（与正确结果对比）", "Wrong merges (beside the right one)"}},
-      {"merge_variant", {"合并方式", "merge"}},
-      {"max_error", {"最大误差", "max error"}},
-      {"skipped", {"跳过", "skipped"}},
-      {"kept_scenario", {"已保留当前场景。", "The current scenario was kept."}},
-      {"mode_raw", {"原始累加（不减最大值）", "raw (no max shift)"}},
-      {"mode_stable", {"稳定递推（减去最大值 m）", "stable (max-shifted by m)"}},
-      {"exact_note", {"整数输入：精确分数", "integer inputs: exact fractions"}},
-      // Classroom (issue 10): predict then reveal, values not reached yet, the legend.
-      {"not_yet", {"？（尚未算到）", "? (not reached yet)"}},
-      {"hidden_answer", {"？（先猜，再揭晓）", "? (predict first)"}},
-      {"reveal", {"揭晓答案", "Reveal"}},
-      {"lesson_end", {"本课结束（Home 回到第一步）", "End of the lesson (Home goes back to the first step)"}},
-      {"play_question_open", {"先揭晓这一步的问题（PageDown 或 R），再继续播放", "Reveal this step's question first (PageDown or R), then play on"}},
-      {"reveal_hint", {"PageDown 或 R 揭晓；再按 PageDown 进入下一步", "PageDown or R reveals; PageDown again moves on"}},
-      {"empty_state", {"空：m = \u2212\u221e, l = 0, u = 0", "empty: m = \u2212\u221e, l = 0, u = 0"}},
-      {"empty_state_raw", {"空：m = 0（原始累加不减最大值）, l = 0, u = 0", "empty: m = 0 (raw sums subtract no maximum), l = 0, u = 0"}},
-      {"algo_reference", {"直接计算（S、P 整表写入 HBM）", "reference (S, P written to HBM)"}},
-      {"algo_reference_logits", {"直接计算（P 整表写入 HBM）", "reference (P written to HBM)"}},
-      {"algo_flash2", {"FlashAttention-2 分块顺序", "FlashAttention-2 tiled order"}},
-      {"algo_flash1", {"FlashAttention-1 分块顺序", "FlashAttention-1 tiled order"}},
-      {"algo_backward_recompute", {"反向：重算", "backward: recompute"}},
-      {"algo_backward_reference", {"反向：物化", "backward: materialise"}},
-      {"maskkind_none", {"无", "none"}},
-      {"maskkind_causal", {"因果", "causal"}},
-      {"maskkind_key_padding", {"键填充", "key padding"}},
-      {"maskkind_explicit", {"逐项给出", "explicit"}},
-      {"align_top_left", {"左上对齐", "top-left"}},
-      {"align_bottom_right", {"右下对齐", "bottom-right"}},
-      {"mergev_correct", {"正确：旧 l、u 同乘 α", "right: old l and u both × α"}},
-      {"mergev_no_rescale", {"不重缩放", "no rescaling"}},
-      {"mergev_rescale_l_only", {"只缩放 l", "rescale l only"}},
-      {"mergev_rescale_u_only", {"只缩放 u", "rescale u only"}},
-      {"mergev_average_of_block_outputs", {"各块输出直接平均", "mean of the tiles' outputs"}},
-      {"mergev_inverted_factor_on_u", {"u 乘反了的因子 e^(m'−m)", "u times the inverted factor e^(m'−m)"}},
-      {"row", {"行", "row"}},
-      // Lesson scenes (issue 11): the backward diagram, MoE compute, expert parallelism, CPU/GPU.
-      {"bwd_grid", {"梯度已算的块 (i, j)", "tiles with gradients done (i, j)"}},
-      {"bwd_recompute_short", {"重算 (FA-2 Alg. 2) HBM 读写", "recompute (FA-2 Alg. 2), HBM"}},
-      {"bwd_materialise_short", {"对照：物化反向 (FA Alg. 3)", "for contrast: materialising (FA Alg. 3)"}},
-      {"bwd_stored", {"存在 HBM", "stored in HBM"}},
-      {"bwd_p_reads", {"读 P（元素）", "P read (elements)"}},
-      {"bwd_p_recomputed", {"片上重算的 P 块", "P tile recomputed on chip"}},
-      {"bwd_sram_note", {"dK_j、dV_j 在片上累加，每个 j 只写回一次", "dK_j, dV_j add up on chip; written once per j"}},
-      {"bwd_grads", {"dV_j += P^T dO_i，dK_j += dS^T Q_i", "dV_j += P^T dO_i, dK_j += dS^T Q_i"}},
-      {"bwd_grads_dq", {"dQ_i += dS K_j，再写回 HBM", "dQ_i += dS K_j, then back to HBM"}},
-      {"bwd_panel_now", {"反向：到此为止", "Backward so far"}},
-      {"bwd_panel_values", {"梯度 dQ、dK、dV（前几行，最终值）", "Gradients dQ, dK, dV (first rows, final)"}},
-      {"bwd_rows", {"行", "row"}},
-      {"moe_compute_title", {"训练算力估算 C_train ≈ 6·N·D（稠密模型的近似）", "Training compute C_train ≈ 6·N·D (the dense-model approximation)"}},
-      {"moe_d", {"D = 训练 token 数", "D = training tokens"}},
-      {"moe_n_total", {"N 取总参数", "N = total parameters"}},
-      {"moe_n_active", {"N 取每 token 激活参数", "N = active per token"}},
-      {"moe_ratio", {"两者之比", "ratio"}},
-      {"moe_overcount", {"用总参数代入，算术量被高估这么多倍", "plugging in the total overestimates the arithmetic by this factor"}},
-      {"moe_missing", {"用激活参数代入，又漏掉路由、all-to-all 通信与负载不均", "plugging in the active count misses routing, all-to-all and imbalance"}},
-      {"moe_c_note", {"注意：C_train 是训练算力（FLOPs），不是 e4 的专家容量 C", "Note: C_train is training compute (FLOPs), not the expert capacity C of e4"}},
-      {"ep_title", {"专家并行：", "Expert parallelism:"}},
-      {"ep_devices", {"个设备", "devices"}},
-      {"ep_device", {"设备", "device"}},
-      {"ep_tokens", {"本设备的 token", "its tokens"}},
-      {"ep_dispatch", {"分发（all-to-all）", "dispatch (all-to-all)"}},
-      {"ep_compute", {"各设备计算自己的专家", "each device computes its experts"}},
-      {"ep_combine", {"结果送回原设备合并（all-to-all）", "results sent back and combined (all-to-all)"}},
-      {"ep_load", {"负载", "load"}},
-      {"ep_busiest", {"最忙设备（关键路径）", "busiest device (critical path)"}},
-      {"ep_local", {"本地", "local"}},
-      {"ep_remote", {"跨设备副本", "copies between devices"}},
-      {"ep_each_way", {"去、回各一次", "once each way"}},
-      {"ep_busiest_link", {"最忙链路", "busiest link"}},
-      {"ep_assignments", {"个分配", "assignments"}},
-      {"ep_mean", {"平均", "mean"}},
-      {"ep_panel", {"专家并行：链路上的副本数（行：从，列：到）", "Expert parallelism: copies per link (row from, column to)"}},
-      {"het_gpu_hbm", {"GPU HBM：注意力与共享部分", "GPU HBM: attention and shared part"}},
-      {"het_gpu_compute", {"GPU 计算注意力", "GPU computes attention"}},
-      {"het_cpu_mem", {"CPU 内存：全部路由专家", "CPU memory: all routed experts"}},
-      {"het_numa", {"NUMA 节点", "NUMA node"}},
-      {"het_stored", {"存着", "stored"}},
-      {"het_cpu_cores", {"CPU 核：计算选中的专家", "CPU cores: compute the chosen experts"}},
-      {"het_weights_read", {"读权重", "weights read"}},
-      {"het_binding", {"线程绑定：算某专家的线程放在存它的 NUMA 节点上", "thread binding: an expert's threads run on the NUMA node holding it"}},
-      {"het_numa_note", {"跨 NUMA 节点读权重更慢", "reading weights across NUMA nodes is slower"}},
-      {"het_quantised", {"量化到", "quantised to"}},
-      {"het_in_memory", {"存储", "stored"}},
-      {"het_read", {"读取", "read"}},
-      {"het_link", {"GPU↔CPU 链路", "GPU↔CPU link"}},
-      {"het_link_bytes", {"激活值", "activations"}},
-      {"het_if_moved", {"若改搬权重：", "weights, if moved:"}},
-      {"het_token", {"token", "token"}},
-      {"het_panel", {"CPU/GPU 放置（每 token、每个 MoE 层、批量 1）", "CPU/GPU placement (per token, one MoE layer, batch 1)"}},
-      {"sram_over_m", {"超出 M！", "over M!"}},
-      // [numerics] the numerics report (view/numerics_panel.cpp; issue 12)
-      {"num_title", {"数值诊断", "Numerics"}},
-      {"num_more", {"条未列出", "more not listed"}},
-      {"num_exp_overflow", {"指数上溢", "exp overflow"}},
-      {"num_weights_underflow", {"权重全部下溢", "all weights underflow"}},
-      {"num_infinite_score", {"分数为无穷", "infinite score"}},
-      {"num_nan", {"NaN（非数）", "NaN"}},
-      {"num_out_of_range", {"超出工作精度范围", "out of range"}},
-      {"num_accumulator_overflow", {"累加器溢出", "accumulator overflow"}},
-      {"num_hint_exp_overflow", {"原始累加不减最大值：e^s 超过最大浮点数变成 +∞，随后 ∞/∞ 或 0·∞ 成为 NaN。稳定递推先减去 m，e^(s−m) ≤ 1，不会上溢。",
-                                 "raw mode does not subtract the max: e^s passes the largest float and becomes +∞, then ∞/∞ or 0·∞ gives NaN. The stable recurrence subtracts m first, so e^(s−m) ≤ 1 never overflows."}},
-      {"num_hint_weights_underflow", {"这里没有被遮蔽的位置：每个 e^s 都下溢为 0，所以 l = 0，显示的输出不是答案。直接计算（先减最大值）给出真值。",
-                                      "nothing here is masked: every e^s underflowed to 0, so l = 0 and the output shown is not the answer. The direct reference (max-shifted) gives the true value."}},
-      {"num_hint_infinite_score", {"Q·K 超出工作精度，分数成了 ±∞；减去最大值也救不了：∞ − ∞ = NaN。",
-                                   "Q·K overflowed the working precision, so the score is ±∞; subtracting the max cannot help: ∞ − ∞ = NaN."}},
-      {"num_hint_nan", {"NaN 不等于任何数（包括它自己）：与直接计算的比对算作不一致。",
-                        "NaN equals nothing, not even NaN: the comparison with the reference counts it as a mismatch."}},
-      {"num_hint_out_of_range", {"这个输入在工作精度中放不下（float 最大约 3.4e38）：转换时变成 ±∞ 或 0。",
-                                 "this input does not fit the working precision (float's largest is about 3.4e38): it becomes ±∞ or 0 on conversion."}},
-      {"num_hint_accumulator_overflow", {"每一项都是有限数，但它们的和超过了最大浮点数。",
-                                         "every term is finite, but their sum passed the largest floating-point number."}},
-      // GPU panel and `blockwise-cli gpu` (issue 15)
-      {"gpu_live_badge", {"实时", "LIVE"}},
-      {"gpu_replay_of", {"回放：录制于", "Replay of a run recorded on"}},
-      {"gpu_paused", {"已暂停", "paused"}},
-      {"gpu_play", {"播放", "Play"}},
-      {"gpu_pause", {"暂停", "Pause"}},
-      {"gpu_speed", {"速度（GPU 时间放慢倍数）", "speed (GPU time slowed by)"}},
-      {"gpu_time_at", {"GPU 时间", "GPU time"}},
-      {"gpu_computed", {"已算的块", "tiles computed"}},
-      {"gpu_skipped_tiles", {"跳过（整块被遮蔽）", "skipped (fully masked)"}},
-      {"gpu_lanes", {"SM × 时间：每行一个 SM，每段一个块从开始到结束", "SM × time: one lane per SM, one bar per tile from start to end"}},
-      {"gpu_sms_idle", {"个 SM 空闲", "SMs idle"}},
-      {"gpu_roofline", {"屋顶线：这个核函数离设备峰值多远", "Roofline: how far this kernel is from the device's peaks"}},
-      {"gpu_roof_x", {"算术强度（FLOP / HBM 字节，模型）", "arithmetic intensity (FLOP per HBM byte, model)"}},
-      {"gpu_roof_of_hbm", {"（受 HBM 带宽限制的上限）", "of the HBM-bound roof"}},
-      {"gpu_roof_of_peak", {"（算力峰值）", "of the compute peak"}},
-      {"gpu_roof_unknown", {"不知道这块设备的峰值，不画屋顶线。", "This device's peaks are unknown: no roofline."}},
-      {"gpu_driver_detail", {"详情", "details"}},
-      // Desktop (issue 13): settings window, shortcuts, start-up and editor messages
-      {"key_settings", {"Ctrl+,\t设置：语言、配色、字号、显示器、导出文件夹、播放速度", "Ctrl+,\tsettings: language, palette, text size, monitor, export folder, play speed"}},
-      {"key_reveal", {"R\t揭晓先猜问题的答案", "R\treveal the answer to a predict-first question"}},
-      {"key_escape", {"Esc\t关闭本表、打开对话框或设置", "Esc\tclose this list, the open dialog or the settings"}},
-      {"settings_title", {"设置", "Settings"}},
-      {"settings_button", {"设置", "Settings"}},
-      {"set_language", {"语言", "Language"}},
-      {"set_palette", {"配色", "Palette"}},
-      {"set_classroom", {"教室", "Classroom"}},
-      {"set_font", {"字号（逻辑像素）", "Text size (logical px)"}},
-      {"set_default", {"默认", "Default"}},
-      {"set_monitor", {"全屏所用显示器", "Fullscreen monitor"}},
-      {"set_export_dir", {"导出文件夹", "Export folder"}},
-      {"set_play_speed", {"播放速度", "Play speed"}},
-      {"set_speed_format", {"每秒 %.1f 个事件", "%.1f events per second"}},
-      {"set_saved_in", {"自动保存到", "Saved automatically in"}},
-      {"nothing_loaded", {"没有打开任何课程或场景。", "Nothing was loaded."}},
-      // Checked exercises (lesson step "check"; view/exercise.h).
-      {"check_prompt", {"你的答案（可写分数如 7/3，或小数）：", "Your answer (a fraction such as 7/3, or a decimal):"}},
-      {"check_button", {"检查", "Check"}},
-      {"check_right", {"✓ 对了，和引擎算出的值一致。", "✓ Right: it matches the engine's value."}},
-      {"check_wrong", {"× 还不对，再想想（或请老师揭晓答案）。", "× Not right yet: think again (or ask for the reveal)."}},
-      {"check_unreadable", {"请输入一个数：整数、分数（如 7/3）或小数。", "Type a number: a whole number, a fraction (such as 7/3) or a decimal."}},
-      {"check_coarse", {"方向对了，但请至少给出 3 位有效数字（或写成分数）。", "On the right track, but give at least 3 significant digits (or the fraction)."}},
-      {"check_choice_wrong", {"× 不是这个，再想想。", "× Not this one: think again."}},
-      {"check_choice_right", {"✓ 对了。", "✓ Right."}},
-      // The merge strip and the balance under the single-query diagram (merge_views.h).
-      {"strip_hint", {"合并公式：每合并一个块，这里就代入当前数值。", "The merge equations appear here, values substituted, at each merge (update)."}},
-      {"balance_mean", {"加权平均（正确）", "weighted mean (right)"}},
-      {"balance_midpoint", {"块输出的简单平均（错误）", "plain mean of the block outputs (wrong)"}},
-      {"weight_word", {"权重", "weight"}},
-      {"balance_heading", {"天平（线性权重）", "Balance (linear weights)"}},
-      {"heatmap_not_yet", {"P 还没算出来：直接实现在第 2 遍才把 P 写回显存。", "P is not computed yet: the direct implementation writes P in its pass 2."}},
-      {"masked_hint", {"提示：被遮蔽的 logit 要写成带引号的 \"-inf\"，例如 1, \"-inf\", 2。", "Hint: a masked logit is written \"-inf\" in quotes, e.g. 1, \"-inf\", 2."}},
-      // GPU panel, issue 15 (live on the H200): slowed-down runs are not placed on the roofline.
-      {"gpu_slow_motion", {"慢动作", "slow motion"}},
-      {"gpu_roof_paced", {"慢动作运行：这个时间量的是人为放慢，不是核函数本身，", "Slow motion: this time measures the pacing, not the kernel,"}},
-      {"gpu_roof_paced2", {"所以不画点。每块时间设为 0 ms 再运行即可定位。", "so no point is placed. Run at 0 ms per tile to place it."}},
-  };
+struct Texts {
+  std::string zh, en;
+};
+
+struct Row {
+  const char* name;
+  const char* zh;
+  const char* en;
+};
+
+constexpr Row kRows[] = {
+#define BW_STR(name, zh, en) {#name, zh, en},
+#include "view/ui_strings.inc"
+#undef BW_STR
+};
+static_assert(std::size(kRows) == static_cast<std::size_t>(kStrCount), "one row per Str");
+
+const std::array<Texts, kStrCount>& Table() {
+  static const auto table = [] {
+    std::array<Texts, kStrCount> t;
+    for (int i = 0; i < kStrCount; ++i) t[static_cast<std::size_t>(i)] = {kRows[i].zh, kRows[i].en};
+    return t;
+  }();
   return table;
 }
 
 }  // namespace
 
-const std::string& UiText(const std::string& key, const std::string& lang) {
-  const auto& t = UiTable();
-  const auto it = t.find(key);
-  if (it == t.end()) return key;
-  return lang == "zh" ? it->second.first : it->second.second;
+const std::string& UiText(Str s, const std::string& lang) {
+  const auto& t = Table()[static_cast<std::size_t>(s)];
+  return lang == "zh" ? t.zh : t.en;
 }
+
+std::string UiFormat(Str s, const std::string& lang, const std::vector<std::string>& args) {
+  std::string out = UiText(s, lang);
+  std::size_t at = 0;
+  for (const auto& a : args) {
+    at = out.find("{}", at);
+    if (at == std::string::npos) break;
+    out.replace(at, 2, a);
+    at += a.size();
+  }
+  return out;
+}
+
+const char* StrName(Str s) { return kRows[static_cast<int>(s)].name; }
 
 std::vector<std::string> AllUiTexts() {
   std::vector<std::string> out;
-  for (const auto& [k, v] : UiTable()) {
-    out.push_back(v.first);
-    out.push_back(v.second);
-  }
+  for (int i = 0; i < kStrCount; ++i)
+    for (const char* lang : {"zh", "en"}) out.push_back(UiText(static_cast<Str>(i), lang));
   return out;
 }
 

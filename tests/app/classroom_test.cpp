@@ -14,6 +14,7 @@
 #include "app/app_state.h"
 #include "app/panels.h"
 #include "app/shown.h"
+#include "english_words.h"
 
 namespace bw::app {
 namespace {
@@ -93,7 +94,7 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
       if (open) {
         EXPECT_EQ(s.ui.step, i) << file << " Space left " << L.lesson.steps[i].id << " with its question open";
         EXPECT_FALSE(s.ui.revealed);
-        EXPECT_EQ(s.ui.status, view::UiText("play_question_open", s.options.lang));
+        EXPECT_EQ(s.ui.status, view::UiText(view::Str::play_question_open, s.options.lang));
         Reveal(s);  // answered: Space now plays on into the next step
         TogglePlay(s);
         while (s.ui.playing && ticks < 100000) PlayTick(s), ++ticks;
@@ -219,7 +220,7 @@ TEST(Classroom, AnswersWaitForTheReveal) {
       for (size_t k = 0; k < raw.size(); ++k)
         for (size_t r = 0; r < raw[k].rows.size(); ++r)
           if (raw[k].rows[r].answer) {
-            EXPECT_EQ(shown[k].rows[r].value, view::UiText("hidden_answer", s.options.lang));
+            EXPECT_EQ(shown[k].rows[r].value, view::UiText(view::Str::hidden_answer, s.options.lang));
           }
       Reveal(s);
       const auto after = PanelsNow(s);
@@ -234,29 +235,6 @@ TEST(Classroom, AnswersWaitForTheReveal) {
 
 namespace bw::app {
 namespace {
-
-// Latin words of three letters or more in `t` that are not technical names a Chinese classroom
-// uses as they are (HBM, SRAM, FlashAttention …).
-std::vector<std::string> EnglishWords(const std::string& t) {
-  static const std::set<std::string> kNames = {
-      "HBM", "SRAM", "GPU", "CPU", "FLOPs", "FLOP", "FlashAttention", "exp", "softmax", "max", "min", "rowsum", "MoE",
-      "NUMA", "Triton", "Pallas", "Splash", "KTransformers", "TFLOP", "GiB", "MiB", "KiB", "TB/s", "GB/s", "Alg", "top",
-      "QKᵀ", "ReLU", "Eigen", "CUDA", "H200", "SM", "PCIe", "NaN", "inf", "log",
-      // Words a Chinese machine-learning class uses as they are.
-      "token", "bit", "bits", "ln", "logits", "train", "all", "ceil"};
-  std::vector<std::string> out;
-  std::string cur;
-  const auto flush = [&] {
-    if (cur.size() >= 3 && !kNames.count(cur)) out.push_back(cur);
-    cur.clear();
-  };
-  for (char c : t) {
-    if (std::isalpha(static_cast<unsigned char>(c))) cur += c;
-    else flush();
-  }
-  flush();
-  return out;
-}
 
 TEST(Classroom, ChineseModeShowsNoEnglishUiText) {
   // Every panel, diagram label and timeline word the app itself writes, at every step of every

@@ -128,7 +128,7 @@ TEST_F(GpuReplay, TheTimelineAndThePanelMoveOnePosition) {
   EXPECT_EQ(s_.ui.step, lesson_step);
 
   // The panel's own scrubber, clicked at its left end: the timeline's position is 0 too.
-  const ImVec2 start = Find(view::UiText("gpu_title", "en").c_str(), view::UiText("gpu_time_at", "en").c_str(), 2);
+  const ImVec2 start = Find(view::UiText(view::Str::gpu_title, "en").c_str(), view::UiText(view::Str::gpu_time_at, "en").c_str(), 2);
   ASSERT_GE(start.x, 0) << "panel scrubber not found";
   Click(start);
   EXPECT_EQ(s_.ui.gpu_replay.position_ns, 0.0);

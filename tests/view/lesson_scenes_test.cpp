@@ -67,12 +67,12 @@ TEST(LessonScenes, BackwardStepsShowGradientsAndTheRecomputedTile) {
         EXPECT_NE(sc.FindRect("hbm.dV." + std::to_string(j)), nullptr);
       }
       ASSERT_NE(sc.FindRect("sram.P"), nullptr);
-      EXPECT_EQ(sc.FindRect("sram.P")->label.rfind(UiText("bwd_p_recomputed", lang), 0), 0u);
+      EXPECT_EQ(sc.FindRect("sram.P")->label.rfind(UiText(Str::bwd_p_recomputed, lang), 0), 0u);
       // The materialising path's stored P beside it, with both traffic counts.
       ASSERT_NE(sc.FindRect("mat.P"), nullptr);
       EXPECT_EQ(sc.FindRect("mat.P")->state, TileState::kWritten);
-      EXPECT_TRUE(HasText(sc, FormatInt(runs.bwd_reference->counters.TotalHbmElements()) + " " + UiText("elements", lang)));
-      EXPECT_TRUE(HasText(sc, " / " + FormatInt(runs.bwd_recompute->counters.TotalHbmElements()) + " " + UiText("elements", lang)));
+      EXPECT_TRUE(HasText(sc, FormatInt(runs.bwd_reference->counters.TotalHbmElements()) + " " + UiText(Str::elements, lang)));
+      EXPECT_TRUE(HasText(sc, " / " + FormatInt(runs.bwd_recompute->counters.TotalHbmElements()) + " " + UiText(Str::elements, lang)));
     }
   }
   // r2: the gradients of tile (1, 1) — P_11 recomputed on chip, K_1, V_1, Q_1 … on chip, grads arrow.
@@ -248,7 +248,7 @@ TEST(LessonScenes, CpuGpuSceneLabelsTheLinkWithTheEnginesBytes) {
       EXPECT_NE(sc.FindArrow("link.out")->label.find(FormatInt(pl.link_bytes_per_token) + " B / token"), std::string::npos);
       EXPECT_TRUE(HasText(sc, FormatInt(pl.expert_bytes_per_token) + " B"));
       EXPECT_TRUE(sc.FindRect("numa.0") && sc.FindRect("numa.1"));
-      EXPECT_TRUE(HasText(sc, UiText("het_binding", lang)));
+      EXPECT_TRUE(HasText(sc, UiText(Str::het_binding, lang)));
     }
   }
   // h = 2048 and 2-byte activations: 2·h·b = 8,192 B; top-2 of 0.1B experts at 16 bits: 400,000,000 B;
@@ -292,7 +292,7 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
     EXPECT_TRUE(flagged);
     bool row = false;
     for (const auto& sec : model.Panels(m.EventOf(c3), lang))
-      for (const auto& r : sec.rows) row |= r.name == UiText("sram_peak", lang) && r.warning;
+      for (const auto& r : sec.rows) row |= r.name == UiText(Str::sram_peak, lang) && r.warning;
     EXPECT_TRUE(row);
   }
   // A run that stays within M is not flagged.
@@ -339,9 +339,9 @@ TEST(LessonScenes, GivenLogitsDrawNoQOrK) {
     for (const char* lang : {"zh", "en"})
       for (const auto& sec : model.Panels(0, lang))
         for (const auto& r : sec.rows)
-          if (r.name == UiText("shape", lang)) {
+          if (r.name == UiText(Str::shape, lang)) {
             EXPECT_EQ(r.value.find(", d "), std::string::npos) << r.value;
-            EXPECT_NE(r.value.find(UiText("logits_given", lang)), std::string::npos) << r.value;
+            EXPECT_NE(r.value.find(UiText(Str::logits_given, lang)), std::string::npos) << r.value;
           }
   }
 }

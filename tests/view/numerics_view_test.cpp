@@ -84,11 +84,11 @@ TEST(NumericsView, Case1OverflowIsNamedAndNotAMatch) {
     const auto secs = m->Panels(end, lang);
     ASSERT_GE(secs.size(), 2u);
     // Right after "this run" (which holds the output and the comparison).
-    EXPECT_EQ(secs[1].title, UiText("num_title", lang) + " (3)");
-    EXPECT_EQ(secs[1].rows[0].name, UiText("num_infinite_score", lang));
+    EXPECT_EQ(secs[1].title, UiText(Str::num_title, lang) + " (3)");
+    EXPECT_EQ(secs[1].rows[0].name, UiText(Str::num_infinite_score, lang));
     EXPECT_TRUE(secs[1].rows[0].warning);
     const std::string text = AllPanelText(*m, end, lang);
-    EXPECT_EQ(text.find(UiText("check_vs_reference", lang) + ": " + UiText("match", lang)), std::string::npos) << text;
+    EXPECT_EQ(text.find(UiText(Str::check_vs_reference, lang) + ": " + UiText(Str::match, lang)), std::string::npos) << text;
   }
   EXPECT_EQ(m->Panels(end, "en")[1].rows[0].value, "S = +\u221e \u00b7 row 1, key 1 \u00b7 tile (1,1)");
   EXPECT_EQ(m->Panels(end, "zh")[1].rows[0].value, "S = +\u221e \u00b7 第 1 行，第 1 个键 \u00b7 分块 (1,1)");
@@ -96,7 +96,7 @@ TEST(NumericsView, Case1OverflowIsNamedAndNotAMatch) {
   EXPECT_NE(en.find("1 with NaN or \u00b1Inf: never a match"), std::string::npos) << en;
   // The wrong merges' table shows the NaN count, not "max error 0".
   const auto panels = m->Panels(end, "en");  // kept alive: FindSection points into it
-  const auto* wrong = FindSection(panels, UiText("wrong_merges", "en"));
+  const auto* wrong = FindSection(panels, UiText(Str::wrong_merges, "en"));
   ASSERT_NE(wrong, nullptr);
   for (size_t r = 1; r < wrong->rows.size(); ++r) EXPECT_NE(wrong->rows[r].value.find("NaN \u00d71"), std::string::npos);
 }
@@ -108,10 +108,10 @@ TEST(NumericsView, Case2UnderflowIsNotMasking) {
   const int end = m->EventCount() - 1;
   for (const char* lang : {"en", "zh"}) {
     const std::string text = AllPanelText(*m, end, lang);
-    EXPECT_EQ(text.find(UiText("all_masked", lang)), std::string::npos) << text;
-    EXPECT_NE(text.find(UiText("true_output", lang) + ": 24.21"), std::string::npos) << text;
-    EXPECT_NE(text.find(UiText("num_weights_underflow", lang) + ": l_b = 0"), std::string::npos) << text;
-    EXPECT_NE(text.find(UiText("num_hint_weights_underflow", lang)), std::string::npos) << text;
+    EXPECT_EQ(text.find(UiText(Str::all_masked, lang)), std::string::npos) << text;
+    EXPECT_NE(text.find(UiText(Str::true_output, lang) + ": 24.21"), std::string::npos) << text;
+    EXPECT_NE(text.find(UiText(Str::num_weights_underflow, lang) + ": l_b = 0"), std::string::npos) << text;
+    EXPECT_NE(text.find(UiText(Str::num_hint_weights_underflow, lang)), std::string::npos) << text;
   }
   const auto scene = m->BuildScene(end, "en", ClassroomPalette());
   for (const char* id : {"hbm.kv.1", "hbm.kv.2"}) {
@@ -140,7 +140,7 @@ TEST(NumericsView, Case4OutOfRangeNamesTheJsonPath) {
   ASSERT_GE(secs.size(), 2u);
   EXPECT_EQ(secs[1].rows[0].value, "Q = 1e+39 \u00b7 row 1, column 1 \u00b7 /logits/0/0 \u00b7 float: becomes +\u221e");
   const auto neg = LoadScenarioModel(kFiles / "numerics_case4_float_logits_minus_1e39.json");
-  EXPECT_EQ(AllPanelText(*neg, 0, "en").find(UiText("flagged_rows", "en")), std::string::npos) << "nothing is masked";
+  EXPECT_EQ(AllPanelText(*neg, 0, "en").find(UiText(Str::flagged_rows, "en")), std::string::npos) << "nothing is masked";
 }
 
 TEST(NumericsView, Case5MaskedValueDoesNotPoisonTheOutput) {
