@@ -20,7 +20,7 @@ using lessons_test::kRoot;
 std::string Relative(const std::filesystem::path& p) { return std::filesystem::relative(p, kRoot).generic_string(); }
 
 // Candidate positions for one scenario: every form with small numbers, every tensor name, and the
-// ends of the event range; plus a few malformed ones, which must stay unresolved.
+// ends of the event range.
 std::vector<std::string> Candidates(const ScenarioModel& m) {
   std::vector<std::string> c = {"start", "end", "write", "compute", "cpu_gpu", "ep:dispatch", "ep:compute", "ep:combine"};
   const int n = m.EventCount();
@@ -83,7 +83,11 @@ TEST(PinnedPositions, EveryScenarioResolvesTheSameSweep) {
     const auto m = LoadScenarioModel(path);
     out << Relative(path) << " (" << m->Kind() << ", " << m->EventCount() << " events)\n";
     for (const auto& p : Candidates(*m))
-      if (const int e = m->FindPosition(p); e >= 0) out << "  " << p << " " << e << "\n";
+      if (const int e = m->FindPosition(p); e >= 0) {
+        out << "  " << p << " " << e << "\n";
+        // A position resolves only in a form the model says it accepts (its help text lists it).
+        EXPECT_TRUE(data::Accepts(m->AcceptedPositions(), *data::ParsePosition(p))) << Relative(path) << ": " << p;
+      }
   }
   CompareOrWrite("scenario_positions.txt", out.str());
 }
