@@ -69,6 +69,41 @@ std::string Pattern(const PositionFormSpec& f) {
   return "";
 }
 
+// Reads what follows "name:" into p; false when `rest` is not what the form takes.
+bool ReadArgs(A args, std::string_view rest, Position& p) {
+  switch (args) {
+    case A::kNone: return rest.empty();
+    case A::kN: {
+      const auto n = Number(rest);
+      p.n = n.value_or(0);
+      return n.has_value();
+    }
+    case A::kIJ: {
+      const auto comma = rest.find(',');
+      if (comma == std::string_view::npos) return false;
+      const auto i = Number(rest.substr(0, comma)), j = Number(rest.substr(comma + 1));
+      p.n = i.value_or(0);
+      p.m = j.value_or(0);
+      return i && j;
+    }
+    case A::kTensor: {
+      const auto t = TensorNamed(rest);
+      p.tensor = t.value_or(engine::Tensor::kCount);
+      return t.has_value();
+    }
+    case A::kTensorBlock: {   // T or T:I
+      const auto colon = rest.find(':');
+      const auto t = TensorNamed(rest.substr(0, colon));
+      p.tensor = t.value_or(engine::Tensor::kCount);
+      if (!t || colon == std::string_view::npos) return t.has_value();
+      const auto i = Number(rest.substr(colon + 1));
+      p.n = i.value_or(0);
+      return i.has_value();
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 const std::vector<PositionFormSpec>& PositionFormSpecs() {
@@ -97,60 +132,16 @@ const std::vector<PositionFormSpec>& PositionFormSpecs() {
 const PositionFormSpec& SpecOf(PositionForm form) { return PositionFormSpecs()[static_cast<size_t>(form)]; }
 
 std::optional<Position> ParsePosition(std::string_view text) {
-  Position p;
-  if (text.starts_with(kBwd)) {
-    p.backward = true;
-    text.remove_prefix(kBwd.size());
-  }
+  const bool backward = text.starts_with(kBwd);
+  if (backward) text.remove_prefix(kBwd.size());
   for (const auto& f : PositionFormSpecs()) {
-    if (p.backward && !f.backward) continue;
+    if (backward && !f.backward) continue;
     const std::string_view name = f.name;
-    p.form = f.form;
-    if (f.args == A::kNone) {
-      if (text == name) return p;
-      continue;
-    }
-    if (!text.starts_with(name) || text.size() <= name.size() || text[name.size()] != ':') continue;
-    const std::string_view rest = text.substr(name.size() + 1);
-    switch (f.args) {
-      case A::kNone: break;
-      case A::kN:
-        if (const auto n = Number(rest)) {
-          p.n = *n;
-          return p;
-        }
-        break;
-      case A::kIJ: {
-        const auto comma = rest.find(',');
-        if (comma == std::string_view::npos) break;
-        const auto i = Number(rest.substr(0, comma)), j = Number(rest.substr(comma + 1));
-        if (i && j) {
-          p.n = *i;
-          p.m = *j;
-          return p;
-        }
-        break;
-      }
-      case A::kTensor:
-        if (const auto t = TensorNamed(rest)) {
-          p.tensor = *t;
-          return p;
-        }
-        break;
-      case A::kTensorBlock: {
-        const auto colon = rest.find(':');
-        const auto t = TensorNamed(rest.substr(0, colon));
-        if (!t) break;
-        p.tensor = *t;
-        if (colon == std::string_view::npos) return p;
-        if (const auto i = Number(rest.substr(colon + 1))) {
-          p.n = *i;
-          return p;
-        }
-        break;
-      }
-    }
-    p.tensor = engine::Tensor::kCount;
+    Position p{f.form, backward};
+    if (f.args == A::kNone ? text == name
+                           : text.starts_with(name) && text.size() > name.size() && text[name.size()] == ':' &&
+                                 ReadArgs(f.args, text.substr(name.size() + 1), p))
+      return p;
   }
   return std::nullopt;
 }
