@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
   cli.add_option("--lesson", args.lesson, "Lesson JSON file (default: lessons/rc-t3.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
-  cli.add_option("--position", args.position, "Then go to this trace position (e.g. update:2, tile:2,1, event:17)");
+  cli.add_option("--position", args.position, "Then go to this trace position (1-based, e.g. update:2, tile:2,1, event:17)");
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting, else zh)")
       ->check(CLI::IsMember({"zh", "en"}));

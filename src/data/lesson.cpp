@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/json_file.h"
+#include "data/position.h"
 
 namespace bw::data {
 
@@ -119,6 +120,8 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     if (!lesson.scenarios.count(st.scenario))
       r.Fail(JsonPath(sp, "scenario"), "no scenario named \"" + st.scenario + "\" in /scenarios");
     st.position = r.String(r.Require(s, sp, "position"), JsonPath(sp, "position"));
+    if (!ParsePosition(st.position))
+      r.Fail(JsonPath(sp, "position"), "\"" + st.position + "\" is no position (" + PositionForms() + ")");
     st.title = Text(r, s, sp, "title");
     st.body = Text(r, s, sp, "body");
     st.further = Text(r, s, sp, "further");

@@ -7,11 +7,13 @@
 //                  "title", "body", "further", "teacher_notes", "source": {"zh","en"},
 //                  "highlight": ["hbm.sp"], "predict": {"zh","en"}, "panel": "counters"
 //                  — all three optional }, … ] }
-// "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…;
-// each scenario kind lists its own: view::ScenarioModel::PositionHelp).
+// "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…,
+// every number 1-based): the grammar is data/position.h, which this loader applies; each scenario
+// kind accepts some of its forms (view::ScenarioModel::PositionHelp).
 // Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}: see view/lesson_text.h.
-// Errors: LoadError (file, JSON path, reason). This loader checks the format; view::LoadLessonModel
-// also loads every scenario and checks every position.
+// Errors: LoadError (file, JSON path, reason). This loader checks the format (a position is a
+// string of the grammar); view::LoadLessonModel also loads every scenario and checks that every
+// position is in its scenario's trace.
 #pragma once
 
 #include <filesystem>
@@ -32,7 +34,7 @@ inline constexpr int kMaxLessonScenarios = 64;
 struct LessonStep {
   std::string id;            // "RC-T3/b0"
   std::string scenario;      // key into Lesson::scenarios
-  std::string position;      // trace event label
+  std::string position;      // trace event, a string of data/position.h's grammar
   LocalText title, body, further, teacher_notes, source;
   // Optional. "highlight": ids of scene rects to emphasise ("hbm.sp", "grid.1,2", "expert.3"; the
   // lesson tests check each exists in the step's scene). "predict": a question students answer

@@ -7,22 +7,11 @@
 #include "view/attention_model.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace bw::view {
 
 using engine::EventKind;
 using engine::Tensor;
-
-namespace {
-
-std::optional<Tensor> TensorByName(const std::string& name) {
-  for (int t = 0; t < engine::kTensorCount; ++t)
-    if (name == engine::ToString(static_cast<Tensor>(t))) return static_cast<Tensor>(t);
-  return std::nullopt;
-}
-
-}  // namespace
 
 // [SECTION] Construction and positions ------------------------------------------------------------
 
@@ -74,42 +63,27 @@ std::string Label(const engine::AttentionEvent& ev, bool logits_given = false) {
 }
 
 // A position in one trace (event indices local to it): tile:I,J, read:T[:I], write:T[:I], compute:T.
-int FindIn(const engine::AttentionTrace& tr, const std::string& pos) {
+int FindIn(const engine::AttentionTrace& tr, const data::Position& p) {
+  using data::PositionForm;
   const int n = static_cast<int>(tr.size());
-  const auto starts = [&](const char* p) { return pos.rfind(p, 0) == 0; };
-  if (starts("tile:")) {
-    int I = 0, J = 0;
-    if (std::sscanf(pos.c_str() + 5, "%d,%d", &I, &J) != 2) return -1;
+  if (p.form == PositionForm::kTile) {
     for (int e = 0; e < n; ++e) {
       const auto& ev = tr[static_cast<size_t>(e)];
       if ((ev.kind == EventKind::kUpdateMLU || ev.kind == EventKind::kComputeGrads || ev.kind == EventKind::kSkipTile) &&
-          ev.i == I - 1 && ev.j == J - 1)
+          ev.i == p.n - 1 && ev.j == p.m - 1)
         return e;
     }
     return -1;
   }
-  for (const auto& [prefix, kind] : {std::pair{"read:", EventKind::kRead}, std::pair{"write:", EventKind::kWrite},
-                                     std::pair{"compute:", EventKind::kComputeFull}}) {
-    if (!starts(prefix)) continue;
-    std::string rest = pos.substr(std::string(prefix).size());
-    int block = -1;
-    if (const auto colon = rest.find(':'); colon != std::string::npos) {
-      try {
-        block = std::stoi(rest.substr(colon + 1)) - 1;
-      } catch (...) {
-        return -1;
-      }
-      rest = rest.substr(0, colon);
-    }
-    const auto t = TensorByName(rest);
-    if (!t) return -1;
-    for (int e = 0; e < n; ++e) {
-      const auto& ev = tr[static_cast<size_t>(e)];
-      if (ev.kind != kind || ev.tensor != *t) continue;
-      const std::int32_t idx = RowSide(*t) ? ev.i : ev.j;
-      if (block < 0 || idx == block) return e;
-    }
-    return -1;
+  const EventKind kind = p.form == PositionForm::kRead           ? EventKind::kRead
+                         : p.form == PositionForm::kWriteTensor ? EventKind::kWrite
+                                                                 : EventKind::kComputeFull;
+  const int block = p.n - 1;   // −1: [:I] left out, the first such event
+  for (int e = 0; e < n; ++e) {
+    const auto& ev = tr[static_cast<size_t>(e)];
+    if (ev.kind != kind || ev.tensor != p.tensor) continue;
+    const std::int32_t idx = RowSide(p.tensor) ? ev.i : ev.j;
+    if (block < 0 || idx == block) return e;
   }
   return -1;
 }
@@ -122,35 +96,35 @@ std::string AttentionModel::EventLabel(int e) const {
   return Label(runs_.run.trace[static_cast<size_t>(FwdEvent(e))], runs_.run.trace.logits_given);
 }
 
-int AttentionModel::FindPosition(const std::string& pos) const {
-  if (pos == "start") return 0;
-  if (pos == "end") return std::max(1, FwdCount()) - 1;   // the forward's last event
-  if (pos.rfind("event:", 0) == 0) {
-    try {
-      size_t used = 0;
-      const int e = std::stoi(pos.substr(6), &used);
-      // 1-based, as the panel's "event N/total" and every other index on screen.
-      return used == pos.size() - 6 && e >= 1 && e <= EventCount() ? e - 1 : -1;
-    } catch (...) {
-      return -1;
-    }
-  }
-  if (pos.rfind("bwd:", 0) == 0) {
-    const auto* b = BwdTrace();
-    if (!b) return -1;
-    const std::string rest = pos.substr(4);
-    if (rest == "start") return FwdCount();
-    if (rest == "end") return EventCount() - 1;
-    const int e = FindIn(*b, rest);
-    return e < 0 ? -1 : FwdCount() + e;
-  }
-  return FindIn(runs_.run.trace, pos);
+std::vector<data::AcceptedPosition> AttentionModel::AcceptedPositions() const {
+  using data::PositionForm;
+  const auto tiles = [&](bool bwd) {
+    return data::AcceptedPosition{PositionForm::kTile, bwd, static_cast<int>(runs_.t_r), static_cast<int>(runs_.t_c)};
+  };
+  std::vector<data::AcceptedPosition> a = {{PositionForm::kStart}, {PositionForm::kEnd}, {PositionForm::kEvent, false, EventCount()},
+                                           tiles(false), {PositionForm::kRead}, {PositionForm::kWriteTensor},
+                                           {PositionForm::kComputeTensor}};
+  if (BwdTrace())
+    a.insert(a.end(), {{PositionForm::kStart, true}, {PositionForm::kEnd, true}, tiles(true), {PositionForm::kRead, true},
+                       {PositionForm::kWriteTensor, true}, {PositionForm::kComputeTensor, true}});
+  return a;
 }
 
-std::string AttentionModel::PositionHelp() const {
-  return "start, end, event:N (1…" + std::to_string(EventCount()) + "), tile:I,J (I ≤ " + std::to_string(runs_.t_r) +
-         ", J ≤ " + std::to_string(runs_.t_c) + "), read:T[:I], write:T[:I], compute:T" +
-         (BwdTrace() ? ", bwd:start, bwd:end, bwd:tile:I,J, bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T" : "");
+int AttentionModel::Find(const data::Position& p) const {
+  using data::PositionForm;
+  // 1-based, as the panel's "event N/total" and every other index on screen.
+  if (p.form == PositionForm::kEvent) return p.n <= EventCount() ? p.n - 1 : -1;
+  if (!p.backward) {
+    if (p.form == PositionForm::kStart) return 0;
+    if (p.form == PositionForm::kEnd) return std::max(1, FwdCount()) - 1;   // the forward's last event
+    return FindIn(runs_.run.trace, p);
+  }
+  const auto* b = BwdTrace();
+  if (!b) return -1;
+  if (p.form == PositionForm::kStart) return FwdCount();
+  if (p.form == PositionForm::kEnd) return EventCount() - 1;
+  const int e = FindIn(*b, p);
+  return e < 0 ? -1 : FwdCount() + e;
 }
 
 std::vector<TimelineMark> AttentionModel::BlockMarks() const {

@@ -2,8 +2,8 @@
 // scenario's order (reference, FlashAttention-2 or -1) with a trace, beside untraced runs of the
 // other paths for the counter comparison. Block and tile numbers on screen are 1-based, as in the
 // papers (Q_1 … Q_{T_r}); the engine's trace is 0-based.
-// Positions: start, end, event:N (1-based, as every index on screen), tile:I,J (the merge — or skip — of tile (I, J)),
-// read:T[:I], write:T[:I], compute:T (T a tensor name: Q K V S P O L m l).
+// Positions (grammar: data/position.h): start, end, event:N (1-based, as every index on screen), tile:I,J
+// (the merge — or skip — of tile (I, J)), read:T[:I], write:T[:I], compute:T (T a tensor name: Q K V S P O L m l).
 // With "backward": true and tiles, the events of FlashAttention-2 Algorithm 2 follow the forward's
 // on the same timeline ("end" stays the forward's last event): bwd:start, bwd:end,
 // bwd:tile:I,J (the gradients of tile (I, J)), bwd:read:T[:I], bwd:write:T[:I], bwd:compute:T
@@ -33,8 +33,8 @@ class AttentionModel final : public ScenarioModel {
   const std::string& File() const override { return scenario_.file; }
   int EventCount() const override;
   std::string EventLabel(int e) const override;
-  int FindPosition(const std::string& position) const override;
-  std::string PositionHelp() const override;
+  std::vector<data::AcceptedPosition> AcceptedPositions() const override;
+  int Find(const data::Position& position) const override;
   Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   Quantities QuantitiesAt(int e) const override;

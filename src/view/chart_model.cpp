@@ -5,7 +5,6 @@
 
 namespace bw::view {
 
-int ChartModel::FindPosition(const std::string& pos) const { return pos == "start" || pos == "end" ? 0 : -1; }
 
 Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal) const {
   constexpr float kW = 56, kH = 22, kTop = 3.2f, kGap = 1.0f, kItemH = 4.0f, kLinkRoom = 4.2f;

@@ -1,6 +1,6 @@
 // ScenarioModel for "chart" scenarios: a labelled chart with no engine run (data/chart_scenario.h),
 // drawn as one panel per column with its items as boxes and the links as labelled arrows.
-// One event. Positions: start, end (both the chart).
+// One event. Positions (grammar: data/position.h): start, end (both the chart).
 #pragma once
 
 #include "data/chart_scenario.h"
@@ -16,8 +16,10 @@ class ChartModel final : public ScenarioModel {
   const std::string& File() const override { return scenario_.file; }
   int EventCount() const override { return 1; }
   std::string EventLabel(int) const override { return "chart"; }
-  int FindPosition(const std::string& position) const override;
-  std::string PositionHelp() const override { return "start, end"; }
+  std::vector<data::AcceptedPosition> AcceptedPositions() const override {
+    return {{data::PositionForm::kStart}, {data::PositionForm::kEnd}};
+  }
+  int Find(const data::Position&) const override { return 0; }
   Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   // {columns} {items} {links}: counts.

@@ -90,43 +90,34 @@ std::string MoeModel::EventLabel(int e) const {
   return "token:" + std::to_string(e) + " (" + scenario_.token_labels[static_cast<size_t>(e - 1)] + ")";
 }
 
-int MoeModel::FindPosition(const std::string& pos) const {
-  if (pos == "start") return 0;
-  if (pos == "end") return SummaryEvent();
-  if (scenario_.deployment) {
-    if (pos == "compute") return ComputeEvent();
-    if (pos == "ep:dispatch") return ExpertParallelEvent();
-    if (pos == "ep:compute") return ExpertParallelEvent() + 1;
-    if (pos == "ep:combine") return ExpertParallelEvent() + 2;
-    if (pos == "cpu_gpu") return CpuGpuEvent();
-    if (pos.rfind("cpu_gpu:token:", 0) == 0) {
-      const int t = FindPosition(pos.substr(8));
-      return t >= 1 && t <= routing_.tokens ? CpuGpuEvent() + t : -1;
-    }
-  }
-  const auto number = [&](size_t from) -> int {
-    try {
-      size_t used = 0;
-      const int v = std::stoi(pos.substr(from), &used);
-      return used == pos.size() - from ? v : -1;
-    } catch (...) {
-      return -1;
-    }
-  };
-  if (pos.rfind("token:", 0) == 0) {
-    const int t = number(6);
-    return t >= 1 && t <= routing_.tokens ? t : -1;
-  }
-  if (pos.rfind("event:", 0) == 0) {
-    const int e = number(6);  // 1-based, as every index on screen
-    return e >= 1 && e <= EventCount() ? e - 1 : -1;
-  }
-  return -1;
+std::vector<data::AcceptedPosition> MoeModel::AcceptedPositions() const {
+  using data::PositionForm;
+  const int tokens = static_cast<int>(std::min<std::int64_t>(routing_.tokens, data::kMaxPositionNumber));
+  std::vector<data::AcceptedPosition> a = {{PositionForm::kStart}, {PositionForm::kToken, false, tokens},
+                                           {PositionForm::kEnd}, {PositionForm::kEvent, false, EventCount()}};
+  if (scenario_.deployment)
+    for (const auto f : {PositionForm::kCompute, PositionForm::kEpDispatch, PositionForm::kEpCompute, PositionForm::kEpCombine,
+                         PositionForm::kCpuGpu, PositionForm::kCpuGpuToken})
+      a.push_back({f, false, f == PositionForm::kCpuGpuToken ? tokens : 0});
+  return a;
 }
 
-std::string MoeModel::PositionHelp() const {
-  return "start, token:N (1…" + std::to_string(routing_.tokens) + "), end, event:N (1…" + std::to_string(EventCount()) + ")" +
-         (scenario_.deployment ? ", compute, ep:dispatch, ep:compute, ep:combine, cpu_gpu, cpu_gpu:token:N" : "");
+int MoeModel::Find(const data::Position& p) const {
+  using data::PositionForm;
+  const bool token_ok = p.n <= routing_.tokens;   // token:N, cpu_gpu:token:N; N ≥ 1 by the grammar
+  switch (p.form) {
+    case PositionForm::kStart: return 0;
+    case PositionForm::kEnd: return SummaryEvent();
+    case PositionForm::kToken: return token_ok ? p.n : -1;
+    case PositionForm::kEvent: return p.n <= EventCount() ? p.n - 1 : -1;  // 1-based, as every index on screen
+    case PositionForm::kCompute: return ComputeEvent();
+    case PositionForm::kEpDispatch: return ExpertParallelEvent();
+    case PositionForm::kEpCompute: return ExpertParallelEvent() + 1;
+    case PositionForm::kEpCombine: return ExpertParallelEvent() + 2;
+    case PositionForm::kCpuGpu: return CpuGpuEvent();
+    case PositionForm::kCpuGpuToken: return token_ok ? CpuGpuEvent() + p.n : -1;
+    default: return -1;
+  }
 }
 
 std::vector<TimelineMark> MoeModel::BlockMarks() const {

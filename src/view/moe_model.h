@@ -4,7 +4,7 @@
 // With "deployment" (moe_views.cpp): T + 2 = the compute estimate C_train ≈ 6·N·D, T + 3 … T + 5 =
 // expert parallelism (dispatch, experts compute, combine), T + 6 = the CPU/GPU placement and
 // T + 7 … 2T + 6 = the placement while token t is routed.
-// Positions: start, token:N (1-based), end, event:N (1-based); with "deployment" also compute,
+// Positions (grammar: data/position.h): start, token:N (1-based), end, event:N (1-based); with "deployment" also compute,
 // ep:dispatch, ep:compute, ep:combine, cpu_gpu, cpu_gpu:token:N.
 #pragma once
 
@@ -23,8 +23,8 @@ class MoeModel final : public ScenarioModel {
   const std::string& File() const override { return scenario_.file; }
   int EventCount() const override;
   std::string EventLabel(int e) const override;
-  int FindPosition(const std::string& position) const override;
-  std::string PositionHelp() const override;
+  std::vector<data::AcceptedPosition> AcceptedPositions() const override;
+  int Find(const data::Position& position) const override;
   Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   // {shared_params} {expert_params} {experts} {top_k} {total_params} {active_params} {idle_params}

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "data/position.h"
 #include "data/scenario.h"
 #include "view/event_title.h"
 #include "view/exercise.h"
@@ -66,10 +67,19 @@ class ScenarioModel {
   virtual std::string EventLabel(int e) const = 0;   // short, e.g. "update:2", "read K_3"
   // What the timeline shows for event e, in `lang` ("合并块 2" / "merge block 2").
   std::string EventTitle(int e, const std::string& lang) const { return view::EventTitle(EventLabel(e), lang); }
-  // The event a lesson position names ("start", "update:2", "tile:1,3", "end", "event:17"), or -1.
-  virtual int FindPosition(const std::string& position) const = 0;
-  // The positions this kind understands, for error messages.
-  virtual std::string PositionHelp() const = 0;
+  // The event a lesson position names ("start", "update:2", "tile:1,3", "end", "event:17"), or -1:
+  // the string is read by the one grammar (data/position.h), then, when this kind accepts its form,
+  // found by Find.
+  int FindPosition(const std::string& position) const {
+    const auto p = data::ParsePosition(position);
+    return p && data::Accepts(AcceptedPositions(), *p) ? Find(*p) : -1;
+  }
+  // The positions this kind understands, with its ranges, for error messages and --position.
+  std::string PositionHelp() const { return data::PositionHelp(AcceptedPositions()); }
+  // The forms this kind accepts (with the largest numbers its trace has) …
+  virtual std::vector<data::AcceptedPosition> AcceptedPositions() const = 0;
+  // … and the event of a position of one of them, or -1 (a number past the trace's end).
+  virtual int Find(const data::Position& position) const = 0;
   virtual Scene BuildScene(int e, const std::string& lang, const Palette& palette) const = 0;
   virtual std::vector<PanelSection> Panels(int e, const std::string& lang) const = 0;
   virtual Quantities QuantitiesAt(int e) const = 0;

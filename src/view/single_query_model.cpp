@@ -28,12 +28,23 @@ SingleQueryModel::SingleQueryModel(data::SingleQueryScenario sc)
 
 int SingleQueryModel::EventCount() const { return static_cast<int>(run_.events.size()); }
 std::string SingleQueryModel::EventLabel(int e) const { return run_.events[e].label; }
-int SingleQueryModel::FindPosition(const std::string& position) const {
-  if (position == "end") return EventCount() - 1;
-  return run_.FindEvent(position);
+std::vector<data::AcceptedPosition> SingleQueryModel::AcceptedPositions() const {
+  using data::PositionForm;
+  const int blocks = run_.BlockCount();
+  return {{PositionForm::kStart}, {PositionForm::kLoad, false, blocks}, {PositionForm::kUpdate, false, blocks},
+          {PositionForm::kWrite}, {PositionForm::kEnd}};
 }
-std::string SingleQueryModel::PositionHelp() const {
-  return "start, load:J, update:J (J = 1…" + std::to_string(run_.BlockCount()) + "), write or end";
+int SingleQueryModel::Find(const data::Position& p) const {
+  using data::PositionForm;
+  using engine::QueryEventKind;
+  if (p.form == PositionForm::kEnd) return EventCount() - 1;
+  const QueryEventKind kind = p.form == PositionForm::kLoad     ? QueryEventKind::kLoadBlock
+                              : p.form == PositionForm::kUpdate ? QueryEventKind::kUpdate
+                              : p.form == PositionForm::kWrite  ? QueryEventKind::kWriteOutput
+                                                                : QueryEventKind::kStart;
+  for (int e = 0; e < EventCount(); ++e)
+    if (run_.events[e].kind == kind && run_.events[e].block == p.n) return e;   // n = 0: start, write
+  return -1;
 }
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette) const {

@@ -16,8 +16,8 @@ class SingleQueryModel final : public ScenarioModel {
   const std::string& File() const override { return scenario_.file; }
   int EventCount() const override;
   std::string EventLabel(int e) const override;
-  int FindPosition(const std::string& position) const override;
-  std::string PositionHelp() const override;
+  std::vector<data::AcceptedPosition> AcceptedPositions() const override;
+  int Find(const data::Position& position) const override;
   Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   Quantities QuantitiesAt(int e) const override;

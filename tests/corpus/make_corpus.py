@@ -340,7 +340,14 @@ bad("lesson_unknown_scenario_key", "lesson", LESSON, "/steps/1/scenario", "c", "
 bad("lesson_unknown_position", "lesson", LESSON, "/steps/0/position", "update:9", "has no position \"update:9\"")
 bad("lesson_unknown_position_v2", "lesson", LESSON, "/steps/1/position", "tile:9,9", "has no position \"tile:9,9\"")
 bad("lesson_duplicate_step_id", "lesson", LESSON, "/steps/1/id", "T/0", "is used twice")
-bad("lesson_position_event_huge", "lesson", LESSON, "/steps/1/position", "event:99999999999999999999", "has no position")
+# Positions the grammar refuses (data/position.h; the schema's pattern is the grammar's, so these
+# are refused by the schema too): numbers 1-based with at most 9 digits, no sign, no leading zero.
+bad("lesson_position_event_huge", "lesson", LESSON, "/steps/1/position", "event:99999999999999999999", "is no position")
+bad("lesson_position_zero", "lesson", LESSON, "/steps/1/position", "tile:0,1", "is no position")
+bad("lesson_position_plus", "lesson", LESSON, "/steps/0/position", "update:+2", "is no position")
+bad("lesson_position_trailing", "lesson", LESSON, "/steps/1/position", "read:K:2x", "is no position")
+bad("lesson_position_bwd_event", "lesson", LESSON, "/steps/1/position", "bwd:event:3", "is no position")
+bad("lesson_position_unknown_tensor", "lesson", LESSON, "/steps/1/position", "read:X", "is no position")
 
 # ---- checked exercises (a lesson step's "check"; view/exercise.h) -------------------------------
 CHECKED = dict(LESSON, steps=[dict(STEP, position="end", predict=T, check={"number": "output"}), LESSON["steps"][1]])
@@ -451,7 +458,7 @@ BEYOND = {
         "lesson_missing_scenario", "lesson_outside_folder", "lesson_outside_folder_nested", "lesson_absolute_path",
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
-        "lesson_duplicate_step_id", "lesson_position_event_huge", "lesson_check_unknown_number"],
+        "lesson_duplicate_step_id", "lesson_check_unknown_number"],
 }
 
 

@@ -40,8 +40,8 @@ class PlantedNaN final : public ScenarioModel {
   const std::string& File() const override { return file_; }
   int EventCount() const override { return 3; }
   std::string EventLabel(int) const override { return "e"; }
-  int FindPosition(const std::string&) const override { return -1; }
-  std::string PositionHelp() const override { return ""; }
+  std::vector<data::AcceptedPosition> AcceptedPositions() const override { return {}; }
+  int Find(const data::Position&) const override { return -1; }
   Scene BuildScene(int, const std::string&, const Palette&) const override { return {}; }
   std::vector<PanelSection> Panels(int e, const std::string&) const override {
     PanelSection s;
