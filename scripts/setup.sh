@@ -16,8 +16,8 @@ BW_PACKAGES=(
   dpkg-dev file
   python3-jsonschema
 )
-# The web edition's toolchain (Emscripten, chromium, fonttools …: BW_WEB_PACKAGES in web-setup.sh),
-# only when its browser test is asked for (BLOCKWISE_WEB=1): it would take CI past 45 minutes.
+# The web edition's toolchain (Emscripten, chromium, fonttools …: BW_WEB_PACKAGES in web-setup.sh)
+# when the browser test runs: BLOCKWISE_WEB=1, scripts/test's default (scripts/run does not need it).
 if [ "${BLOCKWISE_WEB:-0}" = 1 ]; then
   source "$BW_ROOT/scripts/web-setup.sh"
   BW_PACKAGES+=("${BW_WEB_PACKAGES[@]}")

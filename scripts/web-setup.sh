@@ -45,6 +45,16 @@ bw_web_install() {
   fi
 }
 
+# puppeteer-core (npm, not Debian) into build-web/npm (git-ignored), for the browser test and the
+# benchmark: set-up, not build. puppeteer-core 24 supports node >= 18 (25 needs 22); it drives Debian's
+# chromium and downloads no browser.
+bw_web_driver() {
+  BW_WEB_NPM="$BW_WEB_BUILD/npm"
+  if [ ! -d "$BW_WEB_NPM/node_modules/puppeteer-core" ]; then
+    PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix "$BW_WEB_NPM" --no-audit --no-fund puppeteer-core@24 >/dev/null
+  fi
+}
+
 bw_web_build() {
   bw_web_install
   local b="$BW_WEB_BUILD"

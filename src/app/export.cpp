@@ -1,5 +1,4 @@
 // Exports; see export.h.
-#define GL_GLEXT_PROTOTYPES
 #include "app/export.h"
 
 #include <GL/gl.h>

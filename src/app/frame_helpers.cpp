@@ -1,6 +1,5 @@
 // Frame helpers of the main loop: the state file, --dump-scene, the scaled PNG export and the
 // fullscreen switch; see frame_helpers.h.
-#define GL_GLEXT_PROTOTYPES
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>

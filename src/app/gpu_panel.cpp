@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/replay_clock.h"
+#include "app/widgets.h"
 #include "cuda/attention_cuda.h"
 #include "cuda/gpu_record_json.h"
 #include "view/format.h"
@@ -29,8 +30,6 @@ std::string GpuBytes(double b) {
 }
 
 namespace {
-
-const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 void Append(Painted& to, Painted from) {
   to.rects.insert(to.rects.end(), std::make_move_iterator(from.rects.begin()), std::make_move_iterator(from.rects.end()));

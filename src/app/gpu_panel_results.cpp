@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/gpu_panel.h"
+#include "app/widgets.h"
 #include "cuda/engine_adapter.h"
 #include "engine/attention_formulas.h"
 #include "view/format.h"
@@ -13,8 +14,6 @@
 namespace bw::app {
 
 namespace {
-
-const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 // The CPU engine's counters for the same problem shape, tiling and mask (its analytic formulas,
 // which the engine's tests hold equal to its measured counters), in elements.

@@ -1,5 +1,4 @@
 // The P heatmap renderer; see heatmap.h.
-#define GL_GLEXT_PROTOTYPES
 #include "app/heatmap.h"
 
 #include <GL/gl.h>

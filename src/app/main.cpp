@@ -4,7 +4,6 @@
 // [SECTION] Arguments  [SECTION] Main loop   (frame helpers: frame_helpers.h)
 // Headless use: --screenshot FILE.png renders the chosen step, writes the PNG (and --dump-scene
 // JSON with every rectangle's pixel box and state), and exits. --soak N steps one event per frame.
-#define GL_GLEXT_PROTOTYPES
 #include <GL/gl.h>
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>

@@ -54,11 +54,17 @@ EM_JS(void, JsDownload, (const char* path, const char* name), {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
   if (Module.onDownload) Module.onDownload(UTF8ToString(name), bytes.length);
 });
+// Start-up milestones as performance marks (scripts/bench-web prints them): each name once, the first time.
+EM_JS(void, JsMarkOnce, (const char* name), {
+  const n = UTF8ToString(name);
+  if (performance.getEntriesByName(n, 'mark').length === 0) performance.mark(n);
+});
 // clang-format on
 
 }  // namespace
 
 GLFWwindow* OpenWindow(int width, int height, bool, AppState* state) {
+  JsMarkOnce("bw:opened");  // main() has parsed the arguments and loaded the lesson
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
   if (!glfwInit()) return nullptr;
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
@@ -70,6 +76,7 @@ GLFWwindow* OpenWindow(int width, int height, bool, AppState* state) {
     return nullptr;
   }
   glfwMakeContextCurrent(window);
+  JsMarkOnce("bw:webgl");
   glfwSetWindowUserPointer(window, state);
   // Drag and drop: Emscripten's GLFW writes the dropped file into the in-memory file system first.
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
@@ -103,6 +110,7 @@ const char* GlslVersion() { return "#version 300 es"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }
 
 FontBytes CjkFontBytes() {
+  JsMarkOnce("bw:fonts");  // LoadFonts starts (the shown texts are collected)
   FontBytes out = ReadFontFile("/fonts/blockwise-cjk.otf");  // packaged by web/CMakeLists.txt (scripts/font-subset)
   out.subset = true;
   return out;
@@ -136,6 +144,7 @@ std::string SaveUserFile(const std::string& path, const std::string& bytes) {
 }
 
 void FramePainted(AppState& state, const Painted& painted) {
+  JsMarkOnce("bw:painted");  // the first frame's ImGui draw lists are submitted
   state.ui.input_seen = false;  // drawn: input from here on asks for the next frame (WaitForInput)
   g_state = &state;
   g_painted = painted;

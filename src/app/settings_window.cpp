@@ -11,13 +11,12 @@
 
 #include "app/paths.h"
 #include "app/settings.h"
+#include "app/widgets.h"
 #include "view/scene.h"
 
 namespace bw::app {
 
 namespace {
-
-const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
 
 void Label(const AppState& s, view::Str key) {
   ImGui::TableNextRow();

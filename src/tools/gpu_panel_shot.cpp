@@ -14,7 +14,6 @@
 //   → DIR/NAME-mid.png, DIR/NAME-done.png, and one line per capture on stdout.
 // Data (lessons/, assets/gpu/) is found like the app's: $BLOCKWISE_ROOT, else next to the build.
 // Built only with the CUDA backend and the GUI (src/tools/CMakeLists.txt).
-#define GL_GLEXT_PROTOTYPES
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/gl.h>

@@ -10,11 +10,8 @@ source "$here/../../scripts/web-setup.sh"
 desktop="${1:-${BW_BUILD:-$BW_ROOT/build}/src/app/blockwise}"
 [ -x "$desktop" ] || { echo "browser_test: the desktop app is not built ($desktop)" >&2; exit 1; }
 bw_web_build
-npm_dir="$BW_WEB_BUILD/npm"
-if [ ! -d "$npm_dir/node_modules/puppeteer-core" ]; then
-  # puppeteer-core 24 supports node ≥ 18 (25 needs 22); it drives Debian's chromium, downloads none.
-  PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix "$npm_dir" --no-audit --no-fund puppeteer-core@24 >/dev/null
-fi
+bw_web_driver
+npm_dir="$BW_WEB_NPM"
 out="${BW_WEB_OUT:-$BW_WEB_BUILD/test-out}"
 mkdir -p "$out"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
