@@ -12,7 +12,16 @@ namespace bw::app {
 namespace {
 
 // A new step is shown: its question is open again and nothing is typed.
+// A lesson's status ("end of the lesson", "reveal first") is about the step it was said at.
+bool IsLessonStatus(const AppState& s) {
+  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open})
+    for (const char* lang : {"zh", "en"})
+      if (s.ui.status == view::UiText(k, lang)) return true;
+  return false;
+}
+
 void NewStep(AppState& s) {
+  if (IsLessonStatus(s)) s.ui.status.clear();
   s.ui.revealed = false;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
@@ -55,6 +64,7 @@ void StepLesson(AppState& s, int delta) {
 
 void Reveal(AppState& s) {
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) s.ui.revealed = s.ui.scroll_to_answer = true;
+  if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
 }
 
 void CheckTypedAnswer(AppState& s) {

@@ -247,8 +247,16 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     m.fill = c, m.border = c, m.border_em = 0;
     m.answer = true;
     sc.rects.push_back(m);
-    const float size = 1.0f;
-    const float x = right_side ? at(v) + 0.35f : at(v) - 0.35f - em_width(text, size);
+    const float size = 1.0f, w = em_width(text, size);
+    float x = right_side ? at(v) + 0.35f : at(v) - 0.35f - w;
+    if (x < 0) {  // no room on its side: beside its line on the other side, a row below the other label
+      x = at(v) + 0.35f;
+      dy += 2.8f;
+    } else if (x + w > width) {
+      x = at(v) - 0.35f - w;
+      dy += 2.8f;
+    }
+    sc.rects.back().h = 1.9f + dy;   // the line reaches down to its label
     SceneText t{id + ".label", std::max(0.0f, x), axis_y + 0.2f + dy, size, c, text};
     t.answer = true;
     sc.texts.push_back(t);

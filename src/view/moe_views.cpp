@@ -29,7 +29,7 @@ std::string FormatFlops(const engine::BigInt& z) {
 
 namespace {
 
-SceneRect Box(std::string id, float x, float y, float w, float h, Color fill, const Palette& pal, TileState st = TileState::kNone) {
+SceneRect BoxRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& pal, TileState st = TileState::kNone) {
   SceneRect r;
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
@@ -65,7 +65,7 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
                        const engine::BigInt& flops, TileState st) {
     sc.texts.push_back({id + ".name", 1, y + 0.3f, 1.0f, pal.text, name});
     sc.texts.push_back({id + ".n", 1, y + 1.6f, 1.0f, pal.text, "N = " + n});
-    SceneRect r = Box(id, kBarX, y, w, 2.6f, pal.processed, pal, st);
+    SceneRect r = BoxRect(id, kBarX, y, w, 2.6f, pal.processed, pal, st);
     r.label = "6\u00b7N\u00b7D = " + FormatFlops(flops) + " FLOPs";
     r.sublabel = StateWord(st, lang).empty() ? "" : "";
     sc.rects.push_back(r);
@@ -105,7 +105,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     std::string toks;
     for (std::int64_t t = 0; t < ep.tokens; ++t)
       if (ep.home_of_token[static_cast<size_t>(t)] == d) toks += (toks.empty() ? "" : ", ") + scenario_.token_labels[static_cast<size_t>(t)];
-    SceneRect r = Box("ep.shard." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kTopY, w, kTopH, pal.panel_hbm, pal);
+    SceneRect r = BoxRect("ep.shard." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kTopY, w, kTopH, pal.panel_hbm, pal);
     r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + (toks.empty() ? "\u2014" : toks);
     r.sublabel = T(Str::ep_tokens);
     sc.rects.push_back(r);
@@ -117,7 +117,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
       if (ep.device_of_expert[static_cast<size_t>(e)] == d) ex += (ex.empty() ? "E" : ", E") + std::to_string(e + 1);
     const bool busiest = d == ep.busiest_device;
     const TileState st = phase == 1 ? (busiest ? TileState::kInSram : TileState::kProcessed) : TileState::kNone;
-    SceneRect r = Box("ep.device." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kBotY, w, kBotH, pal.panel_sram, pal, st);
+    SceneRect r = BoxRect("ep.device." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kBotY, w, kBotH, pal.panel_sram, pal, st);
     r.border_em = busiest ? pal.line_em * 1.6f : pal.line_em * 0.6f;
     if (busiest) r.border = pal.write_arrow;
     r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + ex;
@@ -168,20 +168,20 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   const auto bytes = [](std::int64_t b) { return FormatInt(b) + " B (" + FormatBytes(b) + ")"; };
 
   // GPU: HBM with attention and the shared part.
-  SceneRect gpu = Box("gpu", kGpuX, 0, kGpuW, kH, pal.panel_hbm, pal);
+  SceneRect gpu = BoxRect("gpu", kGpuX, 0, kGpuW, kH, pal.panel_hbm, pal);
   gpu.border_em = pal.line_em;
   sc.rects.push_back(gpu);
   sc.texts.push_back({"gpu.title", kGpuX + 0.6f, 0.5f, 1.2f, pal.text, "GPU"});
-  SceneRect hbm = Box("gpu.hbm", kGpuX + 0.6f, 2.4f, kGpuW - 1.2f, 8.0f, pal.processed, pal);
+  SceneRect hbm = BoxRect("gpu.hbm", kGpuX + 0.6f, 2.4f, kGpuW - 1.2f, 8.0f, pal.processed, pal);
   hbm.label = T(Str::het_gpu_hbm) + "\n" + FormatParams(c.shared_params) + " \u00d7 " + std::to_string(pl.weight_bits) + " bit";
   hbm.sublabel = bytes(pl.gpu_weight_bytes);
   sc.rects.push_back(hbm);
-  SceneRect attn = Box("gpu.attention", kGpuX + 0.6f, 11.2f, kGpuW - 1.2f, 3.4f, pal.in_sram, pal);
+  SceneRect attn = BoxRect("gpu.attention", kGpuX + 0.6f, 11.2f, kGpuW - 1.2f, 3.4f, pal.in_sram, pal);
   attn.label = T(Str::het_gpu_compute);
   sc.rects.push_back(attn);
 
   // CPU: memory in two NUMA nodes holding the routed experts, and the cores that compute them.
-  SceneRect cpu = Box("cpu", kCpuX, 0, kCpuW, kH, pal.panel_sram, pal);
+  SceneRect cpu = BoxRect("cpu", kCpuX, 0, kCpuW, kH, pal.panel_sram, pal);
   cpu.border_em = pal.line_em;
   sc.rects.push_back(cpu);
   sc.texts.push_back({"cpu.title", kCpuX + 0.6f, 0.5f, 1.2f, pal.text, "CPU"});
@@ -195,7 +195,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
     for (auto x : routing_.routes[static_cast<size_t>(token)].experts) chosen[static_cast<size_t>(x)] = true;
   for (int node = 0; node < 2; ++node) {
     const float nx = kCpuX + 0.6f + (node_w + 0.6f) * static_cast<float>(node);
-    SceneRect n = Box("numa." + std::to_string(node), nx, 3.4f, node_w, 9.6f, pal.background, pal);
+    SceneRect n = BoxRect("numa." + std::to_string(node), nx, 3.4f, node_w, 9.6f, pal.background, pal);
     n.label = T(Str::het_numa) + " " + std::to_string(node);
     n.dashed = true;
     sc.rects.push_back(n);
@@ -206,7 +206,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
       const std::int64_t k = x - e0;
       const float exx = nx + 0.3f + (ew + 0.3f) * static_cast<float>(k % per_row);
       const float eyy = 5.0f + (eh + 0.3f) * static_cast<float>(k / per_row);
-      SceneRect r = Box("expert." + std::to_string(x + 1), exx, eyy, ew, eh, pal.pending, pal,
+      SceneRect r = BoxRect("expert." + std::to_string(x + 1), exx, eyy, ew, eh, pal.pending, pal,
                         chosen[static_cast<size_t>(x)] ? TileState::kInSram : TileState::kPending);
       r.label = "E" + std::to_string(x + 1);
       r.sublabel = ShortStateWord(r.state, lang);
@@ -214,7 +214,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
       sc.rects.push_back(r);
     }
   }
-  SceneRect cores = Box("cpu.cores", kCpuX + 0.6f, 13.8f, kCpuW - 1.2f, 3.2f, pal.in_sram, pal);
+  SceneRect cores = BoxRect("cpu.cores", kCpuX + 0.6f, 13.8f, kCpuW - 1.2f, 3.2f, pal.in_sram, pal);
   cores.label = T(Str::het_cpu_cores);
   cores.sublabel = T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
                    std::to_string(pl.weight_bits) + " bit = " + bytes(pl.expert_bytes_per_token) + " / token";
@@ -228,7 +228,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.texts.push_back({"cpu.numa_note", kCpuX + 0.6f, 20.2f, 0.85f, pal.text_muted, T(Str::het_numa_note)});
 
   // The link: activations out and back, bytes per token from the engine.
-  SceneRect link = Box("link", kLinkX, 7.2f, kLinkW, 2.2f, pal.background, pal);
+  SceneRect link = BoxRect("link", kLinkX, 7.2f, kLinkW, 2.2f, pal.background, pal);
   link.label = T(Str::het_link);
   sc.rects.push_back(link);
   SceneArrow out;
