@@ -12,16 +12,8 @@ namespace bw::app {
 namespace {
 
 // A new step is shown: its question is open again and nothing is typed.
-// A lesson's status ("end of the lesson", "reveal first") is about the step it was said at.
-bool IsLessonStatus(const AppState& s) {
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open})
-    for (const char* lang : {"zh", "en"})
-      if (s.ui.status == view::UiText(k, lang)) return true;
-  return false;
-}
-
 void NewStep(AppState& s) {
-  if (IsLessonStatus(s)) s.ui.status.clear();
+  if (LessonStatus(s)) s.ui.status.clear();
   s.ui.revealed = false;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
@@ -29,6 +21,13 @@ void NewStep(AppState& s) {
 }
 
 }  // namespace
+
+std::optional<view::Str> LessonStatus(const AppState& s) {
+  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open})
+    for (const char* lang : {"zh", "en"})
+      if (s.ui.status == view::UiText(k, lang)) return k;
+  return std::nullopt;
+}
 
 void SetEvent(AppState& s, int event) {
   const auto* cur = s.Current();

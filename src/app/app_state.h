@@ -160,6 +160,9 @@ void GoToStep(AppState& s, int step);      // clamps; jumps to the step's trace 
 // PageDown / PageUp (what a clicker sends). Forward on a step whose predict box is still unanswered
 // first reveals the answer; the next press moves on. Without a lesson: one trace event.
 void StepLesson(AppState& s, int delta);
+// The status line's lesson message ("end of the lesson", "reveal first"), in either language, if it
+// shows one: such a message clears at the next step and follows the language switch.
+std::optional<view::Str> LessonStatus(const AppState& s);
 void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer
 // The current step's checked exercise: check the typed text (a number question) or choice K
 // (1-based; a choice question) against the engine (view/exercise.h). A right answer reveals.

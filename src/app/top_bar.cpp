@@ -68,8 +68,7 @@ void DrawErrorBanner(AppState& s) {
 void DrawStatus(AppState& s) {
   if (s.ui.status.empty()) return;
   // A lesson's status follows the language switch (L) like everything else on screen.
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open})
-    if (s.ui.status == view::UiText(k, s.options.lang == "zh" ? "en" : "zh")) s.ui.status = view::UiText(k, s.options.lang);
+  if (const auto k = LessonStatus(s)) s.ui.status = view::UiText(*k, s.options.lang);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", s.ui.status.c_str());
 }
