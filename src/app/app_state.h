@@ -114,6 +114,7 @@ struct Transient {
   float diagram_px = 0;          // the diagram's label size in pixels (a font is baked at it)
   float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
   float text_px = 22;            // the text's font size: options.font_px × view::WindowTextScale
+  float export_scale = 1.0f;     // while Ctrl+E renders at 2×: font_px is multiplied by it, Ctrl ± is not
 };
 
 struct Model {
@@ -149,6 +150,9 @@ struct AppState {
   view::Palette Palette() const { return options.projector ? view::ProjectorPalette() : view::ClassroomPalette(); }
   // The base font size in physical pixels: the logical setting × the monitor's content scale.
   float FontPx() const { return options.font_px * ui.content_scale; }
+  // How much Ctrl ± enlarges the diagram's text (view::TextScale of the logical size; an export at 2×
+  // does not count as Ctrl +).
+  float DiagramTextScale() const { return view::TextScale(options.font_px / ui.export_scale); }
 };
 
 // Actions the UI calls (model changes go through these, never through widgets directly).

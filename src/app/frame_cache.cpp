@@ -26,6 +26,12 @@ void FrameCache::Key(const AppState& s) {
   }
 }
 
+void FrameCache::SetSceneFrame(const view::SceneFrame& f) {
+  if (f.width_px == frame_.width_px && f.height_px == frame_.height_px && f.text_scale == frame_.text_scale) return;
+  frame_ = f;
+  scene_.reset();
+}
+
 const view::Quantities& FrameCache::Quantities(const AppState& s) {
   Key(s);
   if (!quantities_) {
@@ -47,7 +53,7 @@ const std::vector<view::PanelSection>& FrameCache::Panels(const AppState& s) {
 const view::Scene& FrameCache::Scene(const AppState& s) {
   Key(s);
   if (!scene_) {
-    scene_ = model_ ? model_->BuildScene(event_, lang_, s.Palette()) : view::Scene{};
+    scene_ = model_ ? model_->BuildScene(event_, lang_, s.Palette(), frame_) : view::Scene{};
     ++builds_;
   }
   return *scene_;

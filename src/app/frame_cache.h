@@ -1,7 +1,8 @@
 // What a frame shows of the model, computed once per position instead of several times a frame
 // (issue 17, item 6): the placeholders' quantities (every Fill of the step text asked
 // QuantitiesAt again: 100–250 formatted numbers, 6–7 times a frame), the panel sections and the
-// diagram. Entries are keyed by the model, the trace event, the language and the palette, and are
+// diagram. Entries are keyed by the model, the trace event, the language and the palette (the diagram
+// also by its SceneFrame: the box and the Ctrl ± scale it is laid out for), and are
 // rebuilt lazily when any of them changes; the cache holds the model it was built from, so a model
 // freed and another loaded at the same address can never match a stale entry.
 #pragma once
@@ -23,6 +24,8 @@ class FrameCache {
   const view::Quantities& Quantities(const AppState& s);
   const std::vector<view::PanelSection>& Panels(const AppState& s);
   const view::Scene& Scene(const AppState& s);
+  // The box and text scale the next Scene is laid out for (DrawDiagram sets it each frame).
+  void SetSceneFrame(const view::SceneFrame& frame);
   // Builds since start (tests check that a repeated frame builds nothing).
   int builds() const { return builds_; }
 
@@ -32,6 +35,7 @@ class FrameCache {
   int event_ = -1;
   std::string lang_;
   bool projector_ = false;
+  view::SceneFrame frame_;
   std::optional<view::Quantities> quantities_;
   std::optional<std::vector<view::PanelSection>> panels_;
   std::optional<view::Scene> scene_;

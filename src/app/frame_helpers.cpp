@@ -116,6 +116,7 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
+  s.ui.export_scale = scale;
   auto texts = ShownTexts(s);
   const auto runtime = RuntimeTexts(s);  // glyphs on demand (glyphs.h)
   texts.insert(texts.end(), runtime.begin(), runtime.end());
@@ -155,6 +156,7 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
   glDeleteRenderbuffers(1, &color);
   glDeleteFramebuffers(1, &fbo);
   s.options.font_px = saved_font;
+  s.ui.export_scale = 1.0f;
   s.ui.fonts_dirty = true;
   return err;
 }

@@ -19,11 +19,15 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
+  // The builder lays the scene out for its box and the Ctrl ± scale (a kind that does not, leaves the
+  // enlarging to the painter: its scene's text_scale stays 1).
+  const float text_scale = s.DiagramTextScale();
+  s.frame.SetSceneFrame({width, height, text_scale});
   const view::Scene scene = SceneNow(s);
   // The scene fills its box (centred across it): its scale follows the window, not the font.
   const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);
-  const float ts = view::TextScale(s.options.font_px);  // Ctrl ± enlarges the labels as far as they fit
-  if (label_px) *label_px = em * 1.15f * ts;  // the largest label size the painter uses
+  const float ts = text_scale / scene.text_scale;  // what is left for the painter to enlarge (or shrink: Ctrl −)
+  if (label_px) *label_px = em * 1.15f * text_scale;  // the largest label size the painter uses
   ImVec2 origin = ImGui::GetCursorScreenPos();
   origin.x += std::max(0.0f, (width - scene.width * em) / 2);
   // The step's highlights apply at the step's own event (not while scrubbing away from it).

@@ -24,7 +24,7 @@ int ReferencePass(const engine::AttentionEvent& ev) {
 
 }  // namespace
 
-Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal) const {
+Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame&) const {
   constexpr float kW = 56, kH = 22;
   constexpr float kHbmW = 25.5f, kMidX = 26.5f, kMidW = 12.5f, kSramX = 40, kSramW = 16;
   constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 3.4f, kColGap = 1.2f, kLane = 2.5f, kLaneLow = 20.6f;

@@ -6,7 +6,7 @@
 namespace bw::view {
 
 
-Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal) const {
+Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, const SceneFrame&) const {
   constexpr float kW = 56, kH = 22, kTop = 3.2f, kGap = 1.0f, kItemH = 4.0f, kLinkRoom = 4.2f;
   Scene sc;
   sc.width = kW, sc.height = kH;

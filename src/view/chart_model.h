@@ -20,7 +20,8 @@ class ChartModel final : public ScenarioModel {
     return {{data::PositionForm::kStart}, {data::PositionForm::kEnd}};
   }
   int Find(const data::Position&) const override { return 0; }
-  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
+  using ScenarioModel::BuildScene;
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   // {columns} {items} {links}: counts.
   Quantities QuantitiesAt(int e) const override;

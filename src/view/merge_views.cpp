@@ -35,11 +35,13 @@ SceneText Line(std::string id, float x, float y, float size, const Palette& pal,
 
 }  // namespace
 
-void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                   float y0, float width) {
-  (void)width;
+float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                    float y0, float width, float text_scale) {
   const auto& ev = run.events[std::clamp(event, 0, static_cast<int>(run.events.size()) - 1)];
-  const float x = 1.0f, size = 1.05f, step = 1.45f, x_u = 27.0f;
+  const float ts = std::clamp(text_scale, 1.0f, 2.0f);
+  const float x = 1.0f, size = 1.05f * ts, step = 1.45f * ts, x_u = 27.0f, room = width - 2 * x;
+  const float pad = 0.4f * ts;   // below the last line
+  const auto fits = [&](const SceneText& t, float from) { return from + EstimateWidthEm(t.text) * size <= x + room; };
   const Color txt = pal.text, st = pal.state_term, bl = pal.block_term;
   if (ev.kind == engine::QueryEventKind::kUpdate) {
     const auto& b = run.blocks[ev.block - 1];
@@ -47,28 +49,48 @@ void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, cons
     const Rational* alpha = ex ? &ex->alpha : nullptr;
     const Rational* beta = ex ? &ex->beta : nullptr;
     const std::string a = Num(b.factors.alpha, alpha), be = Num(b.factors.beta, beta);
-    sc.texts.push_back(Line("strip.m", x, y0, size, pal,
-                            {{"m\u2032 = max(", txt},
-                             {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
-                             {", ", txt},
-                             {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
-                             {") = " + LogNum(b.after.m, ex ? &ex->after.M : nullptr) + "    ", txt},
-                             {"\u03b1 = e^(m\u2212m\u2032) = " + a, st},
-                             {"    ", txt},
-                             {"\u03b2 = e^(m_b\u2212m\u2032) = " + be, bl}}));
-    sc.texts.push_back(Line("strip.l", x, y0 + step, size, pal,
-                            {{"l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = ", txt},
-                             {a + "\u00b7" + Num(b.before.l, ex ? &ex->before.l : nullptr), st},
-                             {" + ", txt},
-                             {be + "\u00b7" + Num(b.local.l, ex ? &ex->local.l : nullptr), bl},
-                             {" = " + Num(b.after.l, ex ? &ex->after.l : nullptr), txt}}));
-    sc.texts.push_back(Line("strip.u", x_u, y0 + step, size, pal,
-                            {{"u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = ", txt},
-                             {a + "\u00b7" + VecNum(b.before.u, ex ? &ex->before.u : nullptr), st},
-                             {" + ", txt},
-                             {be + "\u00b7" + VecNum(b.local.u, ex ? &ex->local.u : nullptr), bl},
-                             {" = " + VecNum(b.after.u, ex ? &ex->after.u : nullptr), txt}}));
-    return;
+    const std::vector<TextSpan> m_spans = {{"m\u2032 = max(", txt},
+                                           {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
+                                           {", ", txt},
+                                           {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
+                                           {") = " + LogNum(b.after.m, ex ? &ex->after.M : nullptr), txt}};
+    const std::vector<TextSpan> ab_spans = {{"\u03b1 = e^(m\u2212m\u2032) = " + a, st},
+                                            {"    ", txt},
+                                            {"\u03b2 = e^(m_b\u2212m\u2032) = " + be, bl}};
+    SceneText l = Line("strip.l", x, 0, size, pal,
+                       {{"l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = ", txt},
+                        {a + "\u00b7" + Num(b.before.l, ex ? &ex->before.l : nullptr), st},
+                        {" + ", txt},
+                        {be + "\u00b7" + Num(b.local.l, ex ? &ex->local.l : nullptr), bl},
+                        {" = " + Num(b.after.l, ex ? &ex->after.l : nullptr), txt}});
+    SceneText u = Line("strip.u", x, 0, size, pal,
+                       {{"u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = ", txt},
+                        {a + "\u00b7" + VecNum(b.before.u, ex ? &ex->before.u : nullptr), st},
+                        {" + ", txt},
+                        {be + "\u00b7" + VecNum(b.local.u, ex ? &ex->local.u : nullptr), bl},
+                        {" = " + VecNum(b.after.u, ex ? &ex->after.u : nullptr), txt}});
+    // The m′ line with α and β after it when it fits, else α and β on the next line.
+    std::vector<TextSpan> joined = m_spans;
+    joined.push_back({"    ", txt});
+    joined.insert(joined.end(), ab_spans.begin(), ab_spans.end());
+    float y = y0;
+    SceneText m = Line("strip.m", x, y, size, pal, joined);
+    if (fits(m, x)) {
+      sc.texts.push_back(std::move(m));
+    } else {
+      sc.texts.push_back(Line("strip.m", x, y, size, pal, m_spans));
+      y += step;
+      sc.texts.push_back(Line("strip.ab", x, y, size, pal, ab_spans));
+    }
+    y += step;
+    // l′ and u′ side by side (u′ in the right column) when both fit, else one under the other.
+    l.y = y;
+    u.x = x_u, u.y = y;
+    const bool one_row = fits(l, x) && x + EstimateWidthEm(l.text) * size < x_u - 1 && fits(u, x_u);
+    if (!one_row) u.x = x, u.y = y += step;
+    sc.texts.push_back(std::move(l));
+    sc.texts.push_back(std::move(u));
+    return y + step - y0 + pad;
   }
   if (ev.kind == engine::QueryEventKind::kWriteOutput) {
     const auto& f = run.blocks.back();
@@ -79,9 +101,11 @@ void AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, cons
                              {" / ", txt},
                              {Num(f.after.l, ex ? &ex->after.l : nullptr), st},
                              {" = " + VecNum(run.output, run.exact ? &run.exact->output : nullptr), txt}}));
-    return;
+  } else {
+    sc.texts.push_back({"strip.hint", x, y0, 0.9f * ts, pal.text_muted, UiText(Str::strip_hint, lang)});
   }
-  sc.texts.push_back({"strip.hint", x, y0, 0.9f, pal.text_muted, UiText(Str::strip_hint, lang)});
+  // The height of two lines, as at a merge, so that stepping does not move the diagram.
+  return std::max(kMergeStripHeight, 2 * step + pad);
 }
 
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width) {

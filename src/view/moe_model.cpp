@@ -128,7 +128,7 @@ std::vector<TimelineMark> MoeModel::BlockMarks() const {
 
 // [SECTION] Scene ---------------------------------------------------------------------------------------
 
-Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal) const {
+Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame&) const {
   constexpr float kW = 56, kH = 22, kLeftW = 13.5f, kRightX = 14.5f, kRightW = 41.5f;
   constexpr float kExpTop = 5.2f, kExpBottom = 17.6f, kLane = 4.3f;
   e = std::clamp(e, 0, EventCount() - 1);

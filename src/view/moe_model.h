@@ -25,7 +25,8 @@ class MoeModel final : public ScenarioModel {
   std::string EventLabel(int e) const override;
   std::vector<data::AcceptedPosition> AcceptedPositions() const override;
   int Find(const data::Position& position) const override;
-  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
+  using ScenarioModel::BuildScene;
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   // {shared_params} {expert_params} {experts} {top_k} {total_params} {active_params} {idle_params}
   // {experts_total_params} {experts_active_params} {active_fraction} {total_params_exact}

@@ -80,7 +80,10 @@ class ScenarioModel {
   virtual std::vector<data::AcceptedPosition> AcceptedPositions() const = 0;
   // … and the event of a position of one of them, or -1 (a number past the trace's end).
   virtual int Find(const data::Position& position) const = 0;
-  virtual Scene BuildScene(int e, const std::string& lang, const Palette& palette) const = 0;
+  // The diagram at event e, laid out for `frame` (its box and the Ctrl ± text scale; scene.h).
+  virtual Scene BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const = 0;
+  // … at the default frame (tests, the CLI's dump, the font's glyph list).
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const { return BuildScene(e, lang, palette, SceneFrame{}); }
   virtual std::vector<PanelSection> Panels(int e, const std::string& lang) const = 0;
   virtual Quantities QuantitiesAt(int e) const = 0;
   // The engine's value of quantity `name` at event e as one number, for a checked exercise

@@ -158,6 +158,19 @@ SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, 
 
 }  // namespace
 
+float EstimateWidthEm(const std::string& utf8) {
+  float w = 0;
+  for (size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    // Three-byte sequences from U+2E80 (E2 BA 80) on: CJK, kana, full-width forms.
+    const bool wide = len == 4 || (len == 3 && (c > 0xE2 || (i + 1 < utf8.size() && static_cast<unsigned char>(utf8[i + 1]) >= 0xBA)));
+    w += wide ? 1.0f : 0.56f;
+    i += len;
+  }
+  return w;
+}
+
 const SceneRect* Scene::FindRect(const std::string& id) const {
   for (const auto& r : rects)
     if (r.id == id) return &r;
@@ -169,9 +182,14 @@ const SceneArrow* Scene::FindArrow(const std::string& id) const {
   return nullptr;
 }
 
-Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal) {
-  // Layout (em): HBM panel on the left, SRAM panel on the right, tiles in two rows.
-  constexpr float kW = 52, kH = 21;
+Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                      float text_scale) {
+  // Layout (em): HBM panel on the left, SRAM panel on the right, tiles in two rows. The accumulator's
+  // three rows are 1.8 em apart at the default text size and grow with Ctrl + (ts); the panels grow
+  // down with them.
+  const float ts = std::clamp(text_scale, 1.0f, 2.0f);
+  constexpr float kW = 52, kAccTop = 11.0f;
+  const float acc_h = 3.1f + 5.4f * ts, kH = std::max(21.0f, kAccTop + acc_h + 1.5f);
   constexpr float kHbmX = 0, kHbmW = 31, kSramX = 33, kSramW = 19;
   constexpr float kRow1 = 4.5f, kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
   constexpr float kKvX0 = 7.0f, kKvX1 = 30.0f, kGap = 0.5f;
@@ -239,14 +257,14 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     r.sublabel = UiText(Str::slot_empty, lang);
     sc.rects.push_back(std::move(r));
   }
-  SceneRect acc = Panel("sram.acc", kSramX + 1, kRow2 - 1.5f, 17, 8.5f, {255, 255, 255}, pal);
+  SceneRect acc = Panel("sram.acc", kSramX + 1, kAccTop, 17, acc_h, {255, 255, 255}, pal);
   acc.label = UiText(Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
-  const float ax = kSramX + 1.8f;
-  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f, pal.state_term, "m = " + q.at("m")});
-  sc.texts.push_back({"acc.l", ax, kRow2 + 2.4f, 1.35f, pal.state_term, "l = " + q.at("l")});
-  sc.texts.push_back({"acc.u", ax, kRow2 + 4.2f, 1.35f, pal.state_term, "u = " + q.at("u")});
+  const float ax = kSramX + 1.8f, row = 1.8f * ts;
+  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f * ts, pal.state_term, "m = " + q.at("m")});
+  sc.texts.push_back({"acc.l", ax, kRow2 + 0.6f + row, 1.35f * ts, pal.state_term, "l = " + q.at("l")});
+  sc.texts.push_back({"acc.u", ax, kRow2 + 0.6f + 2 * row, 1.35f * ts, pal.state_term, "u = " + q.at("u")});
 
   // Legend along the bottom of the HBM panel.
   sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText(Str::legend_read, lang)});

@@ -86,8 +86,19 @@ struct SceneText {
   bool answer = false;          // answers a comparison question: hidden while the step's question is open
 };
 
+// What a scene builder is told about where the scene will be shown (issue 17, item 3): its box on
+// screen and the Ctrl ± text scale. Builders that use it give text more room (taller accumulator rows,
+// equations wrapped onto more lines) instead of leaving the painter to shrink enlarged text back.
+struct SceneFrame {
+  float width_px = 0, height_px = 0;   // the diagram's box in pixels; 0 = not known (tests, the CLI)
+  float text_scale = 1;                // view::TextScale(font_px): 1 at the default size, up to 2
+};
+
 struct Scene {
   float width = 0, height = 0;   // em
+  // The Ctrl ± scale the builder already laid its text out for (1 = none): the painter enlarges the
+  // labels only by what is left, text_scale(frame) / this.
+  float text_scale = 1;
   Color background;
   std::vector<SceneRect> rects;
   std::vector<SceneArrow> arrows;
@@ -97,8 +108,14 @@ struct Scene {
   const SceneArrow* FindArrow(const std::string& id) const;
 };
 
-// The HBM/SRAM diagram for event `event` of `run`, labels in `lang` ("zh" or "en").
-Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette);
+// The HBM/SRAM diagram for event `event` of `run`, labels in `lang` ("zh" or "en"). `text_scale` (1–2,
+// SceneFrame::text_scale) enlarges the accumulator's m, l, u and gives their rows the height they need.
+Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette,
+                      float text_scale = 1);
+
+// A text's width in em at size 1, estimated without a font (a builder deciding whether an equation
+// fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.
+float EstimateWidthEm(const std::string& utf8);
 
 // The state in words ("done", "pending", "in SRAM", …) — shown beside every colour.
 std::string StateWord(TileState s, const std::string& lang);

@@ -47,14 +47,34 @@ int SingleQueryModel::Find(const data::Position& p) const {
   return -1;
 }
 
-Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette) const {
-  Scene sc = BuildQueryScene(run_, e, lang, palette);
-  // The input the diagram runs, named on it: a lesson may draw one input and quote another.
-  sc.texts.push_back({"scenario.title", 1, 17.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
-  // Under the diagram: the merge with its values substituted (merge_views.h).
-  const float strip_y = sc.height + 0.5f;
-  AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width);
-  sc.height = strip_y + kMergeStripHeight;
+Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const {
+  const auto at = [&](float ts) {
+    Scene sc = BuildQueryScene(run_, e, lang, palette, ts);
+    // The input the diagram runs, named on it: a lesson may draw one input and quote another.
+    sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+    // Under the diagram: the merge with its values substituted (merge_views.h).
+    const float strip_y = sc.height + 0.5f;
+    AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts);
+    // The strip's tallest merge sets its height, so that stepping never rescales the diagram.
+    float strip_h = kMergeStripHeight;
+    for (int k = 0; k < EventCount(); ++k)
+      if (run_.events[k].kind == engine::QueryEventKind::kUpdate) {
+        Scene scratch;
+        strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts));
+      }
+    sc.height = strip_y + strip_h;
+    sc.text_scale = ts;
+    return sc;
+  };
+  // Ctrl + (up to 2×) is laid out here, as far as the box allows without shrinking the diagram: the
+  // scene fills the box's width, and the accumulator's rows and the strip's lines grow into the
+  // height the box has below that. What is left of the scale the painter applies where text fits.
+  Scene sc = at(1);
+  const float want = std::clamp(frame.text_scale, 1.0f, 2.0f);
+  if (want <= 1 || frame.width_px <= 0 || frame.height_px <= 0) return sc;
+  const float room = std::max(sc.height, frame.height_px * sc.width / frame.width_px);   // em
+  for (float ts = want; ts > 1.001f; ts = std::max(1.0f, ts - 0.1f))
+    if (Scene bigger = at(ts); bigger.height <= room + 1e-3f) return bigger;
   return sc;
 }
 

@@ -18,7 +18,8 @@ class SingleQueryModel final : public ScenarioModel {
   std::string EventLabel(int e) const override;
   std::vector<data::AcceptedPosition> AcceptedPositions() const override;
   int Find(const data::Position& position) const override;
-  Scene BuildScene(int e, const std::string& lang, const Palette& palette) const override;
+  using ScenarioModel::BuildScene;
+  Scene BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const override;
   std::vector<PanelSection> Panels(int e, const std::string& lang) const override;
   Quantities QuantitiesAt(int e) const override;
   std::optional<ExpectedNumber> NumberAt(int e, const std::string& name) const override {

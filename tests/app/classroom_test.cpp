@@ -387,12 +387,20 @@ TEST(Classroom, FrameCacheBuildsOncePerPosition) {
   s.options.projector = !s.options.projector;
   frame();
   EXPECT_EQ(s.frame.builds(), b + 6);
+  // Ctrl + or a new box: only the scene, laid out for them (the same frame again builds nothing).
+  s.frame.SetSceneFrame({1200, 1000, 2.0f});
+  frame();
+  s.frame.SetSceneFrame({1200, 1000, 2.0f});
+  frame();
+  EXPECT_EQ(s.frame.builds(), b + 7);
+  EXPECT_FLOAT_EQ(s.frame.Scene(s).text_scale, 2.0f);
+  EXPECT_FLOAT_EQ(s.frame.Scene(s).height, s.Current()->BuildScene(s.ui.event, s.options.lang, s.Palette(), {1200, 1000, 2.0f}).height);
   // The same file opened again at the same position is a new model: everything is rebuilt.
   const int event = s.ui.event;
   ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/rc-t3.json"));
   SetEvent(s, event);
   frame();
-  EXPECT_EQ(s.frame.builds(), b + 9);
+  EXPECT_EQ(s.frame.builds(), b + 10);
 }
 
 }  // namespace

@@ -46,7 +46,9 @@ class Geometry : public ::testing::Test {
     in.projector = s.options.projector;
     in.heatmap = s.Current()->HeatmapAt(s.ui.event).has_value();
     const view::Layout L = view::ComputeLayout(in);
-    const view::Scene scene = s.Current()->BuildScene(s.ui.event, s.options.lang, s.Palette());
+    // As DrawDiagram: the scene laid out for its box and the Ctrl ± scale, the painter applying the rest.
+    const float text_scale = view::TextScale(font_px);
+    const view::Scene scene = s.Current()->BuildScene(s.ui.event, s.options.lang, s.Palette(), {L.diagram.w, L.diagram.h, text_scale});
     Frame f;
     f.em = view::FitEm(L.diagram, scene.width, scene.height);
     // Text is measured from the nearest baked size scaled linearly: one atlas per base font is
@@ -64,7 +66,7 @@ class Geometry : public ::testing::Test {
     ImGui::SetNextWindowSize(io.DisplaySize);
     ImGui::Begin("geometry", nullptr, ImGuiWindowFlags_NoDecoration);
     f.painted = PaintScene(ImGui::GetWindowDrawList(), scene, ImVec2(L.diagram.x, L.diagram.y), f.em, fonts_, s.Palette(), 1.0f,
-                           {}, view::TextScale(font_px));
+                           {}, text_scale / scene.text_scale);
     ImGui::End();
     ImGui::EndFrame();
     return f;

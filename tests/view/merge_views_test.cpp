@@ -65,6 +65,57 @@ TEST(MergeStrip, StableModeRescalesByOneHalf) {
   EXPECT_EQ(FindText(s2, "strip.u")->text, "u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = 1/2\u00b720 + 1\u00b730 = 40");
 }
 
+// Issue 17, item 3: the builder lays out for its frame. Ctrl + at 2× in a box with height to spare: the
+// accumulator's numbers and the strip's equations are twice the size, each on a line of its own where
+// they would not fit, nothing overlaps, and the scene's height is the same at every event.
+TEST(MergeStrip, LaidOutForCtrlPlusInItsBox) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214_stable.json");
+  const Scene plain = At(*m, "update:2");
+  const SceneFrame tall{1200, 1000, 2.0f};   // pixels: the width sets the scale, the height has room
+  const Scene big = m->BuildScene(m->FindPosition("update:2"), "en", ClassroomPalette(), tall);
+  EXPECT_FLOAT_EQ(big.text_scale, 2.0f);
+  EXPECT_FLOAT_EQ(big.width, plain.width);   // the same width: the diagram's scale does not change
+  EXPECT_LE(big.height, 1000.0f * big.width / 1200.0f + 1e-3f);
+  ASSERT_TRUE(FindText(big, "acc.m") && FindText(plain, "acc.m"));
+  EXPECT_FLOAT_EQ(FindText(big, "acc.m")->size_em, 2 * FindText(plain, "acc.m")->size_em);
+  const SceneRect* acc = big.FindRect("sram.acc");
+  ASSERT_TRUE(acc);
+  std::vector<const SceneText*> rows = {FindText(big, "acc.m"), FindText(big, "acc.l"), FindText(big, "acc.u")};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_LE(rows[i]->y + rows[i]->size_em, acc->y + acc->h) << rows[i]->id << " leaves the accumulator";
+    if (i > 0) EXPECT_GE(rows[i]->y, rows[i - 1]->y + rows[i - 1]->size_em) << rows[i]->id << " overlaps the row above";
+  }
+  // The same equations, now over four lines (α, β on their own), none wider than the scene.
+  EXPECT_EQ(FindText(big, "strip.m")->text, "m\u2032 = max(m = ln 2, m_b = ln 4) = ln 4");
+  ASSERT_TRUE(FindText(big, "strip.ab"));
+  EXPECT_EQ(FindText(big, "strip.ab")->text, "\u03b1 = e^(m\u2212m\u2032) = 1/2    \u03b2 = e^(m_b\u2212m\u2032) = 1");
+  EXPECT_EQ(FindText(big, "strip.u")->text, FindText(plain, "strip.u")->text);
+  std::vector<const SceneText*> lines;
+  for (const auto& t : big.texts)
+    if (t.id.rfind("strip.", 0) == 0) lines.push_back(&t);
+  ASSERT_EQ(lines.size(), 4u);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_LE(lines[i]->x + EstimateWidthEm(lines[i]->text) * lines[i]->size_em, big.width) << lines[i]->id;
+    EXPECT_LE(lines[i]->y + lines[i]->size_em, big.height) << lines[i]->id;
+    if (i > 0) EXPECT_GE(lines[i]->y, lines[i - 1]->y + lines[i - 1]->size_em) << lines[i]->id;
+  }
+  for (int e = 0; e < m->EventCount(); ++e)
+    EXPECT_FLOAT_EQ(m->BuildScene(e, "en", ClassroomPalette(), tall).height, big.height) << "event " << e;
+  // A box with no height to spare: laid out as at the default size (the painter enlarges what fits).
+  const Scene wide = m->BuildScene(m->FindPosition("update:2"), "en", ClassroomPalette(), {2400, 600, 2.0f});
+  EXPECT_FLOAT_EQ(wide.text_scale, 1.0f);
+  EXPECT_FLOAT_EQ(wide.height, plain.height);
+  EXPECT_EQ(FindText(wide, "strip.m")->text, FindText(plain, "strip.m")->text);
+}
+
+TEST(SceneText, WidthEstimateCountsCjkAsOneEm) {
+  EXPECT_FLOAT_EQ(EstimateWidthEm("ab"), 1.12f);
+  EXPECT_FLOAT_EQ(EstimateWidthEm("\u5757"), 1.0f);         // 块
+  EXPECT_FLOAT_EQ(EstimateWidthEm("\uff08"), 1.0f);         // （ full-width
+  EXPECT_FLOAT_EQ(EstimateWidthEm("\u03b1\u2032"), 1.12f);  // α′: narrow
+  EXPECT_FLOAT_EQ(EstimateWidthEm(""), 0.0f);
+}
+
 Scene BalanceAt(const ScenarioModel& m, const std::string& position) {
   const auto* sq = dynamic_cast<const SingleQueryModel*>(&m);
   EXPECT_TRUE(sq);

@@ -42,7 +42,8 @@ class PlantedNaN final : public ScenarioModel {
   std::string EventLabel(int) const override { return "e"; }
   std::vector<data::AcceptedPosition> AcceptedPositions() const override { return {}; }
   int Find(const data::Position&) const override { return -1; }
-  Scene BuildScene(int, const std::string&, const Palette&) const override { return {}; }
+  using ScenarioModel::BuildScene;
+  Scene BuildScene(int, const std::string&, const Palette&, const SceneFrame&) const override { return {}; }
   std::vector<PanelSection> Panels(int e, const std::string&) const override {
     PanelSection s;
     s.rows.push_back({"O", in_panel_ && e == 2 ? shown_ : "1.5"});
