@@ -61,10 +61,13 @@ struct Placer {
   std::vector<ImRect> placed;                       // label boxes so far
   std::vector<std::pair<ImVec2, ImVec2>> segments;  // arrow shafts
 
-  bool Free(const ImRect& box) const {
+  // `gap` (pixels): the free space kept left and right of the box, so that two texts placed on one
+  // line never read as one ("l = 2u = 69/4").
+  bool Free(const ImRect& box, float gap = 0) const {
     if (!bounds.Contains(box)) return false;
+    const ImRect wide(box.Min.x - gap, box.Min.y, box.Max.x + gap, box.Max.y);
     for (const auto& p : placed)
-      if (p.Overlaps(box)) return false;
+      if (p.Overlaps(wide)) return false;
     for (const auto& [a, b] : segments)
       if (SegmentHitsBox(a, b, box)) return false;
     return true;
@@ -185,7 +188,8 @@ struct Deferred {
 // smaller, so texts that belong together keep one size).
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
                const std::string& owner, float em, Placer& placer, Painted& painted, const ImRect& within, bool shrink,
-               const std::vector<view::TextSpan>* spans = nullptr) {
+               const std::vector<view::TextSpan>* spans = nullptr, bool fallback = true, float gap_em = 0,
+               bool keep_x = false) {
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
@@ -202,19 +206,20 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
       candidates.push_back({clamp_x(want.x), want.y + dy});
       candidates.push_back({clamp_x(want.x), want.y - dy});
     }
-    for (int k = 1; k <= 6; ++k) {
+    for (int k = 1; k <= 6 && !keep_x; ++k) {
       const float dx = 1.0f * em * static_cast<float>(k);
       candidates.push_back({clamp_x(want.x + dx), want.y});
       candidates.push_back({clamp_x(want.x - dx), want.y});
     }
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
-      if (!within.Contains(box) || !placer.Free(box)) continue;
+      if (!within.Contains(box) || !placer.Free(box, gap_em * size_px)) continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
     }
   }
+  if (!fallback) return false;   // the caller tries a wider rectangle
   // Nowhere free: drawn where the scene asked at the smallest legible size, and recorded, so the
   // geometry test names it.
   const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
@@ -300,18 +305,21 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   const Placer after_rects = placer;
   const size_t rect_labels = painted.labels.size();
   std::vector<Deferred> deferred;
-  // A text whose anchor lies in a rectangle that carries labels stays inside the smallest such
-  // rectangle; other texts stay inside the scene.
-  std::vector<ImRect> within(scene.texts.size(), placer.bounds);
-  for (size_t ti = 0; ti < scene.texts.size(); ++ti) {
-    const auto& t = scene.texts[ti];
+  // A text or arrow label whose anchor lies in a rectangle that carries labels stays inside the
+  // smallest such rectangle (a panel's border never strikes through it); others stay inside the scene.
+  const auto within_of = [&](float x, float y) {
+    ImRect in = placer.bounds;
     float area = 1e30f;
     for (const auto& r : scene.rects)
-      if (big(r) && t.x >= r.x && t.x < r.x + r.w && t.y >= r.y && t.y < r.y + r.h && r.w * r.h < area) {
+      if (big(r) && x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h && r.w * r.h < area) {
         area = r.w * r.h;
-        within[ti] = ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
+        in = ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
       }
-  }
+    return in;
+  };
+  std::vector<ImRect> within, arrow_within;
+  for (const auto& t : scene.texts) within.push_back(within_of(t.x, t.y));
+  for (const auto& ar : scene.arrows) arrow_within.push_back(within_of(ar.label_at.x, ar.label_at.y));
   for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
     placer = after_rects;
     painted.labels.resize(rect_labels);
@@ -322,13 +330,22 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     bool all = true;
     for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
       const auto& t = scene.texts[ti];
-      all &= PlaceFree(deferred, fonts, t.size_em * em * ts, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                       within[ti], last, t.spans.empty() ? nullptr : &t.spans);
+      const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
+      all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
+                       within[ti], last, t.spans.empty() ? nullptr : &t.spans, true, 0.5f, t.max_grow > 0);
     }
-    for (const auto& ar : scene.arrows)
-      if (!ar.label.empty() && (all || last))
-        all &= PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label, "arrow:" + ar.id,
-                         em, placer, painted, placer.bounds, last);
+    for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
+      const auto& ar = scene.arrows[ai];
+      if (ar.label.empty() || !(all || last)) continue;
+      // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene.
+      const auto place = [&](const ImRect& in, bool fallback) {
+        return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
+                         "arrow:" + ar.id, em, placer, painted, in, last, nullptr, fallback);
+      };
+      const bool inner = arrow_within[ai].Min.x != placer.bounds.Min.x || arrow_within[ai].Min.y != placer.bounds.Min.y ||
+                         arrow_within[ai].Max.x != placer.bounds.Max.x || arrow_within[ai].Max.y != placer.bounds.Max.y;
+      all &= (inner && place(arrow_within[ai], false)) || place(placer.bounds, true);
+    }
     if (all || last) break;
   }
 

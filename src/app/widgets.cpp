@@ -43,7 +43,7 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
   std::vector<std::string> lines;
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
-  const float width = std::max(size * 4, avail);
+  const float width = std::max(size * 2, avail);   // a narrow table column wraps, never spills into the next
   const char* s = text.c_str();
   const char* end = s + text.size();
   while (s < end) {

@@ -261,10 +261,17 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   acc.label = UiText(Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
-  const float ax = kSramX + 1.8f, row = 1.8f * ts;
-  sc.texts.push_back({"acc.m", ax, kRow2 + 0.6f, 1.35f * ts, pal.state_term, "m = " + q.at("m")});
-  sc.texts.push_back({"acc.l", ax, kRow2 + 0.6f + row, 1.35f * ts, pal.state_term, "l = " + q.at("l")});
-  sc.texts.push_back({"acc.u", ax, kRow2 + 0.6f + 2 * row, 1.35f * ts, pal.state_term, "u = " + q.at("u")});
+  // The three rows share the box's height below its title; the painter may enlarge them (Ctrl + beyond
+  // what the layout took) only as far as their pitch allows.
+  const float ax = kSramX + 1.8f, row_top = kRow2 + 0.3f, size = 1.35f * ts;
+  const float row = (kAccTop + acc_h - 0.4f - row_top) / 3;
+  const char* names[] = {"m", "l", "u"};
+  for (int k = 0; k < 3; ++k) {
+    SceneText t{std::string("acc.") + names[k], ax, row_top + row * static_cast<float>(k), size, pal.state_term,
+                std::string(names[k]) + " = " + q.at(names[k])};
+    t.max_grow = (row - 0.15f) / size;
+    sc.texts.push_back(std::move(t));
+  }
 
   // Legend along the bottom of the HBM panel.
   sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText(Str::legend_read, lang)});
