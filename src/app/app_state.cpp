@@ -18,6 +18,7 @@ void NewStep(AppState& s) {
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
   s.ui.answer_verdict = -1;
+  s.ui.answer_mistake = -1;
 }
 
 }  // namespace
@@ -72,9 +73,26 @@ void CheckTypedAnswer(AppState& s) {
   const int e = s.model.lesson->EventOf(s.ui.step);  // the step's own event: where the lesson checked it exists
   const auto expected = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(e, st->check->number);
   if (!expected) return;
-  const auto v = view::CheckTypedNumber(std::string(s.ui.answer_typed.data()), *expected);
+  const std::string typed(s.ui.answer_typed.data());
+  const auto v = view::CheckTypedNumber(typed, *expected);
   s.ui.answer_verdict = static_cast<int>(v);
+  s.ui.answer_mistake = -1;
+  // A known wrong answer (the plain mean 65/3 for 160/7) is named, by the same rule as the right one.
+  if (v == view::CheckVerdict::kWrong)
+    for (size_t k = 0; k < st->check->mistakes.size() && s.ui.answer_mistake < 0; ++k)
+      if (const auto m = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(e, st->check->mistakes[k].number);
+          m && view::CheckTypedNumber(typed, *m) == view::CheckVerdict::kRight)
+        s.ui.answer_mistake = static_cast<int>(k);
   if (v == view::CheckVerdict::kRight) Reveal(s);
+}
+
+std::string MistakeHint(const AppState& s) {
+  const auto* st = s.CurrentStep();
+  if (!st || !st->check || s.ui.answer_mistake < 0 || s.ui.answer_mistake >= static_cast<int>(st->check->mistakes.size())) return "";
+  const auto& L = *s.model.lesson;
+  const int e = L.EventOf(s.ui.step);   // filled where it was checked: the step's own event
+  const auto& tmpl = st->check->mistakes[static_cast<size_t>(s.ui.answer_mistake)].hint.In(s.options.lang);
+  return L.Fill(tmpl, s.ui.event == e ? s.frame.Quantities(s) : L.ScenarioOf(s.ui.step).QuantitiesAt(e)).text;
 }
 
 void CheckChoice(AppState& s, int choice) {

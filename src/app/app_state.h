@@ -87,6 +87,7 @@ struct Transient {
   std::array<char, 64> answer_typed{};
   int answer_choice = 0;
   int answer_verdict = -1;
+  int answer_mistake = -1;       // wrong, and equal to the check's mistakes[answer_mistake] (its hint is shown)
   double last_advance = 0;       // glfwGetTime() of the last automatic step
   bool show_help = false;        // the '?' shortcut overlay
   bool show_open = false;        // the Ctrl+O browser
@@ -172,6 +173,9 @@ void Reveal(AppState& s);                  // R or the Reveal button: show the p
 // (1-based; a choice question) against the engine (view/exercise.h). A right answer reveals.
 void CheckTypedAnswer(AppState& s);
 void CheckChoice(AppState& s, int choice);
+// The hint of the known mistake the typed number equals (LessonStep::Check::mistakes), filled at the
+// step's own event in the current language, or "".
+std::string MistakeHint(const AppState& s);
 void StepEvent(AppState& s, int delta);    // one trace event
 void StepBlock(AppState& s, int delta);    // to the next/previous block boundary of the trace
 void SetEvent(AppState& s, int event);     // clamps; the step follows the position

@@ -49,7 +49,7 @@ nlohmann::json StateJson(const AppState& s) {
           {"event", cur ? cur->EventLabel(s.ui.event) : ""},
           {"revealed", s.ui.revealed},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
-                      {"verdict", s.ui.answer_verdict}}},
+                      {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake}}},
           {"event_index", s.ui.event},
           {"event_count", cur ? cur->EventCount() : 0},
           {"playing", s.ui.playing},

@@ -44,7 +44,13 @@ void CheckWidgets(AppState& s) {
     const bool choice = !check.choices.empty();
     const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
     const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
-    Wrapped(T(s, choice && wrong ? view::Str::check_choice_wrong : choice && right ? view::Str::check_choice_right : kVerdictKeys[s.ui.answer_verdict]));
+    if (const std::string hint = MistakeHint(s); wrong && !hint.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);   // purple with ×, never red
+      Wrapped("\u00d7 " + hint);
+      ImGui::PopStyleColor();
+    } else {
+      Wrapped(T(s, choice && wrong ? view::Str::check_choice_wrong : choice && right ? view::Str::check_choice_right : kVerdictKeys[s.ui.answer_verdict]));
+    }
   }
 }
 

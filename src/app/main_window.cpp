@@ -125,11 +125,16 @@ std::vector<std::string> ShownTexts(const AppState& s) {
         texts.push_back(st.answer->zh);
         texts.push_back(st.answer->en);
       }
-      if (st.check)   // a checked exercise's choice buttons (BWD/r1's 得 and 样 were "?" without this)
+      if (st.check) {  // a checked exercise's choice buttons (BWD/r1's 得 and 样 were "?" without this) and hints
         for (const auto& c : st.check->choices) {
           texts.push_back(c.zh);
           texts.push_back(c.en);
         }
+        for (const auto& m : st.check->mistakes) {
+          texts.push_back(m.hint.zh);
+          texts.push_back(m.hint.en);
+        }
+      }
     }
     for (const auto& [k, m] : L.scenarios) add_model(*m);
   }

@@ -73,6 +73,7 @@ std::vector<std::string> VisibleTexts(const AppState& s) {
     if (!t->empty()) out.push_back(*t);
   if (const auto* step = s.CurrentStep(); step && step->check && !st.reveal.empty())
     for (const auto& c : step->check->choices) out.push_back(c.In(s.options.lang));
+  if (const std::string hint = MistakeHint(s); !hint.empty()) out.push_back(hint);
   for (const auto& sec : PanelsNow(s)) {
     out.push_back(sec.title);
     for (const auto& c : sec.columns) out.push_back(c);

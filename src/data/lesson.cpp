@@ -38,15 +38,34 @@ constexpr int kMaxChoices = 8;
 LessonStep::Check ReadCheck(const JsonReader& r, const nlohmann::json& c, const std::string& path, bool has_predict) {
   if (!has_predict) r.Fail(path, "a check needs a \"predict\" question");
   r.ExpectObject(c, path);
-  r.Fields(c, path, {"number", "choices", "correct"});
+  r.Fields(c, path, {"number", "choices", "correct", "mistakes"});
   LessonStep::Check check;
   if (c.contains("number")) {
     if (c.contains("choices") || c.contains("correct"))
       r.Fail(path, "a check is either {\"number\"} or {\"choices\", \"correct\"}, not both");
     check.number = r.String(c["number"], JsonPath(path, "number"));
     if (check.number.empty()) r.Fail(JsonPath(path, "number"), "the quantity name is empty");
+    if (c.contains("mistakes")) {
+      const std::string mp = JsonPath(path, "mistakes");
+      r.ExpectArray(c["mistakes"], mp, 1);
+      if (c["mistakes"].size() > static_cast<size_t>(kMaxChoices))
+        r.Fail(mp, std::to_string(c["mistakes"].size()) + " mistakes; the limit is " + std::to_string(kMaxChoices));
+      for (size_t k = 0; k < c["mistakes"].size(); ++k) {
+        const auto& m = c["mistakes"][k];
+        const std::string kp = JsonPath(mp, k);
+        r.ExpectObject(m, kp);
+        r.Fields(m, kp, {"number", "hint"});
+        LessonStep::Check::Mistake mistake;
+        mistake.number = r.String(r.Require(m, kp, "number"), JsonPath(kp, "number"));
+        if (mistake.number.empty()) r.Fail(JsonPath(kp, "number"), "the quantity name is empty");
+        if (mistake.number == check.number) r.Fail(JsonPath(kp, "number"), "\"" + mistake.number + "\" is the right answer, not a mistake");
+        mistake.hint = r.Text(r.Require(m, kp, "hint"), JsonPath(kp, "hint"));
+        check.mistakes.push_back(std::move(mistake));
+      }
+    }
     return check;
   }
+  if (c.contains("mistakes")) r.Fail(JsonPath(path, "mistakes"), "mistakes belong to a number question, not to choices");
   const auto& choices = r.Require(c, path, "choices");
   const std::string cp = JsonPath(path, "choices");
   r.ExpectArray(choices, cp, 2);

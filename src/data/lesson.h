@@ -60,6 +60,14 @@ struct LessonStep {
     std::string number;               // quantity name, or "" for a choice question
     std::vector<LocalText> choices;   // empty for a number question
     int correct = 0;                  // 1-based index into choices
+    // A number question's known wrong answers: a typed number equal to the engine's value of
+    // `number` (by the same rule as the right answer) gets `hint` instead of a plain "not right"
+    // (N50/w1: 65/3 is the plain mean of the block outputs). Placeholders filled like the step's text.
+    struct Mistake {
+      std::string number;
+      LocalText hint;
+    };
+    std::vector<Mistake> mistakes;
   };
   std::optional<Check> check;
 };

@@ -76,10 +76,16 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
         r.Fail(data::JsonPath(data::JsonPath("/steps", i), "panel"),
                "the scenario \"" + st.scenario + "\" has no panel \"" + st.panel + "\" at this step (panels: " + ids + ")");
     }
-    if (st.check && !st.check->number.empty() && !sc.NumberAt(e, st.check->number))
-      r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "check"), "number"),
-             "the scenario \"" + st.scenario + "\" has no single number \"" + st.check->number + "\" at position \"" +
-                 st.position + "\" to check against");
+    const std::string cp = data::JsonPath(data::JsonPath("/steps", i), "check");
+    const auto no_number = [&](const std::string& path, const std::string& name) {
+      r.Fail(path, "the scenario \"" + st.scenario + "\" has no single number \"" + name + "\" at position \"" + st.position +
+                       "\" to check against");
+    };
+    if (st.check && !st.check->number.empty() && !sc.NumberAt(e, st.check->number)) no_number(data::JsonPath(cp, "number"), st.check->number);
+    if (st.check)
+      for (size_t k = 0; k < st.check->mistakes.size(); ++k)
+        if (!sc.NumberAt(e, st.check->mistakes[k].number))
+          no_number(data::JsonPath(data::JsonPath(data::JsonPath(cp, "mistakes"), k), "number"), st.check->mistakes[k].number);
   }
   return m;
 }

@@ -6,6 +6,7 @@
 //     65/3 before block 2 is merged), and answers stay hidden while a question is open.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 #include <string>
@@ -288,12 +289,29 @@ TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
   AppState s = Open(lessons_test::kRoot + "/lessons/n50-worked-example.json");
   GoToStep(s, s.model.lesson->lesson.FindStep("N50/w1"));
   ASSERT_TRUE(s.PredictPending());
-  for (const char* wrong : {"65/3", "21.67", "21.7"}) {
+  s.options.lang = "en";
+  for (const char* wrong : {"65/3", "21.67", "21.7", "20"}) {
     Type(s, wrong);
     CheckTypedAnswer(s);
     EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong)) << wrong;
     EXPECT_TRUE(s.PredictPending()) << wrong;
     EXPECT_TRUE(StepTextNow(s).answer.empty());
+    // The plain mean of the block outputs (65/3, or a decimal rounded from it) is named as such, with
+    // the engine's value filled in and nothing of the right answer; any other wrong number is not.
+    const bool plain_mean = std::string(wrong) != "20";
+    EXPECT_EQ(s.ui.answer_mistake, plain_mean ? 0 : -1) << wrong;
+    const std::string hint = MistakeHint(s);
+    if (plain_mean) {
+      EXPECT_EQ(hint.rfind("65/3 is the plain mean", 0), 0u) << hint;
+      EXPECT_EQ(hint.find("160/7"), std::string::npos) << hint;
+      const auto shown = VisibleTexts(s);
+      EXPECT_NE(std::find(shown.begin(), shown.end(), hint), shown.end());
+      s.options.lang = "zh";
+      EXPECT_EQ(MistakeHint(s).rfind("65/3 是两块各自输出的简单平均", 0), 0u) << MistakeHint(s);
+      s.options.lang = "en";
+    } else {
+      EXPECT_EQ(hint, "");
+    }
   }
   Type(s, "23");
   CheckTypedAnswer(s);
@@ -304,6 +322,7 @@ TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
   EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kRight));
   EXPECT_FALSE(s.PredictPending());
   EXPECT_NE(StepTextNow(s).answer.find("160/7"), std::string::npos) << StepTextNow(s).answer;
+  EXPECT_EQ(s.ui.answer_mistake, -1);
   StepLesson(s, +1);
   EXPECT_EQ(s.ui.answer_verdict, -1);
   EXPECT_EQ(s.ui.answer_typed[0], '\0');

@@ -361,6 +361,21 @@ bad("lesson_check_correct_zero", "lesson", CHOICE, "/steps/0/check/correct", 0, 
 bad("lesson_check_one_choice", "lesson", CHOICE, "/steps/0/check/choices", [T], "expected at least 2 elements")
 bad("lesson_check_unknown_number", "lesson", CHECKED, "/steps/0/check/number", "nope", "has no single number \"nope\"")
 bad("lesson_check_unknown_key", "lesson", CHECKED, "/steps/0/check/answer", 1, "unknown key")
+# A number question's known wrong answers ("mistakes"): each names another quantity and a hint.
+MISTAKE = dict(LESSON, steps=[dict(STEP, position="end", predict=T,
+                                   check={"number": "output", "mistakes": [{"number": "average", "hint": T}]}),
+                              LESSON["steps"][1]])
+add("ok_lesson_check_mistakes", "lesson", MISTAKE, ok=True)
+bad("lesson_check_mistake_no_hint", "lesson", MISTAKE, "/steps/0/check/mistakes/0", {"number": "average"},
+    "required field is missing", path="/steps/0/check/mistakes/0/hint")
+bad("lesson_check_mistake_unknown_key", "lesson", MISTAKE, "/steps/0/check/mistakes/0/why", T, "unknown key")
+bad("lesson_check_mistakes_empty", "lesson", MISTAKE, "/steps/0/check/mistakes", [], "expected at least 1 element")
+bad("lesson_check_mistakes_on_choices", "lesson", CHOICE, "/steps/0/check/mistakes", [{"number": "average", "hint": T}],
+    "mistakes belong to a number question")
+bad("lesson_check_mistake_is_the_answer", "lesson", MISTAKE, "/steps/0/check/mistakes/0/number", "output",
+    "is the right answer, not a mistake")
+bad("lesson_check_mistake_unknown_number", "lesson", MISTAKE, "/steps/0/check/mistakes/0/number", "nope",
+    "has no single number \"nope\"")
 
 # ---- inputs the fuzzer found (scripts/fuzz; tests/fuzz/crashes/ keeps the raw input) ------------
 CRASHES = os.path.join(HERE, "..", "fuzz", "crashes")
@@ -458,7 +473,8 @@ BEYOND = {
         "lesson_missing_scenario", "lesson_outside_folder", "lesson_outside_folder_nested", "lesson_absolute_path",
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
-        "lesson_duplicate_step_id", "lesson_check_unknown_number"],
+        "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
+        "lesson_check_mistake_is_the_answer"],
 }
 
 
