@@ -302,12 +302,12 @@ TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
     EXPECT_EQ(s.ui.answer_mistake, plain_mean ? 0 : -1) << wrong;
     const std::string hint = MistakeHint(s);
     if (plain_mean) {
-      EXPECT_EQ(hint.rfind("65/3 is the plain mean", 0), 0u) << hint;
+      EXPECT_EQ(hint.rfind("65/3 ≈ 21.67 is the plain mean", 0), 0u) << hint;
       EXPECT_EQ(hint.find("160/7"), std::string::npos) << hint;
       const auto shown = VisibleTexts(s);
       EXPECT_NE(std::find(shown.begin(), shown.end(), hint), shown.end());
       s.options.lang = "zh";
-      EXPECT_EQ(MistakeHint(s).rfind("65/3 是两块各自输出的简单平均", 0), 0u) << MistakeHint(s);
+      EXPECT_EQ(MistakeHint(s).rfind("65/3 ≈ 21.67 是两块各自输出的简单平均", 0), 0u) << MistakeHint(s);
       s.options.lang = "en";
     } else {
       EXPECT_EQ(hint, "");
