@@ -189,7 +189,7 @@ struct Deferred {
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
                const std::string& owner, float em, Placer& placer, Painted& painted, const ImRect& within, bool shrink,
                const std::vector<view::TextSpan>* spans = nullptr, bool fallback = true, float gap_em = 0,
-               bool keep_x = false) {
+               bool keep_x = false) {   // keep_x: a row of a column, tried only where the scene put it
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
@@ -201,7 +201,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     // Inside its rectangle horizontally whatever the candidate.
     const auto clamp_x = [&](float x) { return std::clamp(x, within.Min.x, std::max(within.Min.x, within.Max.x - sz.x)); };
     std::vector<ImVec2> candidates = {{clamp_x(want.x), want.y}};
-    for (int k = 1; k <= 8; ++k) {
+    for (int k = 1; k <= 8 && !keep_x; ++k) {
       const float dy = 0.5f * sz.y * static_cast<float>(k);
       candidates.push_back({clamp_x(want.x), want.y + dy});
       candidates.push_back({clamp_x(want.x), want.y - dy});

@@ -85,8 +85,8 @@ struct SceneText {
   std::vector<TextSpan> spans = {};  // optional: `text` in coloured pieces
   bool answer = false;          // answers a comparison question: hidden while the step's question is open
   // The most the painter may enlarge it for Ctrl ± (0 = as far as it finds room). A text with a limit
-  // is a row of a column (the accumulator's m, l, u): the painter moves it only up or down, never
-  // beside another row, and steps every text back when it finds no room.
+  // is a row of a column (the accumulator's m, l, u): the painter never moves it (a moved row lands
+  // beside or above another), and steps every text back when it finds no room where it is.
   float max_grow = 0;
 };
 
