@@ -10,6 +10,12 @@
 #include <atomic>
 #include <chrono>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace bw::view {
 
 using engine::EventKind;
@@ -37,7 +43,12 @@ AttentionModel::AttentionModel(data::AttentionScenario sc, ComparisonMode mode)
     : scenario_(std::move(sc)), runs_(RunOwnOrAll(scenario_, mode)) {
   if (mode != ComparisonMode::kNow) {
     compared_ = false;
-    pending_ = std::async(mode == ComparisonMode::kBackground ? std::launch::async : std::launch::deferred, [this] {
+    const bool background = mode == ComparisonMode::kBackground;
+    pending_ = std::async(background ? std::launch::async : std::launch::deferred, [this, background] {
+#ifdef __linux__
+      // Below the interface thread: on two busy cores the first frames come before the comparison.
+      if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
       return RunAttentionComparison(scenario_, AttentionRunChoice{}, runs_.run, runs_.tolerance);
     });
   }
