@@ -10,7 +10,7 @@
 #include <atomic>
 #include <chrono>
 
-#ifdef __linux__
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -45,7 +45,7 @@ AttentionModel::AttentionModel(data::AttentionScenario sc, ComparisonMode mode)
     compared_ = false;
     const bool background = mode == ComparisonMode::kBackground;
     pending_ = std::async(background ? std::launch::async : std::launch::deferred, [this, background] {
-#ifdef __linux__
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
       // Below the interface thread: on two busy cores the first frames come before the comparison.
       if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
 #endif
