@@ -7,10 +7,12 @@ namespace bw::app {
 
 void FrameCache::Key(const AppState& s) {
   std::shared_ptr<const view::ScenarioModel> m = s.CurrentModel();
-  const bool same_model = m == model_ && s.ui.event == event_;
+  const int revision = m ? m->Revision() : 0;
+  const bool same_model = m == model_ && s.ui.event == event_ && revision == revision_;
   if (!same_model) {
     model_ = std::move(m);
     event_ = s.ui.event;
+    revision_ = revision;
     quantities_.reset();
     panels_.reset();
     scene_.reset();

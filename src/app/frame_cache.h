@@ -33,6 +33,7 @@ class FrameCache {
   void Key(const AppState& s);   // drops every entry whose key no longer matches
   std::shared_ptr<const view::ScenarioModel> model_;
   int event_ = -1;
+  int revision_ = 0;   // the model's Revision(): results computed in the background arrived
   std::string lang_;
   bool projector_ = false;
   view::SceneFrame frame_;

@@ -207,4 +207,12 @@ long RssKb() {
   return 0;
 }
 
+long PeakRssKb() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+  return 0;
+}
+
 }  // namespace bw::app

@@ -26,6 +26,8 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
                             Painted* painted_out);
 // [soak] Resident set size of this process in kB (Linux /proc) after malloc_trim, 0 if unknown.
 long RssKb();
+// [soak] Peak resident set size of this process so far in kB (VmHWM), 0 if unknown.
+long PeakRssKb();
 void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]);
 
 }  // namespace bw::app

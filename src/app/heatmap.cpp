@@ -91,17 +91,18 @@ std::string HeatmapRenderer::Init() {
 }
 
 void HeatmapRenderer::Upload(const view::Heatmap& h) {
-  if (uploaded_ == h.values && up_rows_ == h.rows && up_cols_ == h.cols) return;
+  const int v_rows = h.ValueRows(), v_cols = h.ValueCols();   // a reduced copy's own size
+  if (uploaded_ == h.values && up_rows_ == v_rows && up_cols_ == v_cols) return;
   GLint prev = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &prev);
   glBindTexture(GL_TEXTURE_2D, texture_);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, h.cols, h.rows, 0, GL_RED, GL_FLOAT, h.values);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, v_cols, v_rows, 0, GL_RED, GL_FLOAT, h.values);
   // The mip chain, averaged here (no glGenerateMipmap: WebGL 2 cannot for R32F), down to 1 × 1.
   std::vector<float> level;
   const float* src = h.values;
-  int rows = h.rows, cols = h.cols, n = 0;
+  int rows = v_rows, cols = v_cols, n = 0;
   while (rows > 1 || cols > 1) {
     level = HeatmapMipLevel(src, rows, cols, &rows, &cols);
     glTexImage2D(GL_TEXTURE_2D, ++n, GL_R32F, cols, rows, 0, GL_RED, GL_FLOAT, level.data());
@@ -116,13 +117,13 @@ void HeatmapRenderer::Upload(const view::Heatmap& h) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(prev));
   uploaded_ = h.values;
-  up_rows_ = h.rows;
-  up_cols_ = h.cols;
+  up_rows_ = v_rows;
+  up_cols_ = v_cols;
 }
 
 bool HeatmapRenderer::Draw(ImDrawList* dl, const view::Heatmap& h, ImVec2 p0, ImVec2 p1, float decades) {
   if (!ready() || h.rows <= 0 || h.cols <= 0 || !h.values) return false;
-  if (h.rows > max_texture_ || h.cols > max_texture_) return false;
+  if (h.ValueRows() > max_texture_ || h.ValueCols() > max_texture_) return false;
   Upload(h);
   // Pixel rectangle → normalised device coordinates of the frame being drawn.
   const ImVec2 size = ImGui::GetIO().DisplaySize;

@@ -42,6 +42,7 @@
 #include "app/shown.h"
 #include "app/frame_helpers.h"
 #include "data/atomic_write.h"
+#include "view/attention_model.h"
 
 namespace {
 
@@ -135,6 +136,11 @@ int main(int argc, char** argv) {
   state.ui.show_open = args.show == "open";
   state.ui.show_help = args.show == "help";
 
+#ifndef __EMSCRIPTEN__
+  // Large attention files show their own run first; the reference and the other orders follow from
+  // a background thread (the panels say "computing" meanwhile). Screenshots wait for everything.
+  if (!headless) bw::view::SetDefaultComparisonMode(bw::view::ComparisonMode::kBackground);
+#endif
   const std::string lesson = args.lesson.empty() ? Root() + "/lessons/rc-t3.json" : args.lesson;
   if (!args.file.empty()) {
     if (!bw::app::OpenFile(state, args.file)) std::cerr << "error: " << state.ui.error << "\n";
@@ -163,6 +169,11 @@ int main(int argc, char** argv) {
   if (args.reveal) bw::app::Reveal(state);
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
+#ifndef __EMSCRIPTEN__
+  // Hand the parser's freed memory (a 4096-token file's JSON tree is tens of MB) back to the system
+  // before the window and the fonts take theirs: otherwise the peak RSS holds both.
+  malloc_trim(0);
+#endif
 
   GLFWwindow* window = bw::app::platform::OpenWindow(args.width, args.height, /*vsync=*/args.soak == 0, &state);
   if (!window) return 1;
@@ -274,11 +285,14 @@ int main(int argc, char** argv) {
       glfwWaitEventsTimeout(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
       if (!animating) --redraw_frames;
     } else {
-      bw::app::platform::WaitForInput(state, 1.0);  // clears input_seen first (web: input since the last drawn frame)
+      // While the model computes in the background, look ten times a second whether it is done.
+      const auto* computing = state.Current() && state.Current()->Computing() ? state.Current() : nullptr;
+      bw::app::platform::WaitForInput(state, computing ? 0.1 : 1.0);  // clears input_seen first (web: input since the last drawn frame)
       state.ui.last_advance = glfwGetTime();
+      const bool arrived = computing && state.Current() == computing && !computing->Computing();
       const bool reloaded = bw::app::ReloadIfChanged(state);
       // Woken by the once-a-second file check and nothing changed: draw nothing.
-      if (!state.ui.input_seen && !reloaded && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
+      if (!state.ui.input_seen && !reloaded && !arrived && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
           state.ui.fullscreen == is_fullscreen && state.ui.toast.empty())  // a toast redraws until it expires
         return;
       redraw_frames = 2;
@@ -409,8 +423,9 @@ int main(int argc, char** argv) {
                     "growth after warm-up = %ld kB\n", soak_frame, soak_rss_first, warm, soak_rss_warm, end, end - soak_rss_warm);
         if (frame_ms.empty()) frame_ms.push_back(0);
         std::sort(frame_ms.begin(), frame_ms.end());
-        std::printf("frames: start to first frame = %.1f ms, frame time median = %.2f ms, p99 = %.2f ms (%dx%d)\n",
-                    first_frame_ms, frame_ms[frame_ms.size() / 2], frame_ms[frame_ms.size() * 99 / 100], fb_w, fb_h);
+        std::printf("frames: start to first frame = %.1f ms, frame time median = %.2f ms, p99 = %.2f ms (%dx%d), "
+                    "peak RSS = %ld MB\n", first_frame_ms, frame_ms[frame_ms.size() / 2], frame_ms[frame_ms.size() * 99 / 100],
+                    fb_w, fb_h, bw::app::PeakRssKb() / 1024);
         // CPU time the process (the software rasteriser's threads included) spent per frame: less
         // sensitive than wall time to other programs sharing the cores.
         rusage ru{};

@@ -109,7 +109,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   if (!h) return;
   ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title).c_str());
   if (h->not_computed_yet) {
-    Wrapped(T(s, view::Str::heatmap_not_yet));
+    Wrapped(T(s, h->computing ? view::Str::heatmap_computing : view::Str::heatmap_not_yet));
     return;
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -157,6 +158,10 @@ struct RunOptions {
   int counter_snapshot_every = 256;              // trace: cumulative counters kept every this many events
   int state_snapshots_per_block = 8;             // trace: (m, l, u) kept this many times per Q block
   bool keep_probabilities = false;               // RunReference only: return P (for the heatmap)
+  // RunReference only: handed each block of rows of P = softmax(S) as it is formed, in row order
+  // (first row, `count` rows of N_k floats, row-major; valid during the call only), so a caller can
+  // keep a reduced copy of P without the run returning all of it. Unset: not called.
+  std::function<void(std::int64_t first_row, const float* rows, std::int64_t count)> probability_rows;
   // RunFlash2 only: threads that run Q blocks in parallel, as FlashAttention-2 spreads the T_r Q
   // blocks over thread blocks (FA-2 §3.2 "Parallelism"; Algorithm 1's loop over i has no shared
   // state: each Q block owns its Q_i, m, l, u and its rows of O and L). 1 = the calling thread

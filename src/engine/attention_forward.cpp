@@ -102,57 +102,78 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   const MaskGeometry mg(p.mask, n_q, n_k);
   const detail::NumericsSink sink{&res.numerics, -1, -1, PrecisionName<T>()};
 
+  // The three passes are counted as Algorithm 0 runs them: S and P whole in HBM (N_q × N_k each).
+  // The arithmetic is done a block of query rows at a time, each row exactly as it would be in the
+  // whole matrices, so a large problem never holds more than one block of S/P in memory (4096²
+  // doubles were 2 × 128 MiB, half of that first-touch page faults). Problems up to
+  // kReferenceWholeElements scores run as one block.
   // pass 1: S = scale · Q Kᵀ, written to HBM (line 1: load Q, K by blocks, compute S, write S).
   // Given logits are S itself, already in HBM: no pass 1 is counted (the product with K = I only
   // copies them into the working precision).
   if (!p.logits_given) {
     rec.Emit(EventKind::kRead, Tensor::kQ, -1, -1, n_q * d, 0);
     rec.Emit(EventKind::kRead, Tensor::kK, -1, -1, n_k * d, 0);
-  }
-  Mat<T> S(n_q, n_k);
-  S.noalias() = Q * K.transpose();
-  S *= scale;
-  if (!p.logits_given) {
     rec.Emit(EventKind::kComputeFull, Tensor::kS, -1, -1, 0, 0, 0, 2 * n_q * n_k * d);
     rec.Emit(EventKind::kWrite, Tensor::kS, -1, -1, n_q * n_k, 0);
   }
-
   // pass 2: read S, P = softmax(S) row by row over the allowed keys, write P (line 2)
   rec.Emit(EventKind::kRead, Tensor::kS, -1, -1, n_q * n_k, 0);
-  Mat<T> P(n_q, n_k);
-  Vec<T> L(n_q);
-  Mat<T> row;  // one row of S in SRAM, masked there (S in HBM stays scale·QKᵀ)
-  for (I64 r = 0; r < n_q; ++r) {
-    row = S.row(r);
-    detail::CheckScores(row, r, 0, mg, sink);
-    mg.ApplyToTile(row, r, 0);                      // masked keys → −∞
-    const T m = n_k > 0 ? row.maxCoeff() : kNegInf<T>;
-    if (m == kNegInf<T>) {  // fully masked row: P = 0, O = 0, flagged through L = −∞
-      P.row(r).setZero();
-      L[r] = kNegInf<T>;
-      continue;
-    }
-    P.row(r) = row;
-    detail::ExpShiftedRow(P.row(r), m, p.mask.kind != MaskKind::kNone);  // exactly 0 on masked keys
-    const T l = P.row(r).sum();
-    P.row(r) /= l;
-    L[r] = m + std::log(l);
-  }
   rec.Emit(EventKind::kComputeFull, Tensor::kP, -1, -1, 0, 0, 0, 0, n_q * n_k);
   rec.Emit(EventKind::kWrite, Tensor::kP, -1, -1, n_q * n_k, 0);
-
   // pass 3: read P and V, O = P V, write O (line 3)
   rec.Emit(EventKind::kRead, Tensor::kP, -1, -1, n_q * n_k, 0);
   rec.Emit(EventKind::kRead, Tensor::kV, -1, -1, n_k * d_v, 0);
+
+  constexpr I64 kReferenceWholeElements = I64{1} << 22;   // 2048² scores: one block
+  constexpr I64 kReferenceBlockElements = I64{1} << 18;   // else about this many scores a block (2 MiB of doubles)
+  const I64 block_rows = n_q * n_k <= kReferenceWholeElements ? std::max<I64>(n_q, 1)
+                                                              : std::max<I64>(1, kReferenceBlockElements / std::max<I64>(n_k, 1));
   Mat<T> O(n_q, d_v);
-  detail::MultiplyPV(O, P, V);  // a zero probability contributes nothing, even against V = ±∞
+  Vec<T> L(n_q);
+  std::vector<std::uint8_t> zero_rows(static_cast<std::size_t>(n_q), 0);   // fully masked: O row +0 after the check
+  if (opt.keep_probabilities) res.P.resize(n_q, n_k);
+  Mat<T> S;    // rows [r0, r0 + rows) of S, then (in place) of P
+  Mat<T> row;  // one row of S in SRAM, masked there (S in HBM stays scale·QKᵀ)
+  Mat<T> Ob;
+  Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> Pf;
+  for (I64 r0 = 0; r0 < n_q; r0 += block_rows) {
+    const I64 rows = std::min(block_rows, n_q - r0);
+    S.resize(rows, n_k);
+    S.noalias() = Q.middleRows(r0, rows) * K.transpose();
+    S *= scale;
+    for (I64 a = 0; a < rows; ++a) {
+      const I64 r = r0 + a;
+      row = S.row(a);
+      detail::CheckScores(row, r, 0, mg, sink);
+      mg.ApplyToTile(row, r, 0);                      // masked keys → −∞
+      const T m = n_k > 0 ? row.maxCoeff() : kNegInf<T>;
+      if (m == kNegInf<T>) {  // fully masked row: P = 0, O = 0, flagged through L = −∞
+        S.row(a).setZero();
+        L[r] = kNegInf<T>;
+        zero_rows[static_cast<std::size_t>(r)] = 1;
+        continue;
+      }
+      S.row(a) = row;
+      detail::ExpShiftedRow(S.row(a), m, p.mask.kind != MaskKind::kNone);  // exactly 0 on masked keys
+      const T l = S.row(a).sum();
+      S.row(a) /= l;
+      L[r] = m + std::log(l);
+    }
+    detail::MultiplyPV(Ob, S, V);  // a zero probability contributes nothing, even against V = ±∞
+    O.middleRows(r0, rows) = Ob;
+    if (opt.keep_probabilities) res.P.middleRows(r0, rows) = S.template cast<float>();
+    if (opt.probability_rows) {
+      Pf = S.template cast<float>();
+      opt.probability_rows(r0, Pf.data(), rows);
+    }
+  }
   {
     std::vector<std::uint8_t> reported(static_cast<std::size_t>(n_q), 0);
     const Vec<T> ones = Vec<T>::Ones(n_q);
     detail::CheckAccumulator(ones, O, 0, reported, "O", sink);
   }
   for (I64 r = 0; r < n_q; ++r)
-    if (L[r] == kNegInf<T> && P.row(r).isZero()) O.row(r).setZero();  // +0, not the −0 of 0·(−v)
+    if (zero_rows[static_cast<std::size_t>(r)]) O.row(r).setZero();  // +0, not the −0 of 0·(−v)
   rec.Emit(EventKind::kComputeFull, Tensor::kO, -1, -1, 0, 0, 0, 2 * n_q * n_k * d_v);
   rec.Emit(EventKind::kWrite, Tensor::kO, -1, -1, n_q * d_v, 0);
 
@@ -160,7 +181,6 @@ AttentionResult ReferenceImpl(const AttentionProblem& p, const RunOptions& opt) 
   WidenOutputs(res, O, L);
   res.row_fully_masked = FullyMaskedRows(p, mg);
   FinishNumerics(res, PrecisionName<T>());
-  if (opt.keep_probabilities) res.P = P.template cast<float>();
   if (rec.tracing()) res.trace.Finish(res.counters);
   return res;
 }

@@ -7,6 +7,14 @@
 #include "view/attention_model.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace bw::view {
 
@@ -15,12 +23,60 @@ using engine::Tensor;
 
 // [SECTION] Construction and positions ------------------------------------------------------------
 
-AttentionModel::AttentionModel(data::AttentionScenario sc)
-    : scenario_(std::move(sc)), runs_(RunAttentionScenario(scenario_, AttentionRunChoice{})) {
+namespace {
+std::atomic<ComparisonMode> g_comparison_mode{ComparisonMode::kNow};
+}  // namespace
+
+void SetDefaultComparisonMode(ComparisonMode mode) { g_comparison_mode = mode; }
+ComparisonMode DefaultComparisonMode() { return g_comparison_mode; }
+
+// Without "backward" the comparison is a separate part (RunAttentionComparison reads only the
+// scenario and the run): it may come later. The backward needs FA-2's side run: all at once.
+static AttentionRuns RunOwnOrAll(const data::AttentionScenario& sc, ComparisonMode& mode) {
+  const auto& p = sc.problem;
+  if (mode == ComparisonMode::kBackground && p.n_q() * p.n_k() < kBackgroundScores) mode = ComparisonMode::kNow;
+  if (sc.backward) mode = ComparisonMode::kNow;
+  return mode == ComparisonMode::kNow ? RunAttentionScenario(sc, AttentionRunChoice{}) : RunAttentionOwn(sc, AttentionRunChoice{});
+}
+
+AttentionModel::AttentionModel(data::AttentionScenario sc, ComparisonMode mode)
+    : scenario_(std::move(sc)), runs_(RunOwnOrAll(scenario_, mode)) {
+  if (mode != ComparisonMode::kNow) {
+    compared_ = false;
+    const bool background = mode == ComparisonMode::kBackground;
+    pending_ = std::async(background ? std::launch::async : std::launch::deferred, [this, background] {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+      // Below the interface thread: on two busy cores the first frames come before the comparison.
+      if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+      return RunAttentionComparison(scenario_, AttentionRunChoice{}, runs_.run, runs_.tolerance);
+    });
+  }
   states_ = TileStateTrack(runs_.run.trace, Tiled() ? runs_.t_r : 1, Tiled() ? runs_.t_c : 1);
   if (const auto* b = BwdTrace()) {
     bwd_states_ = TileStateTrack(*b, runs_.t_r, runs_.t_c);
     bwd_chip_ = BackwardOnChipAt(*b);
+  }
+}
+
+AttentionModel::~AttentionModel() {
+  if (pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) != std::future_status::deferred) pending_.wait();
+}
+
+bool AttentionModel::Compared() const {
+  const std::lock_guard<std::mutex> lock(cmp_mutex_);
+  if (!compared_ && pending_.valid() && pending_.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    MergeComparison(runs_, pending_.get());
+    compared_ = true;
+  }
+  return compared_;
+}
+
+void AttentionModel::FinishComparison() const {
+  const std::lock_guard<std::mutex> lock(cmp_mutex_);
+  if (!compared_ && pending_.valid()) {
+    MergeComparison(runs_, pending_.get());
+    compared_ = true;
   }
 }
 

@@ -11,6 +11,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <future>
+#include <mutex>
 #include <optional>
 
 #include "data/attention_scenario.h"
@@ -23,9 +26,26 @@
 
 namespace bw::view {
 
+// When the model runs the comparison (the reference, FA-2 and FA-1 untraced, the wrong merges, P for
+// the heatmap and the check of the run's O): RunAttentionComparison in every mode, so the numbers
+// are the same; only when they appear differs.
+enum class ComparisonMode : std::uint8_t {
+  kNow,         // in the constructor: every number there at once (tests, screenshots)
+  kBackground,  // on a thread of its own, started by the constructor, for problems of at least
+                // kBackgroundScores scores (and without "backward"); smaller ones as kNow
+  kOnRequest,   // only when FinishComparison() (or runs()) asks (tests of the state before)
+};
+// Problems this large (N_q · N_k) run their comparison in the background (N = 4096: the reference
+// alone was 1.4 s of a 3.5 s start).
+inline constexpr long long kBackgroundScores = 1024LL * 1024;
+// The mode new models get (kNow unless the app sets kBackground at start).
+void SetDefaultComparisonMode(ComparisonMode mode);
+ComparisonMode DefaultComparisonMode();
+
 class AttentionModel final : public ScenarioModel {
  public:
-  explicit AttentionModel(data::AttentionScenario sc);
+  explicit AttentionModel(data::AttentionScenario sc, ComparisonMode mode = DefaultComparisonMode());
+  ~AttentionModel() override;   // waits for a background comparison
   AttentionModel(const AttentionModel&) = delete;   // states_ points into runs_
   AttentionModel& operator=(const AttentionModel&) = delete;
   std::string Kind() const override { return "attention"; }
@@ -45,14 +65,22 @@ class AttentionModel final : public ScenarioModel {
   const engine::NumericsReport* Numerics() const override { return &runs_.run.numerics; }
   std::string InputPath(const engine::NumericsEvent& ev) const override { return InputPaths(scenario_)(ev); }
 
+  bool Computing() const override { return !Compared(); }
+  int Revision() const override { return Compared() ? 1 : 0; }
+  // Waits for (or, kOnRequest, runs) the comparison.
+  void FinishComparison() const;
+
   const engine::AttentionResult& run() const { return runs_.run; }
-  const engine::AttentionResult& reference() const { return runs_.reference; }
-  const AttentionRuns& runs() const { return runs_; }
+  // These wait for the comparison (FinishComparison).
+  const engine::AttentionResult& reference() const { FinishComparison(); return runs_.reference; }
+  const AttentionRuns& runs() const { FinishComparison(); return runs_; }
   std::int64_t T_r() const { return runs_.t_r; }
   std::int64_t T_c() const { return runs_.t_c; }
 
  private:
   bool Tiled() const { return runs_.Tiled(); }
+  // Whether the comparison's fields of runs_ are there: merges a finished background result first.
+  bool Compared() const;
   // The forward's events come first, then (with "backward") Algorithm 2's.
   int FwdCount() const { return static_cast<int>(runs_.run.trace.size()); }
   const engine::AttentionTrace* BwdTrace() const;
@@ -63,10 +91,17 @@ class AttentionModel final : public ScenarioModel {
   std::vector<PanelSection> BackwardPanels(int b, const std::string& lang) const;
 
   data::AttentionScenario scenario_;
-  AttentionRuns runs_;       // the scenario's order (traced), the reference, the side runs, backward
+  // The scenario's order (traced), the reference, the side runs, backward. Mutable for one write
+  // only: the comparison's fields are moved in (MergeComparison, under cmp_mutex_) when it is done.
+  mutable AttentionRuns runs_;
   TileStateTrack states_;    // tile states per event, from runs_.run.trace
   TileStateTrack bwd_states_;                  // the same for the backward trace
   std::vector<BackwardOnChip> bwd_chip_;       // what Algorithm 2 holds on chip per backward event
+  mutable std::mutex cmp_mutex_;
+  mutable bool compared_ = true;               // runs_ holds the comparison
+  // The comparison not yet merged (kBackground: std::async's thread; kOnRequest: deferred). Last
+  // member: destroyed first, waiting for the thread while the scenario and run it reads still exist.
+  mutable std::future<AttentionRuns> pending_;
 };
 
 }  // namespace bw::view

@@ -12,6 +12,8 @@ using engine::Tensor;
 
 Quantities AttentionModel::QuantitiesAt(int e) const {
   Quantities q;
+  // Before the comparison is there (computed in the background) its quantities are left out.
+  const bool cmp = Compared();
   const auto& p = scenario_.problem;
   q["N_q"] = FormatInt(p.n_q());
   q["N_k"] = FormatInt(p.n_k());
@@ -38,7 +40,7 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   q["hbm_elements"] = FormatInt(c.TotalHbmElements());
   q["hbm_bytes"] = FormatBytes(c.TotalHbmBytes());
   q["total_hbm_elements"] = FormatInt(fin.TotalHbmElements());
-  q["reference_hbm_elements"] = FormatInt(runs_.reference.counters.TotalHbmElements());
+  if (cmp) q["reference_hbm_elements"] = FormatInt(runs_.reference.counters.TotalHbmElements());
   if (runs_.flash2) q["flash2_hbm_elements"] = FormatInt(runs_.flash2->counters.TotalHbmElements());
   if (runs_.flash1) q["flash1_hbm_elements"] = FormatInt(runs_.flash1->counters.TotalHbmElements());
   if (runs_.flash2 && runs_.flash2->counters.TotalHbmElements() > 0)
@@ -52,14 +54,14 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   }
   q["sram_peak_bytes"] = FormatBytes(fin.sram_peak_bytes);
   q["scratch_bytes"] = FormatBytes(fin.hbm_scratch_bytes);
-  q["reference_scratch_bytes"] = FormatBytes(runs_.reference.counters.hbm_scratch_bytes);
+  if (cmp) q["reference_scratch_bytes"] = FormatBytes(runs_.reference.counters.hbm_scratch_bytes);
   q["flops"] = FormatInt(c.matmul_flops);
   q["exps"] = FormatInt(c.exp_count);
   q["tiles_computed"] = FormatInt(c.tiles_computed);
   q["tiles_skipped"] = FormatInt(c.tiles_skipped);
   q["total_tiles_computed"] = FormatInt(fin.tiles_computed);
   q["total_tiles_skipped"] = FormatInt(fin.tiles_skipped);
-  q["max_abs_error"] = FormatDouble(runs_.check.max_abs_error);
+  if (cmp) q["max_abs_error"] = FormatDouble(runs_.check.max_abs_error);
   std::int64_t flagged = 0;
   for (auto f : runs_.run.row_fully_masked) flagged += f;
   q["flagged_rows"] = FormatInt(flagged);
@@ -98,6 +100,7 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
 
 std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang) const {
   const auto T = [&](Str k) { return UiText(k, lang); };
+  const bool cmp = Compared();   // before QuantitiesAt: both see the comparison, or neither
   const auto q = QuantitiesAt(e);
   std::vector<PanelSection> out;
 
@@ -120,6 +123,8 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   // The output exists once the trace has written it: before, the comparison is a future value.
   if (e + 1 < FwdCount())
     run.rows.push_back({T(Str::check_vs_reference), T(Str::not_yet)});
+  else if (!cmp)   // the reference is still being computed (in the background)
+    run.rows.push_back({T(Str::check_vs_reference), T(Str::computing)});
   else
     run.rows.push_back({T(Str::check_vs_reference), runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")"
                                                              : runs_.check.Summary(),
@@ -199,7 +204,16 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   if (runs_.flash1) biggest = std::max(biggest, static_cast<double>(runs_.flash1->counters.TotalHbmElements()));
   const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
   // Given logits, S is the input: the reference writes only P to HBM.
-  totals.rows.push_back({scenario_.problem.logits_given ? T(Str::algo_reference_logits) : AlgorithmName(engine::Algorithm::kReference, lang),
+  const std::string ref_name =
+      scenario_.problem.logits_given ? T(Str::algo_reference_logits) : AlgorithmName(engine::Algorithm::kReference, lang);
+  if (!cmp) {   // the side runs are still being computed: said so, no number, no bar
+    totals.rows.push_back({ref_name, T(Str::computing)});
+    if (scenario_.options.tiles.B_r > 0 && scenario_.options.tiles.B_c > 0) {
+      totals.rows.push_back({"FlashAttention-2", T(Str::computing)});
+      totals.rows.push_back({"FlashAttention-1", T(Str::computing)});
+    }
+  } else
+  totals.rows.push_back({ref_name,
                          q.at("reference_hbm_elements") + " " + T(Str::elements) + ", " + T(Str::scratch) + " " +
                                           q.at("reference_scratch_bytes"), false, bar(runs_.reference.counters.TotalHbmElements())});
   if (runs_.flash2)
@@ -261,12 +275,23 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
 }
 
 std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
-  if (runs_.reference.P.size() == 0) return std::nullopt;
   Heatmap h;
-  h.rows = static_cast<int>(runs_.reference.P.rows());
-  h.cols = static_cast<int>(runs_.reference.P.cols());
-  h.values = runs_.reference.P.data();
   h.title = "P = softmax(S)";
+  if (!Compared()) {   // the reference forms P in the background: the panel says so until it is done
+    const auto& p = scenario_.problem;
+    if (p.n_q() * p.n_k() == 0 || p.n_q() * p.n_k() > kMaxHeatmapElements) return std::nullopt;
+    h.rows = static_cast<int>(p.n_q());
+    h.cols = static_cast<int>(p.n_k());
+    h.not_computed_yet = h.computing = true;
+    return h;
+  }
+  const ReducedHeatmap& P = runs_.heatmap;
+  if (P.values.empty()) return std::nullopt;
+  h.rows = P.rows;
+  h.cols = P.cols;
+  h.value_rows = P.value_rows;
+  h.value_cols = P.value_cols;
+  h.values = P.values.data();
   if (!runs_.reference_P_finite) h.title += "  \u00b7  NaN / \u221e: " + UiText(Str::num_title, "en") + " / " + UiText(Str::num_title, "zh");
   if (!runs_.run.trace.empty() && !Tiled() && !IsBackward(std::clamp(e, 0, EventCount() - 1))) {
     // The reference writes P in its pass 2; before that event there is no P to show.

@@ -16,8 +16,37 @@
 
 namespace bw::view {
 
-// P is kept for the heatmap up to this many elements (4096² floats = 64 MiB).
+// P is shown as a heatmap up to this many elements (4096² scores) …
 inline constexpr long long kMaxHeatmapElements = 4096LL * 4096;
+// … from a copy at most this many cells a side: P averaged over 2^k × 2^k cells, the smallest k
+// that fits (the panel is a few hundred pixels wide; the full 4096² floats were 64 MiB to keep and
+// 0.75 s to upload with their mip chain). Up to 1024 a side the copy is P itself.
+inline constexpr int kHeatmapMaxSide = 512;
+
+// P reduced for the heatmap, built from P's rows as the reference forms them (RunOptions::
+// probability_rows), so all of P is never held. Cell (a, b) of the copy is the mean of P's rows
+// [a·rows/R, (a+1)·rows/R) and columns [b·cols/C, (b+1)·cols/C) (R = max(1, rows / 2^k), the same
+// for C), summed in double; a NaN or ±∞ in its cells makes it NaN or ±∞, as a mip level does.
+struct ReducedHeatmap {
+  int rows = 0, cols = 0;             // P's size
+  int value_rows = 0, value_cols = 0;  // the copy's size
+  std::vector<float> values;          // value_rows × value_cols, row-major
+  bool finite = true;                 // P holds no NaN or ±∞
+};
+class HeatmapReducer {
+ public:
+  HeatmapReducer(std::int64_t rows, std::int64_t cols, int max_side = kHeatmapMaxSide);
+  void AddRows(std::int64_t first_row, const float* p, std::int64_t count);   // in row order
+  ReducedHeatmap Finish();
+
+ private:
+  void FlushCell();
+  ReducedHeatmap out_;
+  std::vector<double> sum_;          // the copy's row being summed
+  std::vector<int> col_cell_;        // P's column → the copy's column
+  std::vector<std::int64_t> row_end_;  // the copy's row a → P's rows end there
+  int row_cell_ = 0;
+};
 // The five wrong merges are run beside the right one up to this many score elements.
 inline constexpr long long kMaxWrongMergeElements = 256LL * 256;
 
@@ -30,7 +59,8 @@ struct AttentionRunChoice {
 struct AttentionRuns {
   engine::AttentionResult run;         // the scenario's order, traced when asked
   engine::AttentionResult reference;   // Algorithm 0 in the scenario's precision (counters; P when small)
-  bool reference_P_finite = true;      // reference.P holds no NaN or ±∞ (checked once, at load)
+  bool reference_P_finite = true;      // the reference's P holds no NaN or ±∞ (checked once, at load)
+  ReducedHeatmap heatmap;              // the reference's P for the heatmap (side runs, up to kMaxHeatmapElements)
   std::optional<engine::AttentionResult> flash2, flash1;   // untraced, when tiles are known (side runs)
   // "backward": true. The materialising backward (FlashAttention Algorithm 3) and FA-2 Algorithm 2
   // (recompute P per tile, when tiles are known); without side runs only the one the scenario's
@@ -53,5 +83,16 @@ struct AttentionRuns {
 
 // Throws engine::ValidationError as the engine does.
 AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const AttentionRunChoice& choice);
+
+// RunAttentionScenario in two parts, for a caller that shows the scenario's own run first and the
+// comparison when it is ready (the app runs the second part in the background for large problems):
+// RunAttentionOwn fills run, t_r, t_c, formula and tolerance; RunAttentionComparison (which only
+// reads `sc` and `own.run`) fills reference, reference_P_finite, heatmap, flash2, flash1, wrong and
+// check into a fresh AttentionRuns; MergeComparison moves those fields into `own`. Without
+// "backward", RunAttentionOwn + MergeComparison(RunAttentionComparison) equals RunAttentionScenario.
+AttentionRuns RunAttentionOwn(const data::AttentionScenario& sc, const AttentionRunChoice& choice);
+AttentionRuns RunAttentionComparison(const data::AttentionScenario& sc, const AttentionRunChoice& choice,
+                                     const engine::AttentionResult& own_run, double tolerance);
+void MergeComparison(AttentionRuns& own, AttentionRuns&& comparison);
 
 }  // namespace bw::view

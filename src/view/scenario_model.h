@@ -48,13 +48,20 @@ struct TimelineMark {
 // The attention probabilities P = softmax(S) as a matrix to draw as a heatmap, with the block the
 // current event touches. `values` is owned by the model and lives as long as it does.
 struct Heatmap {
-  int rows = 0, cols = 0;
-  const float* values = nullptr;   // row-major (rows × cols), each in [0, 1]; 0 = masked or no weight
+  int rows = 0, cols = 0;          // P's size: the highlight and the legend count in its cells
+  const float* values = nullptr;   // row-major (value_rows × value_cols), each in [0, 1]; 0 = masked or no weight
+  // The size of `values` when it is a reduced copy of P (each cell the mean of a block of P's);
+  // 0: rows × cols, P itself.
+  int value_rows = 0, value_cols = 0;
   std::string title;
   int r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // highlighted cells [r0, r1) × [c0, c1); empty when r0 == r1
   // P has not been computed yet at this event (the materialising reference before its pass 2):
   // the app says so instead of showing the picture, which would give the answer away.
   bool not_computed_yet = false;
+  // P is being computed in the background (not_computed_yet is set too): it comes when it is done.
+  bool computing = false;
+  int ValueRows() const { return value_rows > 0 ? value_rows : rows; }
+  int ValueCols() const { return value_cols > 0 ? value_cols : cols; }
 };
 
 class ScenarioModel {
@@ -100,6 +107,11 @@ class ScenarioModel {
   virtual std::vector<std::string> Texts() const = 0;
   // P as a heatmap at event e, when the model has one.
   virtual std::optional<Heatmap> HeatmapAt(int) const { return std::nullopt; }
+  // Results computed in the background (attention_model.h): Computing() while some are not there
+  // yet (what they would fill in shows as not computed yet); Revision() changes when they arrive,
+  // so a cache of what the model gave must be rebuilt.
+  virtual bool Computing() const { return false; }
+  virtual int Revision() const { return 0; }
   // The numerics report of the run the model shows (overflow, underflow, NaN …; engine/numerics.h),
   // when the kind has one.
   virtual const engine::NumericsReport* Numerics() const { return nullptr; }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "engine/attention.h"
 
@@ -230,6 +231,43 @@ TEST(Compare, NanAndInfAreCountedNotFolded) {
   EXPECT_TRUE(Compare(M({{1, 2}}), M({{1, 2}})).ok());
   EXPECT_TRUE(Compare(M({{1, 2}}), M({{1, 2, 3}})).shape_mismatch);
   EXPECT_EQ(Compare(M({{-inf}}), M({{inf}})).mismatches, 1);
+}
+
+// Issue 16: above 2048² scores the reference forms S and P a block of query rows at a time (the
+// counters still count them whole). P handed out through probability_rows is P exactly, every row
+// once and in order; asking for it changes nothing else; and O still agrees with FA-2.
+TEST(AttentionKnown, ReferenceInRowBlocksHandsOutPExactly) {
+  const std::int64_t n = 2100, d = 4;   // 2100² > 2048²: blocks of 2^18 / 2100 = 124 rows
+  std::mt19937 rng(16);
+  std::normal_distribution<double> g;
+  AttentionProblem p;
+  for (auto* m : {&p.Q, &p.K, &p.V}) *m = AttentionMatrix::NullaryExpr(n, d, [&] { return g(rng); });
+  p.mask = Mask::Causal();
+  RunOptions keep;
+  keep.keep_probabilities = true;
+  const AttentionResult whole = RunReference(p, keep);
+  ASSERT_EQ(whole.P.rows(), n);
+  RunOptions sink;
+  std::int64_t next = 0, calls = 0;
+  bool same = true;
+  sink.probability_rows = [&](std::int64_t first, const float* rows, std::int64_t count) {
+    EXPECT_EQ(first, next);
+    for (std::int64_t k = 0; k < count * n; ++k) same = same && rows[k] == whole.P.data()[first * n + k];
+    next += count;
+    ++calls;
+  };
+  const AttentionResult streamed = RunReference(p, sink);
+  EXPECT_EQ(next, n);
+  EXPECT_EQ(calls, (n + 123) / 124);
+  EXPECT_TRUE(same);
+  EXPECT_EQ(streamed.P.size(), 0);
+  EXPECT_TRUE(streamed.O == whole.O);
+  EXPECT_TRUE(streamed.L == whole.L);
+  EXPECT_EQ(streamed.counters, whole.counters);
+  EXPECT_EQ(whole.counters.hbm_scratch_bytes, 2 * n * n * 8);   // S and P counted whole
+  RunOptions tiled;
+  tiled.tiles = {64, 64};
+  EXPECT_TRUE(Compare(RunFlash2(p, tiled).O, whole.O, 1e-12, 1e-12).ok());
 }
 
 }  // namespace
