@@ -60,13 +60,18 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   in.projector = s.options.projector;
   in.presenter = s.ui.presenter;
   in.heatmap = cur && cur->HeatmapAt(s.ui.event).has_value();
-  const view::Layout L = view::ComputeLayout(in);
+  view::Layout L = view::ComputeLayout(in);
+  // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
+  // leaves unused goes to the step text below.
+  const float text_scale = s.DiagramTextScale();
+  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale});
+  if (cur) view::GiveUnusedDiagramHeight(L, s.frame.Scene(s).width, s.frame.Scene(s).height);
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 
   place(L.diagram);
   ImGui::BeginChild("diagram", ImVec2(L.diagram.w, L.diagram.h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   float label_px = 0;
-  Painted painted = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, arrow_progress, &label_px);
+  Painted painted = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, text_scale, arrow_progress, &label_px);
   ImGui::EndChild();
   // The diagram's labels get a font baked at their size: rebuild the atlas when the scale moved by
   // more than a step (~12 %), e.g. after a resize or going fullscreen.

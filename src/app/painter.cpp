@@ -189,7 +189,7 @@ struct Deferred {
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
                const std::string& owner, float em, Placer& placer, Painted& painted, const ImRect& within, bool shrink,
                const std::vector<view::TextSpan>* spans = nullptr, bool fallback = true, float gap_em = 0,
-               bool keep_x = false) {   // keep_x: a row of a column, tried only where the scene put it
+               bool keep_x = false, const std::vector<ImRect>* avoid = nullptr) {   // keep_x: a row of a column, tried only where the scene put it
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
@@ -214,6 +214,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
       if (!within.Contains(box) || !placer.Free(box, gap_em * size_px)) continue;
+      if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
@@ -252,6 +253,10 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     for (const auto& c : scene.rects)
       if (&c != &r && big(c) && c.x >= r.x && c.y > r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h)
         label_bottom[i] = std::min(label_bottom[i], c.y);
+    // … and above the texts laid out inside it (the accumulator's m, l, u rows): Ctrl + never grows
+    // a title into them.
+    for (const auto& t : scene.texts)
+      if (t.x >= r.x && t.x < r.x + r.w && t.y >= r.y + 1.0f && t.y < r.y + r.h) label_bottom[i] = std::min(label_bottom[i], t.y);
   }
   for (size_t ri = 0; ri < scene.rects.size(); ++ri) {
     const auto& r = scene.rects[ri];
@@ -317,6 +322,15 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       }
     return in;
   };
+  // Tiles: labelled rectangles that hold no other (containers such as the HBM panel are not tiles).
+  std::vector<ImRect> tiles;
+  for (const auto& r : scene.rects) {
+    if (!big(r)) continue;
+    bool holds = false;
+    for (const auto& c : scene.rects)
+      holds |= &c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h;
+    if (!holds) tiles.push_back(ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h)));
+  }
   std::vector<ImRect> within, arrow_within;
   for (const auto& t : scene.texts) within.push_back(within_of(t.x, t.y));
   for (const auto& ar : scene.arrows) arrow_within.push_back(within_of(ar.label_at.x, ar.label_at.y));
@@ -337,14 +351,16 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
       const auto& ar = scene.arrows[ai];
       if (ar.label.empty() || !(all || last)) continue;
-      // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene.
-      const auto place = [&](const ImRect& in, bool fallback) {
+      // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene; off
+      // the tiles first (a red "write" label on the red written tile cannot be read).
+      const auto place = [&](const ImRect& in, bool fallback, const std::vector<ImRect>* avoid) {
         return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
-                         "arrow:" + ar.id, em, placer, painted, in, last, nullptr, fallback);
+                         "arrow:" + ar.id, em, placer, painted, in, last, nullptr, fallback, 0, false, avoid);
       };
       const bool inner = arrow_within[ai].Min.x != placer.bounds.Min.x || arrow_within[ai].Min.y != placer.bounds.Min.y ||
                          arrow_within[ai].Max.x != placer.bounds.Max.x || arrow_within[ai].Max.y != placer.bounds.Max.y;
-      all &= (inner && place(arrow_within[ai], false)) || place(placer.bounds, true);
+      all &= (inner && place(arrow_within[ai], false, &tiles)) || place(placer.bounds, false, &tiles) ||
+             (inner && place(arrow_within[ai], false, nullptr)) || place(placer.bounds, true, nullptr);
     }
     if (all || last) break;
   }

@@ -14,9 +14,11 @@ namespace bw::app {
 void DrawTopBar(AppState& s, const Fonts& fonts);
 void DrawErrorBanner(AppState& s);
 // The diagram in the space left of the side panel; returns the painted rectangles.
-// The scene is scaled to fill width × height (pixels); *label_px receives its largest label size.
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress = 1.0f,
-                    float* label_px = nullptr);
+// The scene (laid out for the frame set with s.frame.SetSceneFrame) is scaled to fill width × height
+// (pixels); `text_scale` is the Ctrl ± scale (AppState::DiagramTextScale), of which the painter applies
+// what the builder did not; *label_px receives its largest label size.
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
+                    float arrow_progress = 1.0f, float* label_px = nullptr);
 void DrawStepText(AppState& s, const Fonts& fonts);   // title, body, predict box (Reveal), further
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);

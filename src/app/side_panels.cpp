@@ -14,15 +14,13 @@
 
 namespace bw::app {
 
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float arrow_progress,
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale, float arrow_progress,
                     float* label_px) {
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
-  // The builder lays the scene out for its box and the Ctrl ± scale (a kind that does not, leaves the
-  // enlarging to the painter: its scene's text_scale stays 1).
-  const float text_scale = s.DiagramTextScale();
-  s.frame.SetSceneFrame({width, height, text_scale});
+  // The scene as its builder laid it out for the frame the caller set (FrameCache::SetSceneFrame: the
+  // box and the Ctrl ± scale; a kind that does not use them leaves the enlarging to the painter).
   const view::Scene scene = SceneNow(s);
   // The scene fills its box (centred across it): its scale follows the window, not the font.
   const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);

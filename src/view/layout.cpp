@@ -32,6 +32,16 @@ Layout ComputeLayout(const LayoutInput& in) {
   return L;
 }
 
+void GiveUnusedDiagramHeight(Layout& L, float scene_w, float scene_h) {
+  if (scene_w <= 0 || scene_h <= 0 || L.diagram.w <= 0) return;
+  const float used = L.diagram.w * scene_h / scene_w;
+  const float spare = L.diagram.h - used;
+  if (spare < 1.0f) return;   // the scene is as tall as the box (its height sets the scale)
+  L.diagram.h = used;
+  L.text.y -= spare, L.text.h += spare;
+  if (L.heatmap.w > 0) L.heatmap.y -= spare, L.heatmap.h += spare;
+}
+
 float ChromePx(float display_h) { return std::clamp(display_h / 40.0f, 16.0f, 56.0f); }
 
 float WindowTextScale(float display_h) { return std::clamp(display_h / 1080.0f, 0.8f, 3.0f); }

@@ -33,6 +33,10 @@ struct Layout {
 };
 
 Layout ComputeLayout(const LayoutInput& in);
+// Once the scene laid out for L.diagram is known (scene_w × scene_h em, filling the box's width): the
+// box's height it does not use goes to the step text (and the heatmap beside it) below, so that a
+// wide diagram never leaves an empty band while the text under it is cut off.
+void GiveUnusedDiagramHeight(Layout& L, float scene_w, float scene_h);
 
 // The top bar's and timeline's font size: from the window height (larger on a 4K screen), never from
 // Ctrl ±, so larger text never takes height from the diagram. ≈ 27 px at 1080 rows.

@@ -60,5 +60,30 @@ TEST(Layout, FitEmFillsTheBox) {
   EXPECT_FLOAT_EQ(FitEm(box, 10, 30), 20);   // height-bound
 }
 
+// A wide scene leaves part of the diagram box unused: that height goes to the step text (and the
+// heatmap) below, the diagram's scale stays, and the parts still tile the window apart.
+TEST(Layout, UnusedDiagramHeightGoesToTheText) {
+  for (bool heatmap : {false, true}) {
+    Layout L = ComputeLayout(In(1280, 680, 22, true, heatmap));
+    const Layout before = L;
+    const float em = FitEm(L.diagram, 60, 20);
+    ASSERT_FLOAT_EQ(em, L.diagram.w / 60);                         // width-bound
+    GiveUnusedDiagramHeight(L, 60, 20);
+    EXPECT_FLOAT_EQ(L.diagram.h, L.diagram.w * 20 / 60);
+    EXPECT_FLOAT_EQ(FitEm(L.diagram, 60, 20), em);                 // the same scale
+    const float spare = before.diagram.h - L.diagram.h;
+    EXPECT_GT(spare, 1);
+    EXPECT_FLOAT_EQ(L.text.h, before.text.h + spare);
+    EXPECT_FLOAT_EQ(L.text.y + L.text.h, before.text.y + before.text.h);   // it grows upwards
+    EXPECT_GE(L.text.y, L.diagram.Bottom());
+    if (heatmap) EXPECT_FLOAT_EQ(L.heatmap.y, L.text.y);
+    // A tall scene (its height sets the scale) leaves nothing unused.
+    Layout tall = before;
+    GiveUnusedDiagramHeight(tall, 20, 60);
+    EXPECT_FLOAT_EQ(tall.diagram.h, before.diagram.h);
+    EXPECT_FLOAT_EQ(tall.text.h, before.text.h);
+  }
+}
+
 }  // namespace
 }  // namespace bw::view
