@@ -152,8 +152,12 @@ struct AppState {
   // The base font size in physical pixels: the logical setting × the monitor's content scale.
   float FontPx() const { return options.font_px * ui.content_scale; }
   // How much Ctrl ± enlarges the diagram's text (view::TextScale of the logical size; an export at 2×
-  // does not count as Ctrl +).
-  float DiagramTextScale() const { return view::TextScale(options.font_px / ui.export_scale); }
+  // does not count as Ctrl +). The projector starts at 1.25×: key numbers ≥ 28 px at 1080p from the
+  // back row (the diagram's em is about 23 px there).
+  float DiagramTextScale() const {
+    const float ts = view::TextScale(options.font_px / ui.export_scale);
+    return options.projector ? std::max(ts, 1.25f) : ts;
+  }
 };
 
 // Actions the UI calls (model changes go through these, never through widgets directly).
