@@ -80,7 +80,8 @@ CpuGpuPlacement PlaceCpuGpu(const MoeConfig& c, std::int64_t hidden, std::int64_
   p.weight_bits = weight_bits;
   p.gpu_weight_bytes = BitsToBytes(c.shared_params, weight_bits, "shared weights");
   p.cpu_weight_bytes = BitsToBytes(Mul(c.experts, c.expert_params, "expert weights"), weight_bits, "expert weights");
-  p.link_bytes_per_token = Mul(2, Mul(hidden, activation_bytes, "activations"), "activations");
+  p.link_bytes_each_way = Mul(hidden, activation_bytes, "activations");
+  p.link_bytes_per_token = Mul(2, p.link_bytes_each_way, "activations");
   p.expert_bytes_per_token = BitsToBytes(Mul(c.top_k, c.expert_params, "chosen experts"), weight_bits, "chosen experts");
   return p;
 }

@@ -56,6 +56,7 @@ struct CpuGpuPlacement {
   // Per token, per MoE layer, batch of one: the hidden state goes to the CPU and the combined
   // expert output comes back — 2·h·activation_bytes over the link.
   std::int64_t link_bytes_per_token = 0;
+  std::int64_t link_bytes_each_way = 0;     // h·activation_bytes: the hidden state out, the result back
   // The k chosen experts' weights, read from CPU memory by the CPU cores: ⌈k·expert·bits/8⌉. The same
   // bytes would cross the link per token if the experts were copied to the GPU instead.
   std::int64_t expert_bytes_per_token = 0;

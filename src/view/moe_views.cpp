@@ -161,11 +161,12 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& pl = *placement_;
   const auto& c = scenario_.config;
-  const auto& dep = *scenario_.deployment;
   Scene sc;
   sc.width = kW, sc.height = kH;
   sc.background = pal.background;
-  const auto bytes = [](std::int64_t b) { return FormatInt(b) + " B (" + FormatBytes(b) + ")"; };
+  // Bytes are spelt out here: the same picture counts parameters in B (billions, "0.2B").
+  const std::string unit = T(Str::unit_bytes);
+  const auto bytes = [&](std::int64_t b) { return FormatInt(b) + " " + unit + " (" + FormatBytes(b) + ")"; };
 
   // GPU: HBM with attention and the shared part.
   SceneRect gpu = BoxRect("gpu", kGpuX, 0, kGpuW, kH, pal.panel_hbm, pal);
@@ -228,15 +229,16 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.texts.push_back({"cpu.numa_note", kCpuX + 0.6f, 20.2f, 0.85f, pal.text_muted, T(Str::het_numa_note)});
 
   // The link: activations out and back, bytes per token from the engine.
-  SceneRect link = BoxRect("link", kLinkX, 7.2f, kLinkW, 2.2f, pal.background, pal);
+  SceneRect link = BoxRect("link", kLinkX, 6.9f, kLinkW, 3.0f, pal.background, pal);
   link.label = T(Str::het_link);
+  link.sublabel = "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token";   // both ways
   sc.rects.push_back(link);
   SceneArrow out;
   out.id = "link.out";
   out.kind = ArrowKind::kRead;
   out.color = pal.read_arrow;
   out.points = {{kGpuX + kGpuW, 10.6f}, {kCpuX, 10.6f}};
-  out.label = T(Str::het_link_bytes) + " " + FormatInt(pl.link_bytes_per_token) + " B / token";
+  out.label = T(Str::het_link_out) + " " + FormatInt(pl.link_bytes_each_way) + " " + unit;   // h·b
   out.label_at = {kLinkX, 11.0f};
   sc.arrows.push_back(out);
   SceneArrow back;
@@ -244,11 +246,11 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   back.kind = ArrowKind::kWrite;
   back.color = pal.write_arrow;
   back.points = {{kCpuX, 6.4f}, {kGpuX + kGpuW, 6.4f}};
-  back.label = "2\u00b7h\u00b7b = 2 \u00d7 " + FormatInt(dep.hidden) + " \u00d7 " + std::to_string(dep.activation_bytes) + " B";
+  back.label = T(Str::het_link_back) + " " + FormatInt(pl.link_bytes_each_way) + " " + unit;
   back.label_at = {kLinkX, 4.6f};
   sc.arrows.push_back(back);
   sc.texts.push_back({"link.alt", kLinkX, 12.6f, 0.8f, pal.text_muted, T(Str::het_if_moved)});
-  sc.texts.push_back({"link.alt.bytes", kLinkX, 13.7f, 0.8f, pal.text_muted, FormatBytes(pl.expert_bytes_per_token) + " / token"});
+  sc.texts.push_back({"link.alt.bytes", kLinkX, 13.7f, 0.8f, pal.text_muted, bytes(pl.expert_bytes_per_token) + " / token"});
   if (token >= 0)
     sc.texts.push_back({"token", kGpuX + 0.6f, 15.4f, 0.95f, pal.text,
                         T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
@@ -319,13 +321,14 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
   if (e >= CpuGpuEvent()) {
     PanelSection h;
     h.title = T(Str::het_panel);
-    h.rows.push_back({T(Str::het_gpu_hbm), FormatInt(placement_->gpu_weight_bytes) + " B"});
-    h.rows.push_back({T(Str::het_cpu_mem), FormatInt(placement_->cpu_weight_bytes) + " B"});
-    h.rows.push_back({T(Str::het_link) + " (" + T(Str::het_link_bytes) + ")", FormatInt(placement_->link_bytes_per_token) + " B / token"});
-    h.rows.push_back({T(Str::het_weights_read), FormatInt(placement_->expert_bytes_per_token) + " B / token"});
+    const std::string unit = " " + T(Str::unit_bytes);
+    h.rows.push_back({T(Str::het_gpu_hbm), FormatInt(placement_->gpu_weight_bytes) + unit});
+    h.rows.push_back({T(Str::het_cpu_mem), FormatInt(placement_->cpu_weight_bytes) + unit});
+    h.rows.push_back({T(Str::het_link) + " (" + T(Str::het_link_bytes) + ")", FormatInt(placement_->link_bytes_per_token) + unit + " / token"});
+    h.rows.push_back({T(Str::het_weights_read), FormatInt(placement_->expert_bytes_per_token) + unit + " / token"});
     if (placement_q_)
       h.rows.push_back({T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit",
-                        FormatInt(placement_q_->expert_bytes_per_token) + " B / token"});
+                        FormatInt(placement_q_->expert_bytes_per_token) + unit + " / token"});
     out.push_back(h);
   }
   return out;

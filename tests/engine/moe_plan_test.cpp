@@ -49,6 +49,7 @@ TEST(MoePlan, CpuGpuBytes) {
   EXPECT_EQ(bf16.gpu_weight_bytes, 400'000'000);
   EXPECT_EQ(bf16.cpu_weight_bytes, 1'600'000'000);
   EXPECT_EQ(bf16.link_bytes_per_token, 8192);           // 2 · 2048 · 2
+  EXPECT_EQ(bf16.link_bytes_each_way, 4096);            // 2048 · 2: the hidden state out, the result back
   EXPECT_EQ(bf16.expert_bytes_per_token, 400'000'000);  // 2 · 0.1B · 2 bytes
   const auto int4 = PlaceCpuGpu(c, 2048, 2, 4);
   EXPECT_EQ(int4.expert_bytes_per_token, 100'000'000);

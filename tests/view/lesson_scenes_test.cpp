@@ -245,8 +245,13 @@ TEST(LessonScenes, CpuGpuSceneLabelsTheLinkWithTheEnginesBytes) {
       ExpectInside(sc);
       ASSERT_TRUE(sc.FindRect("cpu") && sc.FindRect("gpu") && sc.FindRect("link"));
       ASSERT_NE(sc.FindArrow("link.out"), nullptr);
-      EXPECT_NE(sc.FindArrow("link.out")->label.find(FormatInt(pl.link_bytes_per_token) + " B / token"), std::string::npos);
-      EXPECT_TRUE(HasText(sc, FormatInt(pl.expert_bytes_per_token) + " B"));
+      // Bytes spelt out (the picture counts parameters in B = billions); each direction carries h·b,
+      // the link 2·h·b per token.
+      const std::string unit = UiText(Str::unit_bytes, lang);
+      EXPECT_NE(sc.FindRect("link")->sublabel.find(FormatInt(pl.link_bytes_per_token) + " " + unit + " / token"), std::string::npos);
+      EXPECT_NE(sc.FindArrow("link.out")->label.find(FormatInt(pl.link_bytes_each_way) + " " + unit), std::string::npos);
+      EXPECT_NE(sc.FindArrow("link.back")->label.find(FormatInt(pl.link_bytes_each_way) + " " + unit), std::string::npos);
+      EXPECT_TRUE(HasText(sc, FormatInt(pl.expert_bytes_per_token) + " " + unit));
       EXPECT_TRUE(sc.FindRect("numa.0") && sc.FindRect("numa.1"));
       EXPECT_TRUE(HasText(sc, UiText(Str::het_binding, lang)));
     }
