@@ -74,7 +74,7 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) c
   bar("compute.active", 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
       est.with_active, TileState::kInSram);
   sc.texts.push_back({"compute.ratio", 1, 13.4f, 1.6f, pal.text,
-                      T(Str::moe_ratio) + ": " + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
+                      T(Str::moe_ratio) + T(Str::colon) + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
                           std::to_string(est.ratio_num) + "/" + std::to_string(est.ratio_den) + " = " +
                           Times(est.ratio_num, est.ratio_den)});
   sc.texts.push_back({"compute.over", 1, 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
@@ -106,7 +106,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     for (std::int64_t t = 0; t < ep.tokens; ++t)
       if (ep.home_of_token[static_cast<size_t>(t)] == d) toks += (toks.empty() ? "" : ", ") + scenario_.token_labels[static_cast<size_t>(t)];
     SceneRect r = BoxRect("ep.shard." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kTopY, w, kTopH, pal.panel_hbm, pal);
-    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + (toks.empty() ? "\u2014" : toks);
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + T(Str::colon) + (toks.empty() ? "\u2014" : toks);
     r.sublabel = T(Str::ep_tokens);
     sc.rects.push_back(r);
   }
@@ -120,7 +120,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     SceneRect r = BoxRect("ep.device." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kBotY, w, kBotH, pal.panel_sram, pal, st);
     r.border_em = busiest ? pal.line_em * 1.6f : pal.line_em * 0.6f;
     if (busiest) r.border = pal.write_arrow;
-    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + ": " + ex;
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + T(Str::colon) + ex;
     r.sublabel = T(Str::ep_load) + " " + std::to_string(ep.load[static_cast<size_t>(d)]) + (busiest ? " \u2014 " + T(Str::ep_busiest) : "");
     sc.rects.push_back(r);
   }
@@ -148,7 +148,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
                       T(Str::ep_remote) + " " + std::to_string(ep.remote_copies) + " (" + T(Str::ep_each_way) + "), " + T(Str::ep_local) +
                           " " + std::to_string(ep.local_copies) + "; " + T(Str::ep_busiest_link) + " " + std::to_string(ep.busiest_link)});
   sc.texts.push_back({"ep.critical", 0.6f, kH - 1.5f, 0.95f, pal.write_arrow,
-                      T(Str::ep_busiest) + ": " + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + ", " +
+                      T(Str::ep_busiest) + T(Str::colon) + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + T(Str::list_comma) +
                           std::to_string(ep.busiest_load) + " " + T(Str::ep_assignments) + " (" + T(Str::ep_mean) + " " +
                           FormatDouble(static_cast<double>(routing_.assignments - routing_.dropped_assignments) / static_cast<double>(G)) + ")"});
   return sc;
@@ -187,7 +187,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.rects.push_back(cpu);
   sc.texts.push_back({"cpu.title", kCpuX + 0.6f, 0.5f, 1.2f, pal.text, "CPU"});
   sc.texts.push_back({"cpu.mem", kCpuX + 0.6f, 1.9f, 0.9f, pal.text,
-                      T(Str::het_cpu_mem) + ": " + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
+                      T(Str::het_cpu_mem) + T(Str::colon) + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
                           std::to_string(pl.weight_bits) + " bit = " + bytes(pl.cpu_weight_bytes)});
   const std::int64_t E = c.experts, half = (E + 1) / 2;
   const float node_w = (kCpuW - 1.8f) / 2;
@@ -223,8 +223,8 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.texts.push_back({"cpu.binding", kCpuX + 0.6f, 17.4f, 0.85f, pal.text_muted, T(Str::het_binding)});
   if (placement_q_)
     sc.texts.push_back({"cpu.quantised", kCpuX + 0.6f, 18.8f, 0.85f, pal.text,
-                        T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit: " +
-                            FormatBytes(placement_q_->cpu_weight_bytes) + " " + T(Str::het_in_memory) + ", " +
+                        T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit" + T(Str::colon) +
+                            FormatBytes(placement_q_->cpu_weight_bytes) + " " + T(Str::het_in_memory) + T(Str::list_comma) +
                             FormatBytes(placement_q_->expert_bytes_per_token) + " / token " + T(Str::het_read)});
   sc.texts.push_back({"cpu.numa_note", kCpuX + 0.6f, 20.2f, 0.85f, pal.text_muted, T(Str::het_numa_note)});
 
