@@ -183,13 +183,24 @@ struct Deferred {
   const std::vector<view::TextSpan>* spans = nullptr;  // coloured pieces of `text` (an equation)
 };
 
+// How PlaceFree may place a text besides its size and its rectangle.
+struct PlaceHow {
+  const std::vector<view::TextSpan>* spans = nullptr;  // coloured pieces of the text, or none
+  bool fallback = true;       // when nowhere is free: draw it where the scene asked (else return false)
+  float gap_em = 0;           // free space kept left and right, in multiples of its size
+  bool keep_x = false;        // a row of a column: tried only where the scene put it
+  const std::vector<ImRect>* avoid = nullptr;  // rectangles it must not overlap (tiles)
+};
+
 // `within` is the rectangle the text belongs to (the accumulator box for "u = …"): it is never placed
 // outside it. With `shrink` false the text keeps its size (the caller then tries every text a step
 // smaller, so texts that belong together keep one size).
 bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 want, ImU32 col, const std::string& text,
                const std::string& owner, float em, Placer& placer, Painted& painted, const ImRect& within, bool shrink,
-               const std::vector<view::TextSpan>* spans = nullptr, bool fallback = true, float gap_em = 0,
-               bool keep_x = false, const std::vector<ImRect>* avoid = nullptr) {   // keep_x: a row of a column, tried only where the scene put it
+               const PlaceHow& how = {}) {
+  const auto* spans = how.spans;
+  const bool keep_x = how.keep_x;
+  const auto* avoid = how.avoid;
   if (text.empty()) return true;
   // Enlarged by Ctrl ±, a text first tries its enlarged size, then steps back towards (and below)
   // the size the scene was laid out for.
@@ -213,14 +224,14 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     }
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
-      if (!within.Contains(box) || !placer.Free(box, gap_em * size_px)) continue;
+      if (!within.Contains(box) || !placer.Free(box, how.gap_em * size_px)) continue;
       if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
     }
   }
-  if (!fallback) return false;   // the caller tries a wider rectangle
+  if (!how.fallback) return false;   // the caller tries a wider rectangle
   // Nowhere free: drawn where the scene asked at the smallest legible size, and recorded, so the
   // geometry test names it.
   const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
@@ -346,7 +357,7 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       const auto& t = scene.texts[ti];
       const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
       all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                       within[ti], last, t.spans.empty() ? nullptr : &t.spans, true, 0.5f, t.max_grow > 0);
+                       within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
     }
     for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
       const auto& ar = scene.arrows[ai];
@@ -355,10 +366,11 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       // the tiles first (a red "write" label on the red written tile cannot be read).
       const auto place = [&](const ImRect& in, bool fallback, const std::vector<ImRect>* avoid) {
         return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
-                         "arrow:" + ar.id, em, placer, painted, in, last, nullptr, fallback, 0, false, avoid);
+                         "arrow:" + ar.id, em, placer, painted, in, last, {.fallback = fallback, .avoid = avoid});
       };
-      const bool inner = arrow_within[ai].Min.x != placer.bounds.Min.x || arrow_within[ai].Min.y != placer.bounds.Min.y ||
-                         arrow_within[ai].Max.x != placer.bounds.Max.x || arrow_within[ai].Max.y != placer.bounds.Max.y;
+      const ImRect& in = arrow_within[ai];
+      const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||
+                         in.Max.y != placer.bounds.Max.y;
       all &= (inner && place(arrow_within[ai], false, &tiles)) || place(placer.bounds, false, &tiles) ||
              (inner && place(arrow_within[ai], false, nullptr)) || place(placer.bounds, true, nullptr);
     }
