@@ -41,6 +41,9 @@ void CheckInputRange(const AttentionProblem& p, NumericsReport& rep) {
   if (sizeof(T) == 8) return;
   const double big = LargestFinite(4), tiny = SmallestSubnormal(4) / 2;
   const auto scan = [&](const AttentionMatrix& m, const char* name) {
+    // A vectorised look first (every shipped and benchmarked problem passes it); the element scan
+    // below only runs to name the entries when something is out of range.
+    if (detail::FitsF32(m.data(), m.size(), big, tiny)) return;
     for (I64 r = 0; r < m.rows(); ++r)
       for (I64 c = 0; c < m.cols(); ++c) {
         const double x = std::abs(m(r, c));
@@ -221,69 +224,115 @@ void AddCounters(Counters& into, const Counters& c) {
   into.tiles_skipped += c.tiles_skipped;
 }
 
-// One worker's on-chip buffers, reused from block to block.
+// One Q block's own on-chip state: Q_i and its (m, l, u).
 template <typename T>
-struct Flash2Scratch {
-  Mat<T> Qi, Kj, Vj, S, PV, Oi;
-  Vec<T> Li;
+struct Flash2BlockState {
+  Mat<T> Qi;
   RowState<T> st;
+  std::int32_t steps = 0;
 };
 
-// FA-2 Algorithm 1 lines 4–15 for Q block i: everything one thread block does on the GPU. Writes
-// rows [i·B_r, i·B_r + r) of res.O and res.L and the `reported` flags of those rows; nothing else
-// of `res` is touched.
+// One worker's on-chip buffers, reused from group to group: the K_j / V_j tiles shared by the
+// group's Q blocks, and one Flash2BlockState per block of the group.
 template <typename T>
-void Flash2Block(const AttentionProblem& p, const RunOptions& opt, const MaskGeometry& mg, T scale, int stride,
-                 I64 i, Flash2Scratch<T>& w, BlockLog& log, std::vector<std::uint8_t>& reported, AttentionResult& res) {
+struct Flash2Scratch {
+  Mat<T> Kj, Kt, Vj, S, PV, Oi;  // Kt: K_jᵀ (d × c), float runs only
+  Vec<T> Li;
+  std::vector<Flash2BlockState<T>> blocks;
+};
+
+// How many consecutive Q blocks one worker takes at a time (a group): up to 4, never so many that a
+// worker would be left without a group. The group shares the conversion of each K_j and V_j into
+// the working precision (the CPU's only cost of "loading" a tile); each block's arithmetic, events
+// and counters are its own, so the result does not depend on the group size.
+I64 Flash2GroupSize(I64 T_r, int workers) { return std::clamp<I64>(T_r / std::max(workers, 1), 1, 4); }
+
+// FA-2 Algorithm 1 lines 4–15 for Q blocks i0 … i0 + count − 1: for each block everything one thread
+// block does on the GPU, its K/V loop interleaved with the group's other blocks (tile (i, j) of every
+// block of the group, then j + 1). Block i writes rows [i·B_r, i·B_r + r) of res.O and res.L, the
+// `reported` flags of those rows and logs[i]; nothing else of `res` is touched.
+template <typename T>
+void Flash2Group(const AttentionProblem& p, const RunOptions& opt, const MaskGeometry& mg, T scale, int stride,
+                 I64 i0, I64 count, Flash2Scratch<T>& w, std::vector<BlockLog>& logs, std::vector<std::uint8_t>& reported,
+                 AttentionResult& res) {
   const I64 n_q = p.n_q(), n_k = p.n_k(), d = p.d(), d_v = p.d_v();
   const I64 B_r = opt.tiles.B_r, B_c = opt.tiles.B_c, T_c = CeilDiv(n_k, B_c);
   const I64 b = sizeof(T);
-  detail::NumericsSink sink{&log.numerics, -1, -1, PrecisionName<T>()};
-  RowState<T>& st = w.st;
-  const I64 r0 = i * B_r, r = std::min(B_r, n_q - r0);
-  const std::int32_t ii = static_cast<std::int32_t>(i);
   // Given logits: no Q_i or K_j on chip; the S_ij tile is read from HBM in place of K_j (dq = 0).
   const bool logits = p.logits_given;
-  const I64 dq = logits ? 0 : d;                         // Q_i / K_j row width counted on chip
-  const I64 base = (r * dq + r * d_v + 2 * r) * b;      // Q_i, u (Õ_i), m, l on chip
-  // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
-  // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
-  w.Qi = p.Q.middleRows(r0, r).template cast<T>();
-  if (!logits) log.Emit(EventKind::kRead, Tensor::kQ, ii, -1, r * d, base);  // line 4: load Q_i
-  st.Reset(r, d_v);                                     // line 5: O_i = 0, l = 0, m = −∞
-  std::int32_t steps = 0;
-  for (I64 j = 0; j < T_c; ++j) {                        // line 6: for 1 ≤ j ≤ T_c
+  const I64 dq = logits ? 0 : d;  // Q_i / K_j row width counted on chip
+  if (static_cast<I64>(w.blocks.size()) < count) w.blocks.resize(static_cast<std::size_t>(count));
+  const auto rows_of = [&](I64 g) { return std::min(B_r, n_q - (i0 + g) * B_r); };
+  const auto base_of = [&](I64 r) { return (r * dq + r * d_v + 2 * r) * b; };  // Q_i, u (Õ_i), m, l on chip
+  for (I64 g = 0; g < count; ++g) {
+    const I64 i = i0 + g, r0 = i * B_r, r = rows_of(g);
+    Flash2BlockState<T>& blk = w.blocks[static_cast<std::size_t>(g)];
+    // Q_i, K_j, V_j are copied into tile buffers in the working precision as they are "loaded from
+    // HBM": no whole-matrix copy, so the run's extra memory is its tiles (bench/attention_bench.cpp).
+    detail::LoadRows(blk.Qi, p.Q, r0, r);
+    if (!logits) logs[static_cast<std::size_t>(i)].Emit(EventKind::kRead, Tensor::kQ, static_cast<std::int32_t>(i), -1, r * d, base_of(r));  // line 4: load Q_i
+    blk.st.Reset(r, d_v);  // line 5: O_i = 0, l = 0, m = −∞
+    blk.steps = 0;
+  }
+  for (I64 j = 0; j < T_c; ++j) {  // line 6: for 1 ≤ j ≤ T_c
     const I64 c0 = j * B_c, c = std::min(B_c, n_k - c0);
     const std::int32_t jj = static_cast<std::int32_t>(j);
-    if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
-      log.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, base, steps);
-      continue;
+    bool loaded = false;
+    for (I64 g = 0; g < count; ++g) {
+      const I64 i = i0 + g, r0 = i * B_r, r = rows_of(g), base = base_of(r);
+      const std::int32_t ii = static_cast<std::int32_t>(i);
+      Flash2BlockState<T>& blk = w.blocks[static_cast<std::size_t>(g)];
+      BlockLog& log = logs[static_cast<std::size_t>(i)];
+      RowState<T>& st = blk.st;
+      if (mg.TileFullyMasked(r0, r0 + r, c0, c0 + c)) {
+        log.Emit(EventKind::kSkipTile, Tensor::kCount, ii, jj, 0, base, blk.steps);
+        continue;
+      }
+      if (!loaded) {  // the tiles' conversion, once for the group
+        // Float: K_j is converted straight into the K_jᵀ layout the score kernel reads (one pass).
+        if constexpr (std::is_same_v<T, float>) {
+          w.Kt.resize(p.K.cols(), c);
+          detail::CastTransposeToF32(p.K.data() + c0 * p.K.cols(), p.K.cols(), c, p.K.cols(), w.Kt.data());
+        } else {
+          w.Kj = p.K.middleRows(c0, c);
+        }
+        detail::LoadRows(w.Vj, p.V, c0, c);
+        loaded = true;
+      }
+      if (logits)
+        log.Emit(EventKind::kRead, Tensor::kS, ii, jj, r * c, base + r * c * b, blk.steps);
+      else
+        log.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, blk.steps);  // line 7
+      log.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + (c * (dq + d_v) + (logits ? r * c : 0)) * b, blk.steps);
+      const detail::NumericsSink sink{&log.numerics, ii, jj, PrecisionName<T>()};
+      bool masked;  // line 8
+      if constexpr (std::is_same_v<T, float>)
+        masked = detail::ComputeScoresFromKt(w.S, blk.Qi, w.Kt, scale, mg, r0, c0, sink);
+      else
+        masked = detail::ComputeScores(w.S, blk.Qi, w.Kj, scale, mg, r0, c0, sink);
+      const I64 tile_sram = base + (c * (dq + d_v) + r * c) * b;
+      log.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, blk.steps, 2 * r * c * dq);
+      detail::MergeTileFlash2(st, w.S, w.Vj, w.PV, opt.merge, masked);  // lines 9–10
+      detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
+      ++blk.steps;
+      log.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, blk.steps, 2 * r * c * d_v, r * c + r);
+      if (stride > 0 && blk.steps % stride == 0) log.snapshots.push_back(detail::Snapshot(st, jj, blk.steps));
     }
-    w.Kj = p.K.middleRows(c0, c).template cast<T>();
-    w.Vj = p.V.middleRows(c0, c).template cast<T>();
-    if (logits)
-      log.Emit(EventKind::kRead, Tensor::kS, ii, jj, r * c, base + r * c * b, steps);
-    else
-      log.Emit(EventKind::kRead, Tensor::kK, ii, jj, c * d, base + c * d * b, steps);          // line 7
-    log.Emit(EventKind::kRead, Tensor::kV, ii, jj, c * d_v, base + (c * (dq + d_v) + (logits ? r * c : 0)) * b, steps);
-    sink.i = ii, sink.j = jj;
-    const bool masked = detail::ComputeScores(w.S, w.Qi, w.Kj, scale, mg, r0, c0, sink);  // line 8
-    const I64 tile_sram = base + (c * (dq + d_v) + r * c) * b;
-    log.Emit(EventKind::kComputeS, Tensor::kS, ii, jj, 0, tile_sram, steps, 2 * r * c * dq);
-    detail::MergeTileFlash2(st, w.S, w.Vj, w.PV, opt.merge, masked);                   // lines 9–10
-    detail::CheckAccumulator(st.l, st.acc, r0, reported, "u", sink);
-    ++steps;
-    log.Emit(EventKind::kUpdateMLU, Tensor::kCount, ii, jj, 0, tile_sram, steps, 2 * r * c * d_v, r * c + r);
-    if (stride > 0 && steps % stride == 0) log.snapshots.push_back(detail::Snapshot(st, jj, steps));
   }
-  w.Oi.resize(r, d_v);
-  w.Li.resize(r);
-  detail::FinaliseFlash2<T>(st, w.Oi, w.Li);                                                // lines 12–13
-  res.O.middleRows(r0, r) = w.Oi.template cast<double>();
-  res.L.segment(r0, r) = w.Li.template cast<double>();
-  log.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, steps);
-  log.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, steps);                     // line 14
-  log.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, steps);                           // line 15
+  for (I64 g = 0; g < count; ++g) {
+    const I64 i = i0 + g, r0 = i * B_r, r = rows_of(g), base = base_of(r);
+    const std::int32_t ii = static_cast<std::int32_t>(i);
+    Flash2BlockState<T>& blk = w.blocks[static_cast<std::size_t>(g)];
+    BlockLog& log = logs[static_cast<std::size_t>(i)];
+    w.Oi.resize(r, d_v);
+    w.Li.resize(r);
+    detail::FinaliseFlash2<T>(blk.st, w.Oi, w.Li);  // lines 12–13
+    res.O.middleRows(r0, r) = w.Oi.template cast<double>();
+    res.L.segment(r0, r) = w.Li.template cast<double>();
+    log.Emit(EventKind::kFinalise, Tensor::kO, ii, -1, 0, base, blk.steps);
+    log.Emit(EventKind::kWrite, Tensor::kO, ii, -1, r * d_v, base, blk.steps);  // line 14
+    log.Emit(EventKind::kWrite, Tensor::kL, ii, -1, r, base, blk.steps);        // line 15
+  }
 }
 
 template <typename T>
@@ -306,12 +355,14 @@ AttentionResult Flash2Impl(const AttentionProblem& p, const RunOptions& opt) {
   // line 3: for 1 ≤ i ≤ T_r — the Q blocks are independent (FA-2 §3.2): each worker owns its Q_i,
   // its m, l, u and its rows of O and L. Logs are merged in Q-block order below.
   const int workers = detail::EffectiveWorkers(opt.workers, T_r);
+  const I64 group = Flash2GroupSize(T_r, workers);
   std::vector<Flash2Scratch<T>> scratch(static_cast<std::size_t>(workers));
   std::vector<BlockLog> logs(static_cast<std::size_t>(T_r));
-  detail::ParallelFor(T_r, workers, [&](I64 i, int worker) {
-    BlockLog& log = logs[static_cast<std::size_t>(i)];
-    log.keep_events = rec.tracing();
-    Flash2Block<T>(p, opt, mg, scale, stride, i, scratch[static_cast<std::size_t>(worker)], log, reported, res);
+  for (BlockLog& log : logs) log.keep_events = rec.tracing();
+  detail::ParallelFor(CeilDiv(T_r, group), workers, [&](I64 gi, int worker) {
+    const I64 i0 = gi * group;
+    Flash2Group<T>(p, opt, mg, scale, stride, i0, std::min(group, T_r - i0), scratch[static_cast<std::size_t>(worker)],
+                   logs, reported, res);
   });
   for (I64 i = 0; i < T_r; ++i) {
     BlockLog& log = logs[static_cast<std::size_t>(i)];

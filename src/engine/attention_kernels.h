@@ -306,25 +306,52 @@ void FinaliseFlash2(const RowState<T>& st, Eigen::Ref<Mat<T>> O, Eigen::Ref<Vec<
   }
 }
 
+// The checks and the mask of a freshly computed score tile S (rows r0…, cols c0…). Returns whether
+// the tile may hold masked entries (false when every pair in it is allowed).
+template <typename T>
+bool FinishScores(Mat<T>& S, const MaskGeometry& mg, std::int64_t r0, std::int64_t c0, const NumericsSink& sink) {
+  CheckScores(S, r0, c0, mg, sink);
+  if (S.size() == 0 || mg.TileFullyAllowed(r0, r0 + S.rows(), c0, c0 + S.cols())) return false;
+  mg.ApplyToTile(S, r0, c0);
+  return true;
+}
+
+// Float tiles with K_jᵀ (d × c) already laid out: the SIMD kernel (tile_simd.h) sums Q_i K_jᵀ and
+// then multiplies by the scale — the same two roundings as `S = Q_i K_jᵀ; S *= scale`.
+inline bool ComputeScoresFromKt(Mat<float>& S, const Mat<float>& Qi, const Mat<float>& Kt, float scale,
+                                const MaskGeometry& mg, std::int64_t r0, std::int64_t c0, const NumericsSink& sink = {}) {
+  S.resize(Qi.rows(), Kt.cols());
+  GemmF32(Qi.data(), Qi.cols(), Kt.data(), Kt.cols(), S.data(), S.cols(), S.rows(), S.cols(), Qi.cols(), scale);
+  return FinishScores(S, mg, r0, c0, sink);
+}
+
 // Computes S = scale · Q_i K_jᵀ into S (resized) and masks it. Returns whether the tile may hold
 // masked entries (false when every pair in it is allowed).
 template <typename T, typename QBlock, typename KBlock>
 bool ComputeScores(Mat<T>& S, const QBlock& Qi, const KBlock& Kj, T scale, const MaskGeometry& mg,
                    std::int64_t r0, std::int64_t c0, const NumericsSink& sink = {}) {
-  S.resize(Qi.rows(), Kj.rows());
   if constexpr (std::is_same_v<T, float> && std::is_same_v<QBlock, Mat<float>> && std::is_same_v<KBlock, Mat<float>>) {
-    // Float tiles: K_jᵀ (d × c) laid out once, then the SIMD kernel (tile_simd.h).
     thread_local Mat<float> Kt;
     Kt = Kj.transpose();
-    GemmF32(Qi.data(), Qi.cols(), Kt.data(), Kt.cols(), S.data(), S.cols(), S.rows(), S.cols(), Qi.cols());
+    return ComputeScoresFromKt(S, Qi, Kt, scale, mg, r0, c0, sink);
   } else {
+    S.resize(Qi.rows(), Kj.rows());
     S.noalias() = Qi * Kj.transpose();
+    S *= scale;
+    return FinishScores(S, mg, r0, c0, sink);
   }
-  S *= scale;
-  CheckScores(S, r0, c0, mg, sink);
-  if (S.size() == 0 || mg.TileFullyAllowed(r0, r0 + S.rows(), c0, c0 + S.cols())) return false;
-  mg.ApplyToTile(S, r0, c0);
-  return true;
+}
+
+// Rows [r0, r0 + rows) of a (double) input matrix as a tile in the working precision T, as it is
+// "loaded from HBM" (float: the vectorised conversion of tile_simd.h).
+template <typename T>
+void LoadRows(Mat<T>& tile, const AttentionMatrix& src, std::int64_t r0, std::int64_t rows) {
+  if constexpr (std::is_same_v<T, float>) {
+    tile.resize(rows, src.cols());
+    CastToF32(src.data() + r0 * src.cols(), rows * src.cols(), tile.data());
+  } else {
+    tile = src.middleRows(r0, rows).template cast<T>();
+  }
 }
 
 // Shared start of every run: the result's identity, the counters' element size and, when recording,

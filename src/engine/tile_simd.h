@@ -23,10 +23,12 @@ SimdLevel SupportedSimdLevel();
 SimdLevel ActiveSimdLevel();
 void SetSimdLevel(SimdLevel l);
 
-// C (m × n) = A (m × k) · B (k × n), all row-major with leading dimensions lda, ldb, ldc (elements).
-// k = 0 gives zeros. IEEE arithmetic throughout (a NaN or ±∞ in A or B propagates as in the plain sum).
+// C (m × n) = alpha · (A (m × k) · B (k × n)), all row-major with leading dimensions lda, ldb, ldc
+// (elements): the sum over k first, then one multiplication by alpha (bit-identical to computing the
+// product and scaling it after). k = 0 gives zeros. IEEE arithmetic throughout (a NaN or ±∞ in A or B
+// propagates as in the plain sum).
 void GemmF32(const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc,
-             std::int64_t m, std::int64_t n, std::int64_t k);
+             std::int64_t m, std::int64_t n, std::int64_t k, float alpha = 1.0f);
 
 // row[x] ← e^{row[x] − shift} for x < n, |relative error| ≤ 2 ulp-ish (Cephes expf polynomial):
 // −∞ → exactly 0 when may_have_masked (a masked key never contributes), NaN stays NaN, results
@@ -35,5 +37,14 @@ void ExpShiftedF32(float* row, std::int64_t n, float shift, bool may_have_masked
 
 // Whether none of x[0…n) is ±∞ or NaN (the exponent bits are not all ones).
 bool AllFiniteF32(const float* x, std::int64_t n);
+
+// dst[e] = (float) src[e] for e < n: a tile "loaded from HBM" into the float working precision.
+void CastToF32(const double* src, std::int64_t n, float* dst);
+// dst (cols × rows, row-major) = (float) srcᵀ, src (rows × cols) row-major with leading dimension ld
+// (elements): K_j (B_c × d) to K_jᵀ (d × B_c) in the same pass as the conversion.
+void CastTransposeToF32(const double* src, std::int64_t ld, std::int64_t rows, std::int64_t cols, float* dst);
+// Whether every x[0…n) keeps its magnitude class in float: |x| ≤ largest and (x = 0 or |x| ≥ below).
+// A NaN passes (it stays NaN in float); the engine reports inputs that fail one by one.
+bool FitsF32(const double* x, std::int64_t n, double largest, double below);
 
 }  // namespace bw::engine::detail

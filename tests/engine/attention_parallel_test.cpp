@@ -3,6 +3,9 @@
 // with its cumulative counters, the (m, l, u) state at every merge, and the numerics report must be
 // identical — for random problems with causal (both alignments), key-padding and explicit masks, on
 // 1, 2 and 8 workers, double and float. Small problems: this is a correctness test, not a timing.
+// A worker takes up to four consecutive Q blocks at a time (a group sharing each K_j / V_j tile's
+// conversion, attention_forward.cpp): one worker groups them by four, as many workers as Q blocks
+// take them one by one, so these tests also prove that grouping changes no bit.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -118,6 +121,29 @@ TEST(AttentionParallel, RandomMaskedProblemsEqualTheSingleThreadedRunOn1_2_8Work
       ExpectSameRun(p, one, RunFlash2(p, opt));
       if (HasFatalFailure()) return;
     }
+  }
+}
+
+// 13 Q blocks: one worker runs them in groups of 4, 4, 4, 1; thirteen workers one block each.
+TEST(AttentionParallel, GroupedQBlocksEqualOneBlockAtATime) {
+  std::mt19937_64 rng(99);
+  std::uniform_real_distribution<double> val(-3.0, 3.0);
+  AttentionProblem p;
+  for (auto* m : {&p.Q, &p.K, &p.V}) {
+    m->resize(200, 16);
+    for (Eigen::Index i = 0; i < m->size(); ++i) m->data()[i] = val(rng);
+  }
+  p.mask = Mask::Causal();
+  for (Precision precision : {Precision::kFloat, Precision::kDouble}) {
+    RunOptions opt;
+    opt.tiles = {16, 24};
+    opt.precision = precision;
+    opt.record_trace = true;
+    opt.state_snapshots_per_block = 2;
+    opt.workers = 1;
+    const AttentionResult one = RunFlash2(p, opt);
+    opt.workers = 13;
+    ExpectSameRun(p, one, RunFlash2(p, opt));
   }
 }
 

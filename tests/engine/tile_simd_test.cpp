@@ -4,6 +4,7 @@
 // test's float tolerance (|a − b| ≤ 1e-5·(1 + |b|)), with counters and traces identical across levels.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -36,7 +37,7 @@ TEST(TileSimd, GemmMatchesDoubleProductAtEveryLevel) {
   for (SimdLevel level : Levels()) {
     detail::SetSimdLevel(level);
     ASSERT_EQ(detail::ActiveSimdLevel(), level);
-    for (const auto [m, n, k] : {std::array<int, 3>{64, 64, 64}, {5, 33, 7}, {1, 1, 1}, {9, 70, 0}, {0, 4, 3}, {4, 32, 65}}) {
+    for (const auto [m, n, k] : {std::array<int, 3>{64, 64, 64}, {5, 33, 7}, {1, 1, 1}, {9, 70, 0}, {0, 4, 3}, {4, 32, 65}, {17, 96, 64}, {13, 40, 9}}) {
       std::vector<float> A(static_cast<std::size_t>(m * k)), B(static_cast<std::size_t>(k * n)), C(static_cast<std::size_t>(m * n), 99.0f);
       for (auto& x : A) x = val(rng);
       for (auto& x : B) x = val(rng);
@@ -47,6 +48,54 @@ TEST(TileSimd, GemmMatchesDoubleProductAtEveryLevel) {
           for (int p = 0; p < k; ++p) want += static_cast<double>(A[i * k + p]) * B[p * n + j];
           ASSERT_NEAR(C[i * n + j], want, 1e-5 * (1 + k)) << ToString(level) << " m=" << m << " n=" << n << " k=" << k;
         }
+    }
+  }
+}
+
+// alpha scales the finished sum: bit for bit the unscaled product times alpha (as `S *= scale`).
+TEST(TileSimd, GemmAlphaIsOneMultiplicationAfterTheSum) {
+  RestoreLevel restore;
+  std::mt19937_64 rng(4);
+  std::uniform_real_distribution<float> val(-1.0f, 1.0f);
+  const int m = 19, n = 70, k = 64;
+  std::vector<float> A(m * k), B(k * n), C1(m * n), C2(m * n);
+  for (auto& x : A) x = val(rng);
+  for (auto& x : B) x = val(rng);
+  for (SimdLevel level : Levels()) {
+    detail::SetSimdLevel(level);
+    detail::GemmF32(A.data(), k, B.data(), n, C1.data(), n, m, n, k);
+    detail::GemmF32(A.data(), k, B.data(), n, C2.data(), n, m, n, k, 0.3f);
+    for (int e = 0; e < m * n; ++e) ASSERT_EQ(C2[e], C1[e] * 0.3f) << ToString(level) << " element " << e;
+  }
+}
+
+// The tile loads: double → float, straight and transposed, and the float-range check, at every level.
+TEST(TileSimd, ConversionsAndRangeCheckAtEveryLevel) {
+  RestoreLevel restore;
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> val(-1e3, 1e3);
+  const int rows = 37, cols = 21, ld = 25;
+  std::vector<double> src(rows * ld);
+  for (auto& x : src) x = val(rng);
+  const double big = std::numeric_limits<float>::max(), tiny = static_cast<double>(std::numeric_limits<float>::denorm_min()) / 2;
+  for (SimdLevel level : Levels()) {
+    detail::SetSimdLevel(level);
+    std::vector<float> flat(src.size()), t(rows * cols);
+    detail::CastToF32(src.data(), static_cast<std::int64_t>(src.size()), flat.data());
+    for (std::size_t e = 0; e < src.size(); ++e) ASSERT_EQ(flat[e], static_cast<float>(src[e])) << ToString(level);
+    detail::CastTransposeToF32(src.data(), ld, rows, cols, t.data());
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) ASSERT_EQ(t[c * rows + r], static_cast<float>(src[r * ld + c])) << ToString(level);
+    EXPECT_TRUE(detail::FitsF32(src.data(), static_cast<std::int64_t>(src.size()), big, tiny)) << ToString(level);
+    for (double bad : {1e39, -1e300, 1e-50, -1e-46, std::numeric_limits<double>::infinity()}) {
+      std::vector<double> x = src;
+      x[29] = bad;
+      EXPECT_FALSE(detail::FitsF32(x.data(), static_cast<std::int64_t>(x.size()), big, tiny)) << ToString(level) << " " << bad;
+    }
+    for (double fine : {0.0, -0.0, std::numeric_limits<double>::quiet_NaN(), 1e-44, 3e38}) {
+      std::vector<double> x = src;
+      x[29] = fine;
+      EXPECT_TRUE(detail::FitsF32(x.data(), static_cast<std::int64_t>(x.size()), big, tiny)) << ToString(level) << " " << fine;
     }
   }
 }
