@@ -2,7 +2,11 @@
 // (float, d = 64, no mask, random normal Q, K, V; tiles 64 × 64 from M = 16384 elements), median of
 // `reps` calls after one warm-up call, and the peak extra heap of a call (malloc counted by
 // heap_counter.h; glibc's tunables, set by the script, decide whether freed memory is kept).
-// Usage: cpu_compare tiled|reference N workers reps    Prints: "<median ms> <extra bytes> <simd level>"
+// Usage: cpu_compare tiled|reference N workers reps
+// Prints: "<median ms> <extra bytes> <simd level> <counted HBM scratch bytes>" — the last is what the
+// algorithm holds in HBM besides Q, K, V, O as the counters count it (Algorithm 0: S and P whole,
+// 2·N²·4 bytes in float; FA-2: 0), whatever the implementation's own heap (the engine's reference
+// forms S and P a block of rows at a time above 2048² scores).
 #include <malloc.h>
 
 #include <algorithm>
@@ -42,7 +46,7 @@ int main(int argc, char** argv) {
   const auto run = [&] { return impl == "tiled" ? RunFlash2(p, o) : RunReference(p, o); };
   run();  // warm-up: code, tile buffers, and (when glibc keeps freed memory) the heap
   std::vector<double> ms;
-  long long extra = 0;
+  long long extra = 0, scratch = 0;
   for (int r = 0; r < reps; ++r) {
     const long long before = bw::bench::HeapNow();
     bw::bench::ResetHeapPeak();
@@ -51,8 +55,10 @@ int main(int argc, char** argv) {
     ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     const long long returned = static_cast<long long>(res.O.size() * 8 + res.L.size() * 8 + static_cast<long long>(res.row_fully_masked.size()));
     extra = std::max(extra, bw::bench::HeapPeak() - before - returned);
+    scratch = res.counters.hbm_scratch_bytes;
   }
   std::sort(ms.begin(), ms.end());
-  std::printf("%.2f %lld %s\n", ms[ms.size() / 2], extra, bw::engine::detail::ToString(bw::engine::detail::ActiveSimdLevel()));
+  std::printf("%.2f %lld %s %lld\n", ms[ms.size() / 2], extra, bw::engine::detail::ToString(bw::engine::detail::ActiveSimdLevel()),
+              scratch);
   return 0;
 }
