@@ -1,6 +1,8 @@
 // See shown.h.
 #include "app/shown.h"
 
+#include <algorithm>
+
 #include "app/widgets.h"
 #include "view/scenario_model.h"
 
@@ -33,6 +35,11 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
   const auto* cur = s.Current();
   if (!cur) return {};
   auto sections = s.frame.Panels(s);   // a copy: answers and the projector's choice edit it
+  // The step's "conceal": sections that would give the open question's answer away are left out.
+  if (const auto* st = s.CurrentStep(); st && s.PredictPending())
+    std::erase_if(sections, [&](const view::PanelSection& sec) {
+      return std::find(st->conceal.begin(), st->conceal.end(), sec.id) != st->conceal.end();
+    });
   if (s.PredictPending())
     for (auto& sec : sections)
       for (auto& r : sec.rows)
@@ -64,6 +71,23 @@ void DropAnswers(view::Scene& scene, const AppState& s) {
   if (!s.PredictPending()) return;
   std::erase_if(scene.rects, [](const view::SceneRect& r) { return r.answer; });
   std::erase_if(scene.texts, [](const view::SceneText& t) { return t.answer; });
+  // The step's "conceal": a named rect stays (the layout does not jump on reveal), its label reads
+  // "? (predict first)", and what is drawn inside it is left out.
+  const auto* st = s.CurrentStep();
+  if (!st) return;
+  for (const auto& id : st->conceal) {
+    const view::SceneRect* found = scene.FindRect(id);
+    if (!found) continue;  // a panel section's id (PanelsNow), or a rect this event does not draw
+    const view::SceneRect box = *found;
+    const auto inside = [&](float x, float y) { return x >= box.x && x < box.x + box.w && y >= box.y && y < box.y + box.h; };
+    std::erase_if(scene.texts, [&](const view::SceneText& t) { return inside(t.x, t.y); });
+    std::erase_if(scene.rects, [&](const view::SceneRect& r) { return r.id != id && inside(r.x, r.y) && inside(r.x + r.w * 0.999f, r.y + r.h * 0.999f); });
+    for (auto& r : scene.rects)
+      if (r.id == id) {
+        r.label = T(s, view::Str::hidden_answer);
+        r.sublabel.clear();
+      }
+  }
 }
 
 std::vector<std::string> VisibleTexts(const AppState& s) {

@@ -130,7 +130,7 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     const auto& s = steps[i];
     r.ExpectObject(s, sp);
     r.Fields(s, sp, {"id", "scenario", "position", "title", "body", "further", "teacher_notes", "source", "highlight", "predict", "answer",
-                     "panel", "check"});
+                     "panel", "check", "conceal"});
     LessonStep st;
     st.id = r.String(r.Require(s, sp, "id"), JsonPath(sp, "id"));
     if (st.id.empty()) r.Fail(JsonPath(sp, "id"), "the step id is empty");
@@ -146,19 +146,26 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     st.further = Text(r, s, sp, "further");
     st.teacher_notes = Text(r, s, sp, "teacher_notes");
     st.source = Text(r, s, sp, "source");
-    if (s.contains("highlight")) {
-      const auto& h = s["highlight"];
-      const std::string hp = JsonPath(sp, "highlight");
+    // "highlight" and "conceal": arrays of distinct, non-empty ids.
+    const auto ids = [&](const char* key) {
+      std::vector<std::string> out;
+      if (!s.contains(key)) return out;
+      const auto& h = s[key];
+      const std::string hp = JsonPath(sp, key);
       r.ExpectArray(h, hp);
       for (size_t k = 0; k < h.size(); ++k) {
         std::string id = r.String(h[k], JsonPath(hp, k));
-        if (id.empty()) r.Fail(JsonPath(hp, k), "a highlight id is empty");
-        if (std::find(st.highlight.begin(), st.highlight.end(), id) != st.highlight.end())
-          r.Fail(JsonPath(hp, k), "highlight id \"" + id + "\" is listed twice");
-        st.highlight.push_back(std::move(id));
+        if (id.empty()) r.Fail(JsonPath(hp, k), std::string("a ") + key + " id is empty");
+        if (std::find(out.begin(), out.end(), id) != out.end())
+          r.Fail(JsonPath(hp, k), std::string(key) + " id \"" + id + "\" is listed twice");
+        out.push_back(std::move(id));
       }
-    }
+      return out;
+    };
+    st.highlight = ids("highlight");
     if (s.contains("predict")) st.predict = Text(r, s, sp, "predict");
+    if (s.contains("conceal") && !st.predict) r.Fail(JsonPath(sp, "conceal"), "conceal needs a \"predict\" question");
+    st.conceal = ids("conceal");
     if (s.contains("answer")) {
       if (!st.predict) r.Fail(JsonPath(sp, "answer"), "an answer needs a \"predict\" question");
       st.answer = Text(r, s, sp, "answer");

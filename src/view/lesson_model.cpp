@@ -1,6 +1,8 @@
 // LessonModel loading; see lesson_model.h.
 #include "view/lesson_model.h"
 
+#include <algorithm>
+
 #include "data/json_file.h"
 
 namespace bw::view {
@@ -75,6 +77,23 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       if (!found)
         r.Fail(data::JsonPath(data::JsonPath("/steps", i), "panel"),
                "the scenario \"" + st.scenario + "\" has no panel \"" + st.panel + "\" at this step (panels: " + ids + ")");
+    }
+    if (!st.conceal.empty() && e >= 0) {
+      // Each id names a scene rect or a side-panel section at the step's position.
+      const Scene scene = sc.BuildScene(e, "en", ClassroomPalette());
+      const auto panels = sc.Panels(e, "en");
+      for (size_t k = 0; k < st.conceal.size(); ++k) {
+        const std::string& id = st.conceal[k];
+        const bool section = std::any_of(panels.begin(), panels.end(), [&](const PanelSection& p) { return p.id == id; });
+        if (section || scene.FindRect(id)) continue;
+        std::string rects, sections;
+        for (size_t q = 0; q < scene.rects.size() && q < 8; ++q) rects += (q ? ", " : "") + scene.rects[q].id;
+        if (scene.rects.size() > 8) rects += ", …";
+        for (const auto& p : panels) sections += (sections.empty() ? "" : ", ") + p.id;
+        r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "conceal"), k),
+               "the scenario \"" + st.scenario + "\" has no scene rect or panel \"" + id + "\" at this step (rects: " + rects +
+                   "; panels: " + sections + ")");
+      }
     }
     const std::string cp = data::JsonPath(data::JsonPath("/steps", i), "check");
     const auto no_number = [&](const std::string& path, const std::string& name) {

@@ -215,7 +215,10 @@ TEST(Classroom, AnswersWaitForTheReveal) {
     for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
       if (!L.lesson.steps[i].predict) continue;
       GoToStep(s, i);
-      const auto raw = s.Current()->Panels(s.ui.event, s.options.lang);
+      const auto all = s.Current()->Panels(s.ui.event, s.options.lang);
+      auto raw = all;  // less the sections the step conceals (ConcealedUntilTheReveal)
+      const auto& conceal = L.lesson.steps[i].conceal;
+      std::erase_if(raw, [&](const auto& sec) { return std::find(conceal.begin(), conceal.end(), sec.id) != conceal.end(); });
       const auto shown = PanelsNow(s);
       ASSERT_EQ(raw.size(), shown.size());
       for (size_t k = 0; k < raw.size(); ++k)
@@ -225,9 +228,44 @@ TEST(Classroom, AnswersWaitForTheReveal) {
           }
       Reveal(s);
       const auto after = PanelsNow(s);
-      for (size_t k = 0; k < raw.size(); ++k)
-        for (size_t r = 0; r < raw[k].rows.size(); ++r) EXPECT_EQ(after[k].rows[r].value, raw[k].rows[r].value);
+      ASSERT_EQ(after.size(), all.size());
+      for (size_t k = 0; k < all.size(); ++k)
+        for (size_t r = 0; r < all[k].rows.size(); ++r) EXPECT_EQ(after[k].rows[r].value, all[k].rows[r].value);
     }
+  }
+}
+
+// RC-T3/b0 asks what must stay on chip; the answer is m, l and u. While the question is open the
+// diagram's accumulator box reads "? (predict first)" with nothing inside it and the side panel
+// leaves out the accumulator and per-block sections (the step's "conceal"); the reveal brings all back.
+TEST(Classroom, ConcealedUntilTheReveal) {
+  for (const char* lang : {"zh", "en"}) {
+    AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
+    s.options.lang = lang;
+    GoToStep(s, s.model.lesson->lesson.FindStep("RC-T3/b0"));
+    ASSERT_TRUE(s.PredictPending());
+    const view::Scene full = s.frame.Scene(s);
+    const view::SceneRect* acc = full.FindRect("sram.acc");
+    ASSERT_NE(acc, nullptr);
+    const auto inside = [&](const view::SceneText& t) { return t.x >= acc->x && t.x < acc->x + acc->w && t.y >= acc->y && t.y < acc->y + acc->h; };
+    ASSERT_TRUE(std::any_of(full.texts.begin(), full.texts.end(), inside)) << "the accumulator draws m, l, u inside its box";
+    const view::Scene shown = SceneNow(s);
+    ASSERT_NE(shown.FindRect("sram.acc"), nullptr) << "the box stays: nothing moves on reveal";
+    EXPECT_EQ(shown.FindRect("sram.acc")->label, view::UiText(view::Str::hidden_answer, lang));
+    EXPECT_FALSE(std::any_of(shown.texts.begin(), shown.texts.end(), inside)) << lang;
+    EXPECT_EQ(shown.rects.size(), full.rects.size());
+    for (const auto& sec : PanelsNow(s)) {
+      EXPECT_NE(sec.id, "accumulator") << lang;
+      EXPECT_NE(sec.id, "blocks") << lang;
+    }
+    for (const auto& t : VisibleTexts(s)) EXPECT_EQ(t.find("m = "), std::string::npos) << lang << ": " << t;
+    Reveal(s);
+    const view::Scene revealed = SceneNow(s);
+    EXPECT_EQ(revealed.FindRect("sram.acc")->label, acc->label);
+    EXPECT_EQ(revealed.texts.size(), full.texts.size());
+    std::set<std::string> ids;
+    for (const auto& sec : PanelsNow(s)) ids.insert(sec.id);
+    EXPECT_TRUE(ids.count("accumulator") && ids.count("blocks")) << lang;
   }
 }
 

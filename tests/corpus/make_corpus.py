@@ -377,6 +377,15 @@ bad("lesson_check_mistake_is_the_answer", "lesson", MISTAKE, "/steps/0/check/mis
 bad("lesson_check_mistake_unknown_number", "lesson", MISTAKE, "/steps/0/check/mistakes/0/number", "nope",
     "has no single number \"nope\"")
 
+# A step's "conceal": ids of scene rects or panel sections hidden while its question is open.
+CONCEAL = dict(LESSON, steps=[dict(STEP, predict=T, conceal=["sram.acc", "accumulator"]), LESSON["steps"][1]])
+add("ok_lesson_conceal", "lesson", CONCEAL, ok=True)
+bad("lesson_conceal_without_predict", "lesson", LESSON, "/steps/0/conceal", ["sram.acc"], "conceal needs a \"predict\" question")
+bad("lesson_conceal_not_array", "lesson", CONCEAL, "/steps/0/conceal", "sram.acc", "expected an array")
+bad("lesson_conceal_empty_id", "lesson", CONCEAL, "/steps/0/conceal/1", "", "a conceal id is empty")
+bad("lesson_conceal_twice", "lesson", CONCEAL, "/steps/0/conceal/1", "sram.acc", "is listed twice")
+bad("lesson_conceal_unknown", "lesson", CONCEAL, "/steps/0/conceal/1", "nope", "has no scene rect or panel \"nope\"")
+
 # ---- inputs the fuzzer found (scripts/fuzz; tests/fuzz/crashes/ keeps the raw input) ------------
 CRASHES = os.path.join(HERE, "..", "fuzz", "crashes")
 for name, loader, path, reason in [
@@ -474,7 +483,7 @@ BEYOND = {
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
         "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
-        "lesson_check_mistake_is_the_answer"],
+        "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown"],
 }
 
 
