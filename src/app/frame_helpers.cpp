@@ -215,4 +215,33 @@ long PeakRssKb() {
   return 0;
 }
 
+DrawnArea MeasureDrawnArea() {
+  DrawnArea out;
+  const ImDrawData* dd = ImGui::GetDrawData();
+  if (!dd) return out;
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  for (int n = 0; n < dd->CmdListsCount; ++n) {
+    const ImDrawList* dl = dd->CmdLists[n];
+    for (const ImDrawCmd& cmd : dl->CmdBuffer) {
+      if (cmd.UserCallback) continue;
+      const ImVec4 clip = cmd.ClipRect;
+      for (unsigned e = 0; e + 2 < cmd.ElemCount; e += 3) {
+        const ImDrawVert* v[3];
+        for (int k = 0; k < 3; ++k) v[k] = &dl->VtxBuffer[static_cast<int>(cmd.VtxOffset + dl->IdxBuffer[static_cast<int>(cmd.IdxOffset + e + k)])];
+        const float area = std::abs((v[1]->pos.x - v[0]->pos.x) * (v[2]->pos.y - v[0]->pos.y) -
+                                    (v[2]->pos.x - v[0]->pos.x) * (v[1]->pos.y - v[0]->pos.y)) / 2;
+        const float x0 = std::min({v[0]->pos.x, v[1]->pos.x, v[2]->pos.x}), x1 = std::max({v[0]->pos.x, v[1]->pos.x, v[2]->pos.x});
+        const float y0 = std::min({v[0]->pos.y, v[1]->pos.y, v[2]->pos.y}), y1 = std::max({v[0]->pos.y, v[1]->pos.y, v[2]->pos.y});
+        const float box = (x1 - x0) * (y1 - y0);
+        const float cw = std::max(0.0f, std::min(x1, clip.z) - std::max(x0, clip.x)), ch = std::max(0.0f, std::min(y1, clip.w) - std::max(y0, clip.y));
+        const double px = box > 0 ? area * (cw * ch / box) : 0.0;
+        const bool flat = v[0]->uv.x == white.x && v[0]->uv.y == white.y && v[1]->uv.x == white.x && v[2]->uv.y == white.y;
+        (flat ? out.fill_px : out.textured_px) += px;
+        ++out.triangles;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace bw::app

@@ -30,4 +30,15 @@ long RssKb();
 long PeakRssKb();
 void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]);
 
+// [soak] What one frame asks of the rasteriser, from ImGui's draw data: the pixels its triangles
+// cover (each triangle's area, reduced by the part of its bounding box outside its clip rectangle —
+// an estimate, exact for the axis-aligned rectangles most of a frame is), split into the triangles
+// drawn from the font atlas's white pixel (fills, lines) and the rest (glyphs, images); and the
+// triangle count. With software GL the frame's cost grows with the covered pixels, not the count.
+struct DrawnArea {
+  double fill_px = 0, textured_px = 0;
+  long triangles = 0;
+};
+DrawnArea MeasureDrawnArea();
+
 }  // namespace bw::app

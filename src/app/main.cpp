@@ -248,6 +248,12 @@ int main(int argc, char** argv) {
   }
   const size_t soak_first = soak_next;
   std::vector<double> frame_ms;                // [soak] CPU time per frame, for the benchmark
+  // [soak] What the slowest frames did: each frame's time with what it did besides drawing (a font
+  // atlas rebuild, a file opened), and the pixels the rasteriser was asked to cover (frame_helpers.h).
+  std::vector<std::pair<double, std::string>> frame_log;
+  std::string frame_did, last_frame_did;
+  double drawn_fill_px = 0, drawn_textured_px = 0;
+  long drawn_triangles = 0, drawn_frames = 0;
   double first_frame_ms = -1;
   int exit_code = 0;
   const double start_time = glfwGetTime();
@@ -317,6 +323,7 @@ int main(int argc, char** argv) {
       return;
     }
     const auto frame_start = Clock::now();
+    last_frame_did = std::exchange(frame_did, "");  // [soak] what the frame now measured did
     {
       int win_w = 0, win_h = 0;
       glfwGetWindowSize(window, &win_w, &win_h);
@@ -326,7 +333,11 @@ int main(int argc, char** argv) {
       auto texts = bw::app::ShownTexts(state);
       const auto runtime = bw::app::RuntimeTexts(state);  // glyphs on demand (glyphs.h)
       texts.insert(texts.end(), runtime.begin(), runtime.end());
+      const auto atlas_start = Clock::now();
       fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
+      if (args.soak > 0)
+        frame_did += "font atlas rebuilt (" +
+                     std::to_string(std::lround(std::chrono::duration<double, std::milli>(Clock::now() - atlas_start).count())) + " ms) ";
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
       state.ui.fonts_dirty = false;
@@ -397,8 +408,16 @@ int main(int argc, char** argv) {
       ++soak_frame;
       // Whole loop iteration, swap included (vsync is off while soaking): what a user waits for.
       static auto last = frame_start;
-      if (soak_frame > 1) frame_ms.push_back(std::chrono::duration<double, std::milli>(frame_start - last).count());
+      if (soak_frame > 1) {
+        frame_ms.push_back(std::chrono::duration<double, std::milli>(frame_start - last).count());
+        frame_log.emplace_back(frame_ms.back(), last_frame_did);
+      }
       last = frame_start;
+      const bw::app::DrawnArea drawn = bw::app::MeasureDrawnArea();
+      drawn_fill_px += drawn.fill_px;
+      drawn_textured_px += drawn.textured_px;
+      drawn_triangles += drawn.triangles;
+      ++drawn_frames;
       const auto* cur = state.Current();
       bool soak_pass_done = soak_lessons.size() <= 1;  // [soak] measurements compare whole passes
       if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
@@ -412,6 +431,7 @@ int main(int argc, char** argv) {
           if (soak_warm_frame < 0) soak_warm_frame = soak_frame;
         }
         bw::app::OpenFile(state, soak_lessons[soak_next]);
+        frame_did += "opened " + std::filesystem::path(soak_lessons[soak_next]).filename().string() + " ";
       } else if (state.InLesson()) bw::app::GoToStep(state, 0);
       else bw::app::SetEvent(state, 0);
       const int warm = soak_warm_frame;
@@ -432,6 +452,16 @@ int main(int argc, char** argv) {
         getrusage(RUSAGE_SELF, &ru);
         const double cpu_ms = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
         std::printf("cpu: %.2f ms of CPU time per frame on average, start-up included\n", cpu_ms / soak_frame);
+        const double screen = static_cast<double>(fb_w) * fb_h * std::max<long>(drawn_frames, 1);
+        std::printf("drawn: %.2f screens of fills and %.2f of glyphs and images per frame, %ld triangles\n",
+                    drawn_fill_px / screen, drawn_textured_px / screen, drawn_triangles / std::max<long>(drawn_frames, 1));
+        std::sort(frame_log.begin(), frame_log.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::printf("slowest frames:");
+        for (size_t k = 0; k < std::min<size_t>(frame_log.size(), 6); ++k)
+          std::printf(" %.0f ms%s%s%s", frame_log[k].first, frame_log[k].second.empty() ? "" : " (",
+                      frame_log[k].second.empty() ? "" : frame_log[k].second.substr(0, frame_log[k].second.size() - 1).c_str(),
+                      frame_log[k].second.empty() ? "" : ")");
+        std::printf("\n");
         glfwSetWindowShouldClose(window, 1);
       }
     }

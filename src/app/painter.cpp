@@ -243,6 +243,43 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
 
 }  // namespace
 
+std::vector<ImRect> UncoveredParts(const ImRect& box, const std::vector<ImRect>& holes) {
+  // Horizontal bands between the holes' top and bottom edges; in each band, the stretches of x that
+  // no hole spanning the whole band covers. Bands with the same stretches as the one above are merged.
+  std::vector<float> ys{box.Min.y, box.Max.y};
+  for (const ImRect& h : holes)
+    for (float y : {h.Min.y, h.Max.y})
+      if (y > box.Min.y && y < box.Max.y) ys.push_back(y);
+  std::sort(ys.begin(), ys.end());
+  ys.erase(std::unique(ys.begin(), ys.end()), ys.end());
+  std::vector<ImRect> out;
+  std::vector<std::pair<float, float>> prev;
+  size_t prev_first = 0;
+  for (size_t k = 0; k + 1 < ys.size(); ++k) {
+    const float y0 = ys[k], y1 = ys[k + 1];
+    std::vector<std::pair<float, float>> covered;
+    for (const ImRect& h : holes)
+      if (h.Min.y <= y0 && h.Max.y >= y1 && h.Max.x > box.Min.x && h.Min.x < box.Max.x)
+        covered.emplace_back(std::max(h.Min.x, box.Min.x), std::min(h.Max.x, box.Max.x));
+    std::sort(covered.begin(), covered.end());
+    std::vector<std::pair<float, float>> gaps;
+    float x = box.Min.x;
+    for (const auto& [a, b] : covered) {
+      if (a > x) gaps.emplace_back(x, a);
+      x = std::max(x, b);
+    }
+    if (x < box.Max.x) gaps.emplace_back(x, box.Max.x);
+    if (!out.empty() && gaps == prev) {  // the same stretches as the band above: make those taller
+      for (size_t g = prev_first; g < out.size(); ++g) out[g].Max.y = y1;
+      continue;
+    }
+    prev_first = out.size();
+    for (const auto& [a, b] : gaps) out.emplace_back(a, y0, b, y1);
+    prev = std::move(gaps);
+  }
+  return out;
+}
+
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
                    const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight,
                    float text_scale) {
@@ -251,7 +288,20 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
   Placer placer;
   placer.bounds = ImRect(P(0, 0), P(scene.width, scene.height));
-  dl->AddRectFilled(P(0, 0), P(scene.width, scene.height), ToImColor(scene.background));
+  // The scene's background, less what opaque rectangles will cover anyway (issue 16: with software
+  // GL every covered pixel costs a texture fetch and a blend, and the HBM and SRAM panels stacked on
+  // the background were a third of a frame's fill). Each rectangle keeps a margin of its corner
+  // radius plus the anti-aliased edge over the background, so the picture is the same pixel for pixel.
+  {
+    std::vector<ImRect> holes;
+    const float margin = 0.15f * em + 2.0f;
+    for (const auto& r : scene.rects) {
+      if (r.fill.a < 255 || r.w * em < 4 * margin || r.h * em < 4 * margin) continue;
+      holes.emplace_back(P(r.x, r.y).x + margin, P(r.x, r.y).y + margin, P(r.x + r.w, r.y + r.h).x - margin, P(r.x + r.w, r.y + r.h).y - margin);
+    }
+    for (const ImRect& piece : UncoveredParts(ImRect(P(0, 0), P(scene.width, scene.height)), holes))
+      dl->AddRectFilled(piece.Min, piece.Max, ToImColor(scene.background));
+  }
 
   // A rectangle that holds others (an expert box with its token slots) keeps its label above the
   // first of them. Only rectangles large enough to carry text count (a 64 × 64 grid has none).

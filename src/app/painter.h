@@ -3,6 +3,7 @@
 #pragma once
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImRect
 
 #include <string>
 #include <vector>
@@ -53,5 +54,10 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
                    const std::vector<std::string>& highlight = {}, float text_scale = 1.0f);
 
 ImU32 ToImColor(view::Color c);
+
+// The parts of `box` that none of `holes` covers, as disjoint axis-aligned rectangles (bands between
+// the holes' edges, merged where a band repeats the one above). PaintScene fills the scene's
+// background only there: the opaque rectangles painted later cover the rest.
+std::vector<ImRect> UncoveredParts(const ImRect& box, const std::vector<ImRect>& holes);
 
 }  // namespace bw::app

@@ -5,7 +5,9 @@
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -15,6 +17,7 @@
 #include "app/app_state.h"
 #include "app/editor_fields.h"
 #include "app/export.h"
+#include "app/painter.h"
 #include "app/paths.h"
 #include "app/save_as.h"
 #include "app/settings.h"
@@ -265,3 +268,40 @@ TEST(Editor, ErrorsNameTheFieldAndHintAtQuotedInf) {
 }
 
 }  // namespace
+
+namespace bw::app {
+namespace {
+
+// The scene background is painted only where no opaque rectangle will cover it (painter.h): the
+// pieces must be disjoint, inside the box, clear of every hole, and together cover every other
+// point — checked on a grid of sample points for random holes (overlapping, touching, outside).
+TEST(Painter, UncoveredPartsCoverExactlyWhatNoHoleCovers) {
+  std::mt19937 rng(16);
+  std::uniform_int_distribution<int> coord(-4, 44);
+  for (int round = 0; round < 200; ++round) {
+    const ImRect box(0, 0, 40, 30);
+    std::vector<ImRect> holes;
+    const int n = round % 7;
+    for (int k = 0; k < n; ++k) {
+      const int x0 = coord(rng), y0 = coord(rng), x1 = coord(rng), y1 = coord(rng);
+      holes.emplace_back(static_cast<float>(std::min(x0, x1)), static_cast<float>(std::min(y0, y1)),
+                         static_cast<float>(std::max(x0, x1) + 1), static_cast<float>(std::max(y0, y1) + 1));
+    }
+    const std::vector<ImRect> parts = UncoveredParts(box, holes);
+    for (float y = 0.25f; y < 30; y += 0.5f)
+      for (float x = 0.25f; x < 40; x += 0.5f) {
+        const ImVec2 p(x, y);
+        const bool in_hole = std::any_of(holes.begin(), holes.end(), [&](const ImRect& h) { return h.Contains(p); });
+        const int in_parts = static_cast<int>(std::count_if(parts.begin(), parts.end(), [&](const ImRect& r) { return r.Contains(p); }));
+        ASSERT_EQ(in_parts, in_hole ? 0 : 1) << "round " << round << " at " << x << ", " << y;
+      }
+    for (const ImRect& r : parts) ASSERT_TRUE(box.Contains(r)) << "round " << round;
+  }
+  EXPECT_EQ(UncoveredParts(ImRect(0, 0, 10, 10), {}).size(), 1u) << "no holes: the box itself";
+  EXPECT_TRUE(UncoveredParts(ImRect(0, 0, 10, 10), {ImRect(-1, -1, 11, 11)}).empty());
+  // One hole in the middle: a band above, two stretches beside it, a band below.
+  EXPECT_EQ(UncoveredParts(ImRect(0, 0, 10, 10), {ImRect(3, 3, 6, 6)}).size(), 4u);
+}
+
+}  // namespace
+}  // namespace bw::app
