@@ -61,6 +61,9 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   for (const auto& t : texts) builder.AddText(t.c_str(), t.c_str() + t.size());
   // Symbols that numbers and diagrams use whatever the model holds (α = e^{m−m'}, Δ, ±∞ …).
   builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2260\u2014\u2026\u25b6\u25c0\u275a");
+  // … and every symbol the scene builders and formulas use (src/view, src/engine): a generated text
+  // of a lesson not open yet (β in a merge strip, τ in an attention diagram) then needs no rebuild.
+  builder.AddText("±²µ·½×ΔΣαβδτᵀ–—“”…′ℓ←→↔∈−∘√∝∞≈≠≤≥⌈⌉⌊⌋□▸▼◆◇○✓／");
   // The state badges (view::StateBadge) and the wrong mark: drawn whatever the texts hold.
   for (auto st : {view::TileState::kPending, view::TileState::kInSram, view::TileState::kProcessed, view::TileState::kMasked,
                   view::TileState::kWritten, view::TileState::kNotWritten, view::TileState::kNotStored})

@@ -1,6 +1,13 @@
 // Glyphs on demand; see glyphs.h.
 #include "app/glyphs.h"
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
 #include "app/shown.h"
 
 namespace bw::app {
@@ -31,6 +38,38 @@ void RequestGlyphs(AppState& s, const Fonts& fonts, std::set<unsigned>& tried) {
   s.ui.missing_glyphs = static_cast<int>(missing.size());
   for (unsigned c : missing)
     if (tried.insert(c).second) s.ui.fonts_dirty = true;
+}
+
+const std::vector<std::string>& FolderTexts(const std::string& opened_path) {
+  static std::map<std::string, std::vector<std::string>> cache;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path folder = fs::path(opened_path).parent_path();
+  auto [it, fresh] = cache.try_emplace(folder.string());
+  if (!fresh || opened_path.empty()) return it->second;
+  std::vector<std::string>& out = it->second;
+  const auto collect = [&](const nlohmann::json& j, auto&& self) -> void {
+    if (j.is_string()) out.push_back(j.get<std::string>());
+    else if (j.is_structured())
+      for (const auto& v : j) self(v, self);
+  };
+  for (const fs::path& dir : {folder, folder / "scenarios"})
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".json" || !e.is_regular_file(ec) || e.file_size(ec) > (1u << 20)) continue;
+      std::ifstream in(e.path(), std::ios::binary);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
+      if (!j.is_discarded()) collect(j, collect);
+    }
+  return out;
+}
+
+bool AtlasCovers(const Fonts& fonts, const std::vector<std::string>& texts, float base_px, float diagram_px, float chrome_px) {
+  if (!fonts.body || !fonts.error.empty()) return false;
+  if (fonts.body_px != base_px || fonts.chrome_px != (chrome_px > 0 ? chrome_px : base_px)) return false;
+  if (diagram_px > 0 ? fonts.diagram_px != diagram_px : fonts.diagram != nullptr) return false;
+  return MissingGlyphs(fonts, texts).empty();
 }
 
 }  // namespace bw::app

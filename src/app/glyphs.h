@@ -17,6 +17,16 @@ namespace bw::app {
 
 std::vector<std::string> RuntimeTexts(const AppState& s);
 
+// Every string in the lesson files beside `opened_path` (its folder's *.json and scenarios/*.json,
+// files under 1 MiB): baked with the first atlas, so that opening the next lesson of a course finds
+// its glyphs there and needs no rebuild (a rebuild is 80–120 ms of FreeType on the development
+// machine: issue 16's slowest frames). Read once per folder; unreadable files are skipped.
+const std::vector<std::string>& FolderTexts(const std::string& opened_path);
+
+// Whether `fonts` already holds every glyph of `texts` at the sizes asked for (base, diagram and
+// chrome px as LoadFonts takes them): then a requested rebuild would bake the same atlas again.
+bool AtlasCovers(const Fonts& fonts, const std::vector<std::string>& texts, float base_px, float diagram_px, float chrome_px);
+
 // Characters of `texts` the loaded body font has no glyph for (control characters skipped).
 std::set<unsigned> MissingGlyphs(const Fonts& fonts, const std::vector<std::string>& texts);
 

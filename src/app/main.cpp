@@ -333,17 +333,40 @@ int main(int argc, char** argv) {
       auto texts = bw::app::ShownTexts(state);
       const auto runtime = bw::app::RuntimeTexts(state);  // glyphs on demand (glyphs.h)
       texts.insert(texts.end(), runtime.begin(), runtime.end());
-      const auto atlas_start = Clock::now();
-      fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
-      if (args.soak > 0)
-        frame_did += "font atlas rebuilt (" +
-                     std::to_string(std::lround(std::chrono::duration<double, std::milli>(Clock::now() - atlas_start).count())) + " ms) ";
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      ImGui_ImplOpenGL3_CreateFontsTexture();
-      state.ui.fonts_dirty = false;
-      notes.MarkFontsDirty();
-      if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
-      if (!fonts.missing.empty()) state.ui.status = fonts.missing;  // web: characters the font subset lacks
+      if (bw::app::AtlasCovers(fonts, texts, state.ui.text_px, state.ui.diagram_px, state.ui.chrome_px)) {
+        state.ui.fonts_dirty = false;  // nothing new to bake: the same sizes, every glyph already there
+      } else {
+        // The other lessons of the course too: switching lessons then finds its glyphs (glyphs.h).
+        if (state.model.lesson) {
+          const auto& folder = bw::app::FolderTexts(state.ui.opened_path);
+          texts.insert(texts.end(), folder.begin(), folder.end());
+        }
+        const auto atlas_start = Clock::now();
+        const bw::app::Fonts was = fonts;  // [soak] the sizes before, for the log (its ImFont pointers die below)
+        std::string new_glyphs;
+        if (args.soak > 0 && fonts.body)
+          for (unsigned c : bw::app::MissingGlyphs(fonts, texts)) {
+            ImWchar w[2] = {static_cast<ImWchar>(c), 0};
+            char u[8] = {};
+            ImTextStrToUtf8(u, sizeof u, w, w + 1);
+            new_glyphs += u;
+          }
+        fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
+        if (args.soak > 0) {
+          char why[160];
+          std::snprintf(why, sizeof why, "diagram %.2f → %.2f px, text %.2f → %.2f px, chrome %.2f → %.2f", was.diagram_px, fonts.diagram_px, was.body_px, fonts.body_px, was.chrome_px, fonts.chrome_px);
+          if (!new_glyphs.empty()) frame_did += "new glyphs \"" + new_glyphs.substr(0, 60) + "\" ";
+          frame_did += "font atlas rebuilt (" +
+                       std::to_string(std::lround(std::chrono::duration<double, std::milli>(Clock::now() - atlas_start).count())) + " ms; " +
+                       why + ") ";
+        }
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+        state.ui.fonts_dirty = false;
+        notes.MarkFontsDirty();
+        if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
+        if (!fonts.missing.empty()) state.ui.status = fonts.missing;  // web: characters the font subset lacks
+      }
     }
     // A new event starts its transfer animation.
     if (state.ui.event != last_event || state.ui.step != last_step) {
@@ -457,7 +480,7 @@ int main(int argc, char** argv) {
                     drawn_fill_px / screen, drawn_textured_px / screen, drawn_triangles / std::max<long>(drawn_frames, 1));
         std::sort(frame_log.begin(), frame_log.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         std::printf("slowest frames:");
-        for (size_t k = 0; k < std::min<size_t>(frame_log.size(), 6); ++k)
+        for (size_t k = 0; k < std::min<size_t>(frame_log.size(), 10); ++k)
           std::printf(" %.0f ms%s%s%s", frame_log[k].first, frame_log[k].second.empty() ? "" : " (",
                       frame_log[k].second.empty() ? "" : frame_log[k].second.substr(0, frame_log[k].second.size() - 1).c_str(),
                       frame_log[k].second.empty() ? "" : ")");

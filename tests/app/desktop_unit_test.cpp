@@ -17,6 +17,7 @@
 #include "app/app_state.h"
 #include "app/editor_fields.h"
 #include "app/export.h"
+#include "app/glyphs.h"
 #include "app/painter.h"
 #include "app/paths.h"
 #include "app/save_as.h"
@@ -305,3 +306,25 @@ TEST(Painter, UncoveredPartsCoverExactlyWhatNoHoleCovers) {
 
 }  // namespace
 }  // namespace bw::app
+
+namespace bw::app {
+namespace {
+
+// The first atlas holds the glyphs of the whole course: FolderTexts of one lesson lists the strings
+// of the other lessons beside it and of their scenarios (so opening MOE after RC-T3 rebuilds nothing).
+TEST(Glyphs, FolderTextsListTheOtherLessonsOfTheCourse) {
+  const auto& texts = FolderTexts((kRoot / "lessons" / "rc-t3.json").string());
+  const auto has = [&](const std::string& needle) {
+    return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.find(needle) != std::string::npos; });
+  };
+  nlohmann::json moe = nlohmann::json::parse(std::ifstream(kRoot / "lessons" / "moe.json"));
+  EXPECT_TRUE(has(moe["title"]["zh"].get<std::string>())) << "another lesson's title";
+  nlohmann::json three = nlohmann::json::parse(std::ifstream(kRoot / "lessons" / "scenarios" / "three_blocks.json"));
+  EXPECT_TRUE(has(three["title"]["zh"].get<std::string>())) << "a scenario's title";
+  EXPECT_EQ(&FolderTexts((kRoot / "lessons" / "moe.json").string()), &texts) << "read once per folder";
+  EXPECT_TRUE(FolderTexts((kRoot / "no-such-folder" / "x.json").string()).empty());
+}
+
+}  // namespace
+}  // namespace bw::app
+
