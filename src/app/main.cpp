@@ -337,7 +337,9 @@ int main(int argc, char** argv) {
         state.ui.fonts_dirty = false;  // nothing new to bake: the same sizes, every glyph already there
       } else {
         // The other lessons of the course too: switching lessons then finds its glyphs (glyphs.h).
-        if (state.model.lesson) {
+        // Not in the very first bake (no diagram size yet): the second frame rebakes anyway with the
+        // diagram's size, and the first frame comes sooner without them.
+        if (state.model.lesson && state.ui.diagram_px > 0) {
           const auto& folder = bw::app::FolderTexts(state.ui.opened_path);
           texts.insert(texts.end(), folder.begin(), folder.end());
         }
