@@ -133,9 +133,11 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   constexpr float kExpTop = 5.2f, kExpBottom = 17.6f, kLane = 4.3f;
   e = std::clamp(e, 0, EventCount() - 1);
   if (scenario_.deployment && e >= ComputeEvent()) {
-    if (e == ComputeEvent()) return BuildComputeScene(lang, pal);
-    if (e < CpuGpuEvent()) return BuildExpertParallelScene(e - ExpertParallelEvent(), lang, pal);
-    return BuildCpuGpuScene(e == CpuGpuEvent() ? -1 : TokenAt(e), lang, pal);
+    Scene d = e == ComputeEvent()  ? BuildComputeScene(lang, pal)
+              : e < CpuGpuEvent() ? BuildExpertParallelScene(e - ExpertParallelEvent(), lang, pal)
+                                  : BuildCpuGpuScene(e == CpuGpuEvent() ? -1 : TokenAt(e), lang, pal);
+    PadSceneEdges(d);  // as below: nothing at the edge is cut off
+    return d;
   }
   const std::int64_t cur = TokenAt(e);
   const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
@@ -270,6 +272,9 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   sc.texts.push_back({"event", 0.5f, kH - 1.4f, 0.8f, pal.text_muted,
                       UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
                           (e == 0 ? UiText(Str::moe_before, lang) : e > routing_.tokens ? UiText(Str::moe_summary, lang) : EventTitle(e, lang))});
+  // The shared bar and the experts span the whole width: keep their borders and a step's highlight
+  // outline inside the box (the walk-through saw E8's edge and the shared bar's outline cut off).
+  PadSceneEdges(sc);
   return sc;
 }
 

@@ -158,6 +158,26 @@ SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, 
 
 }  // namespace
 
+void PadSceneEdges(Scene& scene) {
+  if (scene.rects.empty()) return;
+  float left = 0, top = 0, right = 0, bottom = 0;
+  for (const auto& r : scene.rects) {
+    left = std::max(left, kSceneEdgeEm - r.x);
+    top = std::max(top, kSceneEdgeEm - r.y);
+    right = std::max(right, kSceneEdgeEm - (scene.width - r.x - r.w));
+    bottom = std::max(bottom, kSceneEdgeEm - (scene.height - r.y - r.h));
+  }
+  if (left == 0 && top == 0 && right == 0 && bottom == 0) return;
+  for (auto& r : scene.rects) r.x += left, r.y += top;
+  for (auto& t : scene.texts) t.x += left, t.y += top;
+  for (auto& a : scene.arrows) {
+    for (auto& p : a.points) p.x += left, p.y += top;
+    a.label_at.x += left, a.label_at.y += top;
+  }
+  scene.width += left + right;
+  scene.height += top + bottom;
+}
+
 float EstimateWidthEm(const std::string& utf8) {
   float w = 0;
   for (size_t i = 0; i < utf8.size();) {

@@ -121,6 +121,14 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 // fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.
 float EstimateWidthEm(const std::string& utf8);
 
+// Around its rectangles a scene keeps this many em free: a rectangle's border and the step's
+// highlight outline (painted up to 0.34 em outside the rectangle) are not cut off at the box's edge.
+inline constexpr float kSceneEdgeEm = 0.35f;
+// Grows the scene on each side where a rectangle comes closer than kSceneEdgeEm to its edge (the MoE
+// picture's shared bar and experts span its whole width), moving everything in by as much. Scenes
+// that already keep the margin are unchanged. The frame cache applies it to every scene it shows.
+void PadSceneEdges(Scene& scene);
+
 // The state in words ("done", "pending", "in SRAM", …) — shown beside every colour.
 std::string StateWord(TileState s, const std::string& lang);
 // The same in one short word, for small grid cells ("done", "skip", "now", "to do").

@@ -6,6 +6,7 @@
 #include "view/single_query_model.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
+#include "view/scenario_model.h"
 #include "view/scene.h"
 
 namespace bw::view {
@@ -129,6 +130,48 @@ TEST(LessonText, EveryShippedStepFillsWithoutUnknownPlaceholders) {
         EXPECT_TRUE(filled.unknown.empty()) << st.id << ": " << (filled.unknown.empty() ? "" : filled.unknown[0]);
         EXPECT_EQ(filled.text.find("NaN"), std::string::npos) << st.id;
       }
+  }
+}
+
+}  // namespace
+}  // namespace bw::view
+
+namespace bw::view {
+namespace {
+
+// A rectangle at the scene's edge would have its border and a step's highlight outline cut off by
+// the diagram's box: PadSceneEdges grows the scene there and moves everything in.
+TEST(Scene, PadSceneEdgesKeepsRectanglesClearOfTheEdge) {
+  Scene sc;
+  sc.width = 10, sc.height = 4;
+  sc.rects.push_back({"wide", 0, 1, 10, 1});
+  sc.texts.push_back({"t", 2, 3});
+  sc.arrows.push_back({"a", ArrowKind::kRead, {{1, 1}, {2, 2}}, {}, "", {3, 3}});
+  PadSceneEdges(sc);
+  EXPECT_FLOAT_EQ(sc.rects[0].x, kSceneEdgeEm);
+  EXPECT_FLOAT_EQ(sc.rects[0].y, 1);                       // 1 em from the top already: no pad there
+  EXPECT_FLOAT_EQ(sc.width, 10 + 2 * kSceneEdgeEm);
+  EXPECT_FLOAT_EQ(sc.height, 4);
+  EXPECT_FLOAT_EQ(sc.texts[0].x, 2 + kSceneEdgeEm);
+  EXPECT_FLOAT_EQ(sc.arrows[0].points[1].x, 2 + kSceneEdgeEm);
+  EXPECT_FLOAT_EQ(sc.arrows[0].label_at.x, 3 + kSceneEdgeEm);
+  const Scene before = sc;
+  PadSceneEdges(sc);  // already clear: unchanged
+  EXPECT_FLOAT_EQ(sc.width, before.width);
+  EXPECT_FLOAT_EQ(sc.rects[0].x, before.rects[0].x);
+}
+
+// The MoE picture (shared bar and experts across its whole width) keeps that margin at every event.
+TEST(Scene, MoeRectanglesStayClearOfTheEdge) {
+  const auto m = LoadScenarioModel(std::string(BLOCKWISE_ROOT) + "/lessons/scenarios/moe_router.json");
+  for (int e = 0; e < m->EventCount(); ++e) {
+    const Scene sc = m->BuildScene(e, "en", ClassroomPalette());
+    for (const auto& r : sc.rects) {
+      EXPECT_GE(r.x, kSceneEdgeEm - 1e-4f) << r.id << " at event " << e;
+      EXPECT_GE(r.y, kSceneEdgeEm - 1e-4f) << r.id << " at event " << e;
+      EXPECT_LE(r.x + r.w, sc.width - kSceneEdgeEm + 1e-4f) << r.id << " at event " << e;
+      EXPECT_LE(r.y + r.h, sc.height - kSceneEdgeEm + 1e-4f) << r.id << " at event " << e;
+    }
   }
 }
 
