@@ -11,10 +11,11 @@ namespace bw::app {
 
 namespace {
 
-// A new step is shown: its question is open again and nothing is typed.
+// A new step is shown: its question is open (unless the class has seen its answer already: going
+// back to a revealed step shows the answer again) and nothing is typed.
 void NewStep(AppState& s) {
   if (LessonStatus(s)) s.ui.status.clear();
-  s.ui.revealed = false;
+  s.ui.revealed = s.ui.revealed_steps.count(s.ui.step) > 0;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
   s.ui.answer_verdict = -1;
@@ -63,7 +64,10 @@ void StepLesson(AppState& s, int delta) {
 }
 
 void Reveal(AppState& s) {
-  if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) s.ui.revealed = s.ui.scroll_to_answer = true;
+  if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
+    s.ui.revealed = s.ui.scroll_to_answer = true;
+    s.ui.revealed_steps.insert(s.ui.step);
+  }
   if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
 }
 
@@ -202,6 +206,7 @@ bool OpenFile(AppState& s, const std::string& path) {
     if (doc.lesson) {
       s.model.standalone.reset();
       s.model.lesson = std::move(*doc.lesson);
+      s.ui.revealed_steps.clear();
       GoToStep(s, 0);
     } else {
       s.model.standalone = std::move(doc.scenario);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,7 @@ struct Transient {
   int event = 0;                 // trace event index in the current scenario
   bool playing = false;          // Space: one event per 1/play_speed s, stopping at the next step's mark
   bool revealed = false;         // the current step's predict box has been answered (first PageDown / R)
+  std::set<int> revealed_steps;  // steps revealed since the lesson was opened: back on one, its answer shows
   bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict

@@ -95,11 +95,13 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
   if (ev.kind == engine::QueryEventKind::kWriteOutput) {
     const auto& f = run.blocks.back();
     const engine::QueryBlockStep::Exact* ex = f.exact ? &*f.exact : nullptr;
+    // A fraction divided by a fraction reads "(75/8) / (9/4)", not "75/8 / 9/4".
+    const auto group = [](std::string v) { return v.find('/') != std::string::npos && v.front() != '(' ? "(" + v + ")" : v; };
     sc.texts.push_back(Line("strip.o", x, y0, size, pal,
                             {{"o = u/l = ", txt},
-                             {VecNum(f.after.u, ex ? &ex->after.u : nullptr), st},
+                             {group(VecNum(f.after.u, ex ? &ex->after.u : nullptr)), st},
                              {" / ", txt},
-                             {Num(f.after.l, ex ? &ex->after.l : nullptr), st},
+                             {group(Num(f.after.l, ex ? &ex->after.l : nullptr)), st},
                              {" = " + VecNum(run.output, run.exact ? &run.exact->output : nullptr), txt}}));
   } else {
     sc.texts.push_back({"strip.hint", x, y0, 0.9f * ts, pal.text_muted, UiText(Str::strip_hint, lang)});

@@ -235,6 +235,29 @@ TEST(Classroom, AnswersWaitForTheReveal) {
   }
 }
 
+// A revealed answer stays revealed when the class comes back to its step (PageUp, or scrubbing
+// away and back); opening the lesson again starts with every question open.
+TEST(Classroom, ARevealedStepStaysRevealed) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
+  const int b0 = s.model.lesson->lesson.FindStep("RC-T3/b0"), b1 = s.model.lesson->lesson.FindStep("RC-T3/b1");
+  GoToStep(s, b0);
+  ASSERT_TRUE(s.PredictPending());
+  StepLesson(s, +1);  // PageDown: reveals
+  EXPECT_FALSE(s.PredictPending());
+  StepLesson(s, +1);  // PageDown: b1, its own question open
+  EXPECT_EQ(s.ui.step, b1);
+  EXPECT_TRUE(s.PredictPending());
+  StepLesson(s, -1);  // PageUp: back on b0, answer still shown
+  EXPECT_EQ(s.ui.step, b0);
+  EXPECT_FALSE(s.PredictPending());
+  SetEvent(s, s.model.lesson->EventOf(b1));  // scrub to b1 and back
+  SetEvent(s, s.model.lesson->EventOf(b0));
+  EXPECT_EQ(s.ui.step, b0);
+  EXPECT_FALSE(s.PredictPending());
+  ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/rc-t3.json"));
+  EXPECT_TRUE(s.PredictPending()) << "a reopened lesson asks again";
+}
+
 // RC-T3/b0 asks what must stay on chip; the answer is m, l and u. While the question is open the
 // diagram's accumulator box reads "? (predict first)" with nothing inside it and the side panel
 // leaves out the accumulator and per-block sections (the step's "conceal"); the reveal brings all back.

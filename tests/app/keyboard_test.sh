@@ -35,15 +35,16 @@ xdotool key Right;      expect event_index 1
 # b0 asks a question: the first PageDown (a clicker's) reveals the answer, the second moves on.
 xdotool key Next;       expect step RC-T3/b0; expect revealed True
 xdotool key Next;       expect step RC-T3/b1; expect event update:1; expect revealed False
-xdotool key Prior;      expect step RC-T3/b0
-xdotool key Next Next Next Next;  expect step RC-T3/b2
-# The step follows the position: one block back is b1's stretch of the trace.
-xdotool key shift+Left; expect event load:2; expect step RC-T3/b1
-# Shown again, b1's question is open again: Space plays to b1's last event and no further.
-xdotool key space;      expect playing False; expect step RC-T3/b1; expect revealed False
-# Answered (R), Space plays on and stops at the next step's mark, with that step shown.
+xdotool key Prior;      expect step RC-T3/b0; expect revealed True
+# (A revealed answer stays revealed: the class has seen it.)
+xdotool key Next Next Next;  expect step RC-T3/b2; expect revealed False
+# The step follows the position: one block back is b1's stretch of the trace, its answer still shown.
+xdotool key shift+Left; expect event load:2; expect step RC-T3/b1; expect revealed True
+# Space plays to the next step's mark and stops there.
+xdotool key space;      expect playing False; expect event update:2; expect step RC-T3/b2; expect revealed False
+# b2's question is open: Space plays to b2's last event and no further.
+xdotool key space;      expect playing False; expect step RC-T3/b2; expect revealed False
 xdotool key r;          expect revealed True
-xdotool key space;      expect event update:2; expect playing False; expect step RC-T3/b2
 xdotool key question;   expect show_help True
 xdotool key Escape;     expect show_help False
 xdotool key ctrl+equal; expect font_px 24.2

@@ -49,6 +49,9 @@ TEST(MergeStrip, WorkedExampleRawMode) {
   EXPECT_EQ(FindText(s2, "acc.l")->color, pal.state_term);
   const Scene sw = At(*m, "write");
   EXPECT_EQ(FindText(sw, "strip.o")->text, "o = u/l = 160 / 7 = 160/7");
+  // Fractions over fractions are grouped (the walk-through read "75/8 / 9/4" as ambiguous).
+  const auto three = LoadScenarioModel(kRoot + "/lessons/scenarios/three_blocks.json");
+  EXPECT_EQ(FindText(At(*three, "write"), "strip.o")->text, "o = u/l = (75/8) / (9/4) = 25/6");
   // At the start nothing is merged: m is 0 in raw mode, not −∞.
   EXPECT_EQ(m->QuantitiesAt(0).at("m"), "0");
   EXPECT_FALSE(FindText(At(*m, "start"), "strip.l"));
