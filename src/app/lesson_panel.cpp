@@ -95,10 +95,19 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
 
 }  // namespace
 
+float DrawStepTitle(const AppState& s, const Fonts& fonts, float width) {
+  const ShownStep st = StepTextNow(s);
+  if (st.title.empty()) return 0;
+  const float y0 = ImGui::GetCursorPosY();
+  ImGui::PushFont(fonts.large);
+  for (const auto& line : WrapLines(st.title, width)) ImGui::TextUnformatted(line.c_str());
+  ImGui::PopFont();
+  return ImGui::GetCursorPosY() - y0;
+}
+
 void DrawStepText(AppState& s, const Fonts& fonts) {
   const ShownStep st = StepTextNow(s);
   if (st.title.empty()) return;
-  Heading(fonts, st.title);
   // An open question comes first, so it is never scrolled away below a long text (1280×720, Ctrl +).
   const bool open = !st.predict.empty() && !st.reveal.empty();
   if (open) PredictBox(s, fonts, st);

@@ -81,7 +81,15 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   }
 
   place(L.text);
-  ImGui::BeginChild("text", ImVec2(L.text.w, L.text.h), false);
+  // The title stays in view above the text that scrolls (a revealed answer scrolled into view on a
+  // projector used to take the title with it); at most half the pane.
+  const ImVec2 title_at = ImGui::GetCursorScreenPos();
+  ImGui::PushClipRect(title_at, ImVec2(title_at.x + L.text.w, title_at.y + L.text.h * 0.5f), true);
+  const float title_h = std::min(L.text.h * 0.5f, DrawStepTitle(s, fonts, L.text.w));
+  ImGui::PopClipRect();
+  place(L.text);
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + title_h);
+  ImGui::BeginChild("text", ImVec2(L.text.w, std::max(1.0f, L.text.h - title_h)), false);
   DrawStepText(s, fonts);
   ImGui::EndChild();
   if (L.heatmap.w > 0) {

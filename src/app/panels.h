@@ -19,7 +19,9 @@ void DrawErrorBanner(AppState& s);
 // what the builder did not; *label_px receives its largest label size.
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
                     float arrow_progress = 1.0f, float* label_px = nullptr);
-void DrawStepText(AppState& s, const Fonts& fonts);   // title, body, predict box (Reveal), further
+// The step's title in the large font, wrapped at `width` px, above the scrolled text; returns its height (px).
+float DrawStepTitle(const AppState& s, const Fonts& fonts, float width);
+void DrawStepText(AppState& s, const Fonts& fonts);   // body, predict box (Reveal), further: scrolls
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);
