@@ -335,6 +335,7 @@ int main(int argc, char** argv) {
       texts.insert(texts.end(), runtime.begin(), runtime.end());
       if (bw::app::AtlasCovers(fonts, texts, state.ui.text_px, state.ui.diagram_px, state.ui.chrome_px)) {
         state.ui.fonts_dirty = false;  // nothing new to bake: the same sizes, every glyph already there
+        notes.RequestGlyphs(texts);     // the F5 window's atlas holds only the shown texts
       } else {
         // The other lessons of the course too: switching lessons then finds its glyphs (glyphs.h).
         // Not in the very first bake (no diagram size yet): the second frame rebakes anyway with the

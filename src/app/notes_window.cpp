@@ -1,6 +1,8 @@
 // Presenter notes window; see notes_window.h.
 #include "app/notes_window.h"
 
+#include "app/glyphs.h"
+
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -76,6 +78,10 @@ void NotesWindow::Close() {
 }
 
 bool NotesWindow::CloseRequested() const { return window_ && glfwWindowShouldClose(window_); }
+
+void NotesWindow::RequestGlyphs(const std::vector<std::string>& texts) {
+  if (window_ && fonts_.body && !MissingGlyphs(fonts_, texts).empty()) fonts_dirty_ = true;
+}
 
 void NotesWindow::Frame(GLFWwindow* main, ImGuiContext* main_ctx, const std::vector<std::string>& texts) {
   if (!window_) return;

@@ -26,6 +26,9 @@ class NotesWindow {
   // Draws one frame; restores `main`'s GL and ImGui contexts before returning.
   void Frame(GLFWwindow* main, ImGuiContext* main_ctx, const std::vector<std::string>& texts);
   void MarkFontsDirty() { fonts_dirty_ = true; }
+  // The main window found its atlas complete for `texts` and kept it: this window rebuilds its own
+  // only if it lacks one of their glyphs (it bakes the shown texts, not the whole course).
+  void RequestGlyphs(const std::vector<std::string>& texts);
 
  private:
   GLFWwindow* window_ = nullptr;
