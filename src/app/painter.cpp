@@ -60,6 +60,7 @@ struct Placer {
   ImRect bounds;                                    // the scene: no text outside it
   std::vector<ImRect> placed;                       // label boxes so far
   std::vector<std::pair<ImVec2, ImVec2>> segments;  // arrow shafts
+  std::vector<ImRect> walls;                        // panels (rectangles holding others): a label is inside or outside, never across the border
 
   // `gap` (pixels): the free space kept left and right of the box, so that two texts placed on one
   // line never read as one ("l = 2u = 69/4").
@@ -71,6 +72,10 @@ struct Placer {
     for (const auto& [a, b] : segments)
       if (SegmentHitsBox(a, b, box)) return false;
     return true;
+  }
+  // Whether the box lies across a panel's border ("write O = u/l" was drawn across the HBM panel's edge).
+  bool CrossesWall(const ImRect& box) const {
+    return std::any_of(walls.begin(), walls.end(), [&](const ImRect& w) { return w.Overlaps(box) && !w.Contains(box); });
   }
   // Liang–Barsky clipping: does the segment a→b pass through the box?
   static bool SegmentHitsBox(ImVec2 a, ImVec2 b, const ImRect& r) {
@@ -225,7 +230,9 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
       if (!within.Contains(box) || !placer.Free(box, how.gap_em * size_px)) continue;
-      if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) continue;
+      // Tried first (with tiles to avoid): off the tiles and off the panels' borders.
+      if (avoid && (std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); }) || placer.CrossesWall(box)))
+        continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
@@ -368,6 +375,14 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       placer.segments.push_back({P(ar.points[i - 1].x, ar.points[i - 1].y), P(ar.points[i].x, ar.points[i].y)});
   // Free texts and arrow labels at the Ctrl ± size; when one finds no free place, all of them are
   // placed again a step smaller, down to the size the scene was laid out for.
+  for (const auto& r : scene.rects) {  // the panels' borders: labels keep off them
+    if (!big(r)) continue;
+    for (const auto& c : scene.rects)
+      if (&c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h) {
+        placer.walls.emplace_back(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
+        break;
+      }
+  }
   const Placer after_rects = placer;
   const size_t rect_labels = painted.labels.size();
   std::vector<Deferred> deferred;
