@@ -375,13 +375,15 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       placer.segments.push_back({P(ar.points[i - 1].x, ar.points[i - 1].y), P(ar.points[i].x, ar.points[i].y)});
   // Free texts and arrow labels at the Ctrl ± size; when one finds no free place, all of them are
   // placed again a step smaller, down to the size the scene was laid out for.
-  for (const auto& r : scene.rects) {  // the panels' borders: labels keep off them
+  // Tiles: labelled rectangles that hold no other; the others are panels (the HBM panel), whose
+  // borders labels keep off (placer.walls).
+  std::vector<ImRect> tiles;
+  for (const auto& r : scene.rects) {
     if (!big(r)) continue;
+    bool holds = false;
     for (const auto& c : scene.rects)
-      if (&c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h) {
-        placer.walls.emplace_back(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
-        break;
-      }
+      holds |= &c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h;
+    (holds ? placer.walls : tiles).push_back(ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h)));
   }
   const Placer after_rects = placer;
   const size_t rect_labels = painted.labels.size();
@@ -398,15 +400,6 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       }
     return in;
   };
-  // Tiles: labelled rectangles that hold no other (containers such as the HBM panel are not tiles).
-  std::vector<ImRect> tiles;
-  for (const auto& r : scene.rects) {
-    if (!big(r)) continue;
-    bool holds = false;
-    for (const auto& c : scene.rects)
-      holds |= &c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h;
-    if (!holds) tiles.push_back(ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h)));
-  }
   std::vector<ImRect> within, arrow_within;
   for (const auto& t : scene.texts) within.push_back(within_of(t.x, t.y));
   for (const auto& ar : scene.arrows) arrow_within.push_back(within_of(ar.label_at.x, ar.label_at.y));
