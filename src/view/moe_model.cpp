@@ -402,11 +402,7 @@ std::vector<std::string> MoeModel::Texts() const {
   for (int e = 0; e < std::min(EventCount(), 64); ++e) {
     texts.push_back(EventLabel(e));
     for (const auto* lang : {"zh", "en"}) {
-      for (const auto& sec : Panels(e, lang)) {
-        texts.push_back(sec.title);
-        for (const auto& col : sec.columns) texts.push_back(col);
-        for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
-      }
+      AppendPanelTexts(Panels(e, lang), texts);
       const auto sc = BuildScene(e, lang, ClassroomPalette());
       for (const auto& t : sc.texts) texts.push_back(t.text);
       for (const auto& r : sc.rects) texts.push_back(r.label + r.sublabel);

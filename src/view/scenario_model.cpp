@@ -11,6 +11,14 @@
 
 namespace bw::view {
 
+void AppendPanelTexts(const std::vector<PanelSection>& sections, std::vector<std::string>& texts) {
+  for (const auto& sec : sections) {
+    texts.push_back(sec.title);
+    texts.insert(texts.end(), sec.columns.begin(), sec.columns.end());
+    for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
+  }
+}
+
 std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file) {
   const data::JsonReader r(file);
   r.ExpectObject(doc, "");

@@ -39,6 +39,10 @@ struct PanelSection {
   std::vector<std::string> columns;            // non-empty: rows are table rows, value split on '\t'
 };
 
+// Appends every string of `sections` (titles, column heads, each row's name and value) to `texts`:
+// what a model's Texts() lists of its side panels at one event.
+void AppendPanelTexts(const std::vector<PanelSection>& sections, std::vector<std::string>& texts);
+
 // Marks on the timeline: block boundaries (for Shift+←/→) and named positions.
 struct TimelineMark {
   int event = 0;

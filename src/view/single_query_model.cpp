@@ -169,8 +169,7 @@ std::vector<std::string> SingleQueryModel::Texts() const {
   for (int e = 0; e < EventCount(); ++e) {
     for (const auto& [k, v] : QuantitiesAt(e)) texts.push_back(v);
     for (const auto* lang : {"zh", "en"}) {
-      for (const auto& sec : Panels(e, lang))
-        for (const auto& r : sec.rows) texts.push_back(r.name + r.value);
+      AppendPanelTexts(Panels(e, lang), texts);
       // The merge strip's and the balance's texts (α, β, ′, fractions) for the font's glyph ranges.
       for (const Scene& sc : {BuildScene(e, lang, ClassroomPalette()), BuildBalanceScene(run_, e, lang, ClassroomPalette())})
         for (const auto& t : sc.texts) texts.push_back(t.text);

@@ -4,12 +4,18 @@
 // as '?' on the projector; Noto Sans CJK lacks e.g. subscript digits (U+2081) and U+1D40 (ᵀ).
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <set>
 
 #include "app/fonts.h"
 #include "lesson_files.h"
 #include "view/lesson_model.h"
+#include "view/scenario_model.h"
+#include "view/ui_text.h"
 
 namespace bw {
 namespace {
@@ -61,6 +67,46 @@ TEST(GlyphCoverage, EveryLessonCharacterIsInTheFont) {
   }
   EXPECT_GT(checked, 500);
   ImGui::DestroyContext();
+}
+
+// A model's Texts() samples its events (attention_model.cpp: one event per label, digits aside):
+// every character its event labels and titles and its side panels show at any event, in either
+// language, must still be among them or the UI table's (both are baked: app::ShownTexts), for
+// every lesson's scenarios and every shipped scenario file.
+TEST(GlyphCoverage, ModelTextsHoldEveryEventsCharacters) {
+  // Each character with the first string it was seen in (for the failure message).
+  const auto chars = [](const std::string& t, std::map<unsigned, std::string>& out) {
+    for (const char* s = t.c_str(); *s;) {
+      unsigned c = 0;
+      const int n = ImTextCharFromUtf8(&c, s, nullptr);
+      if (n <= 0) break;
+      s += n;
+      if (c > 0xFF) out.try_emplace(c, t);  // below: ImGui's default ranges, always baked
+    }
+  };
+  std::vector<std::pair<std::string, std::shared_ptr<const view::ScenarioModel>>> models;
+  for (const auto& path : lessons_test::ShippedLessons())
+    for (const auto& [key, sc] : view::LoadLessonModel(path).scenarios) models.emplace_back(path.filename().string() + " " + key, sc);
+  for (const auto& path : lessons_test::ShippedScenarios()) models.emplace_back(path.filename().string(), view::LoadScenarioModel(path));
+  ASSERT_GT(models.size(), 10u);
+  for (const auto& [where, m] : models) {
+    std::map<unsigned, std::string> listed, shown;
+    for (const auto& t : view::AllUiTexts()) chars(t, listed);  // baked beside every model's (app::ShownTexts)
+    for (const auto& t : m->Texts()) chars(t, listed);
+    for (int e = 0; e < m->EventCount(); ++e) {
+      chars(m->EventLabel(e), shown);
+      for (const char* lang : {"zh", "en"}) {
+        chars(m->EventTitle(e, lang), shown);
+        for (const auto& sec : m->Panels(e, lang)) {
+          chars(sec.title, shown);
+          for (const auto& col : sec.columns) chars(col, shown);
+          for (const auto& r : sec.rows) chars(r.name + r.value, shown);
+        }
+      }
+    }
+    for (const auto& [c, text] : shown)
+      EXPECT_TRUE(listed.count(c)) << where << ": U+" << std::hex << c << " of \"" << text << "\" is shown but not in Texts()";
+  }
 }
 
 }  // namespace
