@@ -7,32 +7,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "app/platform.h"
+#include "app/gl_program.h"
 #include "app/shaders.h"
 
 namespace bw::app {
-
-namespace {
-
-GLuint Compile(GLenum kind, const char* src, std::string* log) {
-  const GLuint s = glCreateShader(kind);
-  const std::string prelude = platform::ShaderPrelude();  // the version line (GLSL 1.30 / ES 3.00)
-  const char* parts[2] = {prelude.c_str(), src};
-  glShaderSource(s, 2, parts, nullptr);
-  glCompileShader(s);
-  GLint ok = 0;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char buf[2048];
-    glGetShaderInfoLog(s, sizeof buf, nullptr, buf);
-    *log += std::string(kind == GL_VERTEX_SHADER ? "heatmap.vert: " : "heatmap.frag: ") + buf;
-    glDeleteShader(s);
-    return 0;
-  }
-  return s;
-}
-
-}  // namespace
 
 std::vector<float> HeatmapMipLevel(const float* values, int rows, int cols, int* out_rows, int* out_cols) {
   const int r2 = std::max(1, rows / 2), c2 = std::max(1, cols / 2);
@@ -61,26 +39,8 @@ HeatmapRenderer::~HeatmapRenderer() {
 
 std::string HeatmapRenderer::Init() {
   std::string log;
-  const GLuint vs = Compile(GL_VERTEX_SHADER, shaders::kHeatmapVert, &log);
-  const GLuint fs = Compile(GL_FRAGMENT_SHADER, shaders::kHeatmapFrag, &log);
-  if (!vs || !fs) return log;
-  program_ = glCreateProgram();
-  glAttachShader(program_, vs);
-  glAttachShader(program_, fs);
-  glBindAttribLocation(program_, 0, "a_pos");
-  glBindAttribLocation(program_, 1, "a_uv");
-  glLinkProgram(program_);
-  glDeleteShader(vs);
-  glDeleteShader(fs);
-  GLint ok = 0;
-  glGetProgramiv(program_, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    char buf[2048];
-    glGetProgramInfoLog(program_, sizeof buf, nullptr, buf);
-    glDeleteProgram(program_);
-    program_ = 0;
-    return std::string("heatmap program: ") + buf;
-  }
+  program_ = LinkProgram("heatmap", shaders::kHeatmapVert, shaders::kHeatmapFrag, {{0, "a_pos"}, {1, "a_uv"}}, &log);
+  if (!program_) return log;
   loc_values_ = glGetUniformLocation(program_, "u_values");
   loc_decades_ = glGetUniformLocation(program_, "u_decades");
   glGenVertexArrays(1, &vao_);

@@ -27,6 +27,7 @@
 
 #include "app/app_state.h"
 #include "app/export.h"
+#include "app/fill_shader.h"
 #include "app/fonts.h"
 #include "app/glyphs.h"
 #include "app/gpu_panel.h"
@@ -62,6 +63,7 @@ struct Args {
   std::string gpu_live;       // --gpu-live: open it and start a live run (screenshots on a GPU machine)
   double screenshot_after = 0;  // --screenshot-after: seconds to wait before the capture
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
+  bool imgui_fills = false;  // --imgui-fills: the diagram's fills through ImGui's program (the picture must not change)
 };
 
 using bw::app::Root;  // the data root: BLOCKWISE_ROOT, the installed share/blockwise, or the source tree
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
   cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O) or help (?); for screenshots")
       ->check(CLI::IsMember({"settings", "open", "help"}));
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
+  cli.add_flag("--imgui-fills", args.imgui_fills, "Draw the diagram's fills with ImGui's own shader, not the flat-fill one (the same pixels, slower on software OpenGL; for tests and benchmarks)");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--height", args.height, "Window height in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--soak", args.soak, "Soak test: step one trace event per frame through every step for N frames, print RSS and frame times, exit")
@@ -221,6 +224,8 @@ int main(int argc, char** argv) {
   }
   bw::app::HeatmapRenderer heatmap;
   if (const std::string err = heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
+  bw::app::FillShader fill_shader;  // the diagram's fills without ImGui's texture fetch (painter.h: FillPass)
+  if (!args.imgui_fills) bw::app::SetFillPass({&bw::app::FillShader::Callback, &fill_shader});
   bw::app::Fonts fonts;
   bw::app::NotesWindow notes;
   bool is_fullscreen = false;
@@ -251,7 +256,7 @@ int main(int argc, char** argv) {
   // [soak] What the slowest frames did: each frame's time with what it did besides drawing (a font
   // atlas rebuild, a file opened), and the pixels the rasteriser was asked to cover (frame_helpers.h).
   std::vector<std::pair<double, std::string>> frame_log;
-  std::string frame_did, last_frame_did;
+  std::string frame_did, last_frame_did, soak_next_draws;  // soak_next_draws: what the next frame shows first (a step, a lesson)
   double drawn_fill_px = 0, drawn_textured_px = 0;
   long drawn_triangles = 0, drawn_frames = 0;
   double first_frame_ms = -1;
@@ -323,7 +328,7 @@ int main(int argc, char** argv) {
       return;
     }
     const auto frame_start = Clock::now();
-    last_frame_did = std::exchange(frame_did, "");  // [soak] what the frame now measured did
+    last_frame_did = std::exchange(frame_did, std::exchange(soak_next_draws, ""));  // [soak] what the frame now measured did
     {
       int win_w = 0, win_h = 0;
       glfwGetWindowSize(window, &win_w, &win_h);
@@ -447,9 +452,10 @@ int main(int argc, char** argv) {
       const auto* cur = state.Current();
       bool soak_pass_done = soak_lessons.size() <= 1;  // [soak] measurements compare whole passes
       if (cur && state.ui.event + 1 < cur->EventCount()) bw::app::StepEvent(state, +1);
-      else if (state.InLesson() && state.ui.step + 1 < static_cast<int>(state.model.lesson->lesson.steps.size()))
+      else if (state.InLesson() && state.ui.step + 1 < static_cast<int>(state.model.lesson->lesson.steps.size())) {
         bw::app::GoToStep(state, state.ui.step + 1);
-      else if (soak_lessons.size() > 1) {  // [soak] next lesson (a file that is no lesson is skipped)
+        soak_next_draws = "first frame of " + state.model.lesson->lesson.steps[static_cast<size_t>(state.ui.step)].id + " ";
+      } else if (soak_lessons.size() > 1) {  // [soak] next lesson (a file that is no lesson is skipped)
         soak_next = (soak_next + 1) % soak_lessons.size();
         if (soak_next == soak_first) {
           soak_pass_done = true;
@@ -458,6 +464,7 @@ int main(int argc, char** argv) {
         }
         bw::app::OpenFile(state, soak_lessons[soak_next]);
         frame_did += "opened " + std::filesystem::path(soak_lessons[soak_next]).filename().string() + " ";
+        soak_next_draws = "first frame of " + std::filesystem::path(soak_lessons[soak_next]).filename().string() + " ";
       } else if (state.InLesson()) bw::app::GoToStep(state, 0);
       else bw::app::SetEvent(state, 0);
       const int warm = soak_warm_frame;

@@ -12,6 +12,12 @@ namespace bw::app {
 ImU32 ToImColor(view::Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
 namespace {
+FillPass fill_pass;  // SetFillPass
+}  // namespace
+
+void SetFillPass(FillPass pass) { fill_pass = pass; }
+
+namespace {
 
 std::vector<std::string> Lines(const std::string& s) {
   std::vector<std::string> out;
@@ -287,6 +293,25 @@ std::vector<ImRect> UncoveredParts(const ImRect& box, const std::vector<ImRect>&
   return out;
 }
 
+void FillAround(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float rounding, std::vector<ImRect> holes) {
+  // The rectangle's pixels, with its anti-aliased edge (half a pixel outside), on whole pixels; the
+  // holes shrink to whole pixels inside themselves.
+  const ImRect box(std::floor(a.x) - 1, std::floor(a.y) - 1, std::ceil(b.x) + 1, std::ceil(b.y) + 1);
+  std::erase_if(holes, [&](ImRect& h) {
+    h = ImRect(std::ceil(h.Min.x), std::ceil(h.Min.y), std::floor(h.Max.x), std::floor(h.Max.y));
+    return h.Min.x >= h.Max.x || h.Min.y >= h.Max.y || !h.Overlaps(box);
+  });
+  if (holes.empty()) {
+    dl->AddRectFilled(a, b, col, rounding);
+    return;
+  }
+  for (const ImRect& piece : UncoveredParts(box, holes)) {
+    dl->PushClipRect(piece.Min, piece.Max, true);
+    dl->AddRectFilled(a, b, col, rounding);
+    dl->PopClipRect();
+  }
+}
+
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
                    const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight,
                    float text_scale) {
@@ -295,20 +320,40 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
   Placer placer;
   placer.bounds = ImRect(P(0, 0), P(scene.width, scene.height));
-  // The scene's background, less what opaque rectangles will cover anyway (issue 16: with software
-  // GL every covered pixel costs a texture fetch and a blend, and the HBM and SRAM panels stacked on
-  // the background were a third of a frame's fill). Each rectangle keeps a margin of its corner
-  // radius plus the anti-aliased edge over the background, so the picture is the same pixel for pixel.
-  {
-    std::vector<ImRect> holes;
-    const float margin = 0.15f * em + 2.0f;
-    for (const auto& r : scene.rects) {
-      if (r.fill.a < 255 || r.w * em < 4 * margin || r.h * em < 4 * margin) continue;
-      holes.emplace_back(P(r.x, r.y).x + margin, P(r.x, r.y).y + margin, P(r.x + r.w, r.y + r.h).x - margin, P(r.x + r.w, r.y + r.h).y - margin);
-    }
-    for (const ImRect& piece : UncoveredParts(ImRect(P(0, 0), P(scene.width, scene.height)), holes))
-      dl->AddRectFilled(piece.Min, piece.Max, ToImColor(scene.background));
+  // Fills first, in their own channel and under the flat-fill program (FillPass); hatches, borders,
+  // labels and arrows after them, in the order they are painted.
+  // Without a fill pass (--imgui-fills, tests without GL) everything is drawn in the scene's order and
+  // each fill whole: the reference App.FlatFillsDrawTheSamePixelsAsImGuisProgram compares with.
+  const bool pass = fill_pass.begin != nullptr;
+  ImDrawListSplitter layers;
+  const auto to_channel = [&](int c) {
+    if (pass) layers.SetCurrentChannel(dl, c);
+  };
+  if (pass) {
+    layers.Split(dl, 2);
+    layers.SetCurrentChannel(dl, 0);
+    dl->AddCallback(fill_pass.begin, fill_pass.data);
   }
+  // Where each opaque rectangle's fill surely covers: inside it by its corner radius plus the
+  // anti-aliased edge. Nothing queued earlier is filled there (issue 16: with software GL every
+  // covered pixel costs a texture fetch and a blend; the scene's background and the HBM and SRAM
+  // panels under their tiles were half of a frame's fill), so the picture is the same pixel for pixel.
+  std::vector<ImRect> covers(scene.rects.size());  // empty where a fill covers nothing surely
+  const float margin = 0.15f * em + 2.0f;
+  for (size_t i = 0; i < scene.rects.size(); ++i) {
+    const auto& r = scene.rects[i];
+    if (r.fill.a < 255 || r.w * em < 4 * margin || r.h * em < 4 * margin) continue;
+    covers[i] = ImRect(P(r.x, r.y).x + margin, P(r.x, r.y).y + margin, P(r.x + r.w, r.y + r.h).x - margin, P(r.x + r.w, r.y + r.h).y - margin);
+  }
+  const auto covered_after = [&](size_t first) {  // by the fills queued from rects[first] on
+    std::vector<ImRect> out;
+    if (!pass && first > 0) return out;
+    for (size_t j = first; j < covers.size(); ++j)
+      if (covers[j].GetWidth() > 0) out.push_back(covers[j]);
+    return out;
+  };
+  for (const ImRect& piece : UncoveredParts(ImRect(P(0, 0), P(scene.width, scene.height)), covered_after(0)))
+    dl->AddRectFilled(piece.Min, piece.Max, ToImColor(scene.background));
 
   // A rectangle that holds others (an expert box with its token slots) keeps its label above the
   // first of them. Only rectangles large enough to carry text count (a 64 × 64 grid has none).
@@ -326,9 +371,37 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     for (const auto& t : scene.texts)
       if (t.x >= r.x && t.x < r.x + r.w && t.y >= r.y + 1.0f && t.y < r.y + r.h) label_bottom[i] = std::min(label_bottom[i], t.y);
   }
+  // A fill joins the fills' pass only where that changes no pixel: everything an earlier rectangle
+  // draws besides its fill (border, hatch, labels) comes after the pass, so the fill must lie inside
+  // each earlier outlined rectangle it touches — off its border and rounded corners, below its
+  // labels, not on a hatch — and off every fill already drawn in order. Otherwise it is drawn in
+  // order (MOE/e4's red capacity line across the expert boxes' borders).
+  std::vector<size_t> outlined;  // rectangles so far with a border and labels
+  std::vector<ImRect> in_order;  // fills drawn in order so far (with their anti-aliased edge)
+  const auto in_fill_pass = [&](ImVec2 a, ImVec2 b) {
+    const ImRect box(a.x - 1, a.y - 1, b.x + 1, b.y + 1);
+    for (const ImRect& o : in_order)
+      if (o.Overlaps(box)) return false;
+    for (size_t i : outlined) {
+      const auto& o = scene.rects[i];
+      const ImRect outer(P(o.x, o.y), P(o.x + o.w, o.y + o.h));
+      if (!outer.Overlaps(box)) continue;
+      const float inset = std::max(1.0f, o.border_em * em) + 1.0f + 0.05f * em;  // 0.05 em: the corners' arcs
+      const ImRect inner(outer.Min.x + inset, std::max(outer.Min.y + inset, P(0, label_bottom[i]).y), outer.Max.x - inset,
+                         outer.Max.y - inset);
+      if (o.hatched || !inner.Contains(box)) return false;
+    }
+    return true;
+  };
   for (size_t ri = 0; ri < scene.rects.size(); ++ri) {
     const auto& r = scene.rects[ri];
     const ImVec2 a = P(r.x, r.y), b = P(r.x + r.w, r.y + r.h);
+    if (in_fill_pass(a, b)) {
+      to_channel(0);
+    } else {
+      to_channel(1);
+      in_order.emplace_back(a.x - 1, a.y - 1, b.x + 1, b.y + 1);
+    }
     // Tiny tiles (a 64 × 64 grid): two triangles each, no rounding or border — thousands of them
     // must stay cheap to draw, and the gaps between them already separate them.
     if (b.x - a.x < 0.8f * em || b.y - a.y < 0.8f * em) {
@@ -336,7 +409,9 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill, view::StateBadge(r.state)});
       continue;
     }
-    dl->AddRectFilled(a, b, ToImColor(r.fill), 0.15f * em);
+    FillAround(dl, a, b, ToImColor(r.fill), 0.15f * em, covered_after(ri + 1));
+    to_channel(1);
+    outlined.push_back(ri);
     if (r.hatched) {  // diagonal hatch: the pattern that says "masked / not stored" without colour
       dl->PushClipRect(a, b, true);
       const float step = 0.6f * em;
@@ -357,6 +432,8 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     FitRectLabels(dl, fonts, pal, r, a, {b.x, P(0, label_bottom[ri]).y}, em, text_scale, placer, painted);
     painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill, view::StateBadge(r.state)});
   }
+
+  to_channel(1);
 
   // What the step points at: a thick outline just outside the rectangle.
   for (const auto& id : highlight)
@@ -484,6 +561,11 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       Text(dl, fonts, d.px, at, ToImColor(sp.color), sp.text);
       at.x += Measure(fonts, d.px, sp.text).x;
     }
+  }
+  if (pass) {
+    layers.SetCurrentChannel(dl, 0);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    layers.Merge(dl);
   }
   return painted;
 }

@@ -55,6 +55,26 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
 
 ImU32 ToImColor(view::Color c);
 
+// The fills' pass (issue 16): PaintScene queues the scene's background and the rectangles' fills
+// before anything else it draws (an ImDrawListSplitter channel), after `begin` and followed by
+// ImDrawCallback_ResetRenderState, and fills a panel only around the tiles that cover it
+// (FillAround) — the app sets FillShader::Callback here once its GL context exists. A fill stays
+// in the scene's order where moving it would change a pixel (it crosses an earlier rectangle's
+// border, hatch or labels). Unset (the default; the app's --imgui-fills): everything in the
+// scene's order, each fill whole, through ImGui's program — the same picture
+// (App.FlatFillsDrawTheSamePixelsAsImGuisProgram).
+struct FillPass {
+  ImDrawCallback begin = nullptr;
+  void* data = nullptr;
+};
+void SetFillPass(FillPass pass);
+
+// Fills the rectangle [a, b] (pixels, corner radius `rounding`) as one AddRectFilled would, except
+// under `holes`: pixel rectangles that opaque fills queued later cover anyway. What is left is drawn
+// as scissored copies of the same rounded rectangle (UncoveredParts of its pixel box, on whole
+// pixels so that the scissors meet exactly), so every pixel shown is the same.
+void FillAround(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float rounding, std::vector<ImRect> holes);
+
 // The parts of `box` that none of `holes` covers, as disjoint axis-aligned rectangles (bands between
 // the holes' edges, merged where a band repeats the one above). PaintScene fills the scene's
 // background only there: the opaque rectangles painted later cover the rest.

@@ -304,6 +304,60 @@ TEST(Painter, UncoveredPartsCoverExactlyWhatNoHoleCovers) {
   EXPECT_EQ(UncoveredParts(ImRect(0, 0, 10, 10), {ImRect(3, 3, 6, 6)}).size(), 4u);
 }
 
+// FillAround (painter.h): with no hole one rounded rectangle; with holes, scissored copies of it on
+// whole pixels that never reach into a hole (shrunk to whole pixels inside itself) and, with the
+// holes, cover every pixel of the rectangle and its anti-aliased edge.
+TEST(Painter, FillAroundLeavesOutOnlyTheHoles) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(200, 200);
+  io.IniFilename = nullptr;
+  unsigned char* tex = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&tex, &tw, &th);
+  ImGui::NewFrame();
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const ImVec2 a(10.3f, 20.6f), b(150.2f, 120.7f);
+  const auto drawn = [&] {  // the commands FillAround added (clip rect, element count)
+    std::vector<ImDrawCmd> out;
+    for (const ImDrawCmd& c : dl->CmdBuffer)
+      if (c.ElemCount > 0) out.push_back(c);
+    return out;
+  };
+  FillAround(dl, a, b, IM_COL32(10, 20, 30, 255), 4.0f, {});
+  ASSERT_EQ(drawn().size(), 1u);
+  const unsigned one = drawn()[0].ElemCount;
+  dl->_ResetForNewFrame();
+  dl->PushClipRectFullScreen();
+
+  const std::vector<ImRect> holes = {ImRect(30.5f, 40.2f, 80.7f, 90.9f), ImRect(90.0f, 30.0f, 140.0f, 60.0f), ImRect(500, 500, 600, 600)};
+  FillAround(dl, a, b, IM_COL32(10, 20, 30, 255), 4.0f, holes);
+  const auto cmds = drawn();
+  ASSERT_GT(cmds.size(), 1u);
+  std::vector<ImRect> snapped = {ImRect(31, 41, 80, 90), ImRect(90, 30, 140, 60)};
+  for (const ImDrawCmd& c : cmds) {
+    EXPECT_EQ(c.ElemCount, one) << "each piece draws the whole rounded rectangle";
+    const ImRect clip(c.ClipRect.x, c.ClipRect.y, c.ClipRect.z, c.ClipRect.w);
+    for (float v : {clip.Min.x, clip.Min.y, clip.Max.x, clip.Max.y}) EXPECT_EQ(v, std::floor(v)) << "scissors on whole pixels";
+    for (const ImRect& h : snapped) {
+      const ImRect overlap(std::max(clip.Min.x, h.Min.x), std::max(clip.Min.y, h.Min.y), std::min(clip.Max.x, h.Max.x), std::min(clip.Max.y, h.Max.y));
+      EXPECT_TRUE(overlap.Min.x >= overlap.Max.x || overlap.Min.y >= overlap.Max.y) << "a piece reaches into a hole";
+    }
+  }
+  // Every pixel centre of the rectangle's box (with its edge) lies in a piece or a hole.
+  for (float y = std::floor(a.y) - 0.5f; y < b.y + 1; y += 1)
+    for (float x = std::floor(a.x) - 0.5f; x < b.x + 1; x += 1) {
+      const ImVec2 p(x, y);
+      const bool in_hole = std::any_of(snapped.begin(), snapped.end(), [&](const ImRect& h) { return h.Contains(p); });
+      const bool in_piece = std::any_of(cmds.begin(), cmds.end(), [&](const ImDrawCmd& c) {
+        return ImRect(c.ClipRect.x, c.ClipRect.y, c.ClipRect.z, c.ClipRect.w).Contains(p);
+      });
+      ASSERT_TRUE(in_hole || in_piece) << x << ", " << y;
+    }
+  ImGui::EndFrame();
+  ImGui::DestroyContext();
+}
+
 }  // namespace
 }  // namespace bw::app
 

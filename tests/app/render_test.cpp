@@ -229,6 +229,50 @@ TEST(App, GpuPanelWithoutAGpuOpensOnThePlainSentenceAndAPausedReplay) {
   EXPECT_TRUE(point);
 }
 
+// The diagram's fills go through the flat-fill program in their own pass (app/fill_shader.h,
+// painter.h FillPass), and panels are filled only where their tiles do not cover them (FillAround):
+// the picture must be the same pixel for pixel as ImGui's own program drawing everything in the
+// scene's order (--imgui-fills). Steps with nested panels (RC-T3/b2, projector), a red capacity line
+// across the expert boxes' borders (MOE/e4: drawn in order), hatched tiles (N49/m2) and a 64 × 64
+// grid of tiny tiles (N = 512 in 8 × 8 tiles, causal: written here).
+TEST(App, FlatFillsDrawTheSamePixelsAsImGuisProgram) {
+  struct Case {
+    std::string name, args;
+  };
+  const fs::path grid = OutDir() / "fills_grid_512.json";
+  {
+    nlohmann::json m = nlohmann::json::array();
+    for (int i = 0; i < 512; ++i) m.push_back({(i % 7) * 0.25 - 0.75, (i % 5) * 0.5 - 1.0, (i % 3) * 0.125, 0.5});
+    std::ofstream(grid) << nlohmann::json{{"schema_version", 2}, {"kind", "attention"}, {"title", {{"zh", "N = 512"}, {"en", "N = 512"}}},
+                                          {"Q", m}, {"K", m}, {"V", m}, {"mask", "causal"}, {"tiles", {{"B_r", 8}, {"B_c", 8}}},
+                                          {"order", "flash2"}}.dump();
+  }
+  const std::vector<Case> cases = {
+      {"rc-t3_b2_projector", "--lesson " + kRoot + "/lessons/rc-t3.json --step RC-T3/b2 --projector --lang zh"},
+      {"moe_e4", "--lesson " + kRoot + "/lessons/moe.json --step MOE/e4 --reveal --lang en"},
+      {"n49_m2", "--lesson " + kRoot + "/lessons/n49-materialise.json --step N49/m2 --reveal --lang en"},
+      {"masks_k1", "--lesson " + kRoot + "/lessons/masks.json --step MASK/k1 --reveal --lang en"},
+      {"grid_512", "--scenario " + grid.string() + " --position tile:40,20 --lang en"},
+  };
+  for (const Case& c : cases) {
+    Image img[2];
+    for (int imgui = 0; imgui < 2; ++imgui) {
+      const auto png = OutDir() / ("fills_" + c.name + (imgui ? "_imgui" : "_flat") + ".png");
+      fs::remove(png);
+      EXPECT_EQ(RunApp(c.args + " --screenshot " + png.string() + (imgui ? " --imgui-fills" : "")), 0) << c.name;
+      img[imgui] = LoadPng(png.string());
+    }
+    ASSERT_GT(img[0].w, 0) << c.name;
+    CheckNotBlank(img[0]);
+    ASSERT_EQ(img[0].w, img[1].w);
+    ASSERT_EQ(img[0].h, img[1].h);
+    size_t differ = 0, first = img[0].px.size();
+    for (size_t i = 0; i < img[0].px.size(); ++i)
+      if (img[0].px[i] != img[1].px[i]) differ++, first = std::min(first, i);
+    EXPECT_EQ(differ, 0u) << c.name << ": first at pixel " << (first / 4) % img[0].w << ", " << (first / 4) / img[0].w;
+  }
+}
+
 TEST(App, UnknownStepIsAnError) {
   EXPECT_NE(RunApp("--step RC-T3/b9 --screenshot /dev/null"), 0);
 }
