@@ -41,13 +41,15 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
       return std::find(st->conceal.begin(), st->conceal.end(), sec.id) != st->conceal.end();
     });
   if (s.PredictPending())
-    for (auto& sec : sections)
+    for (auto& sec : sections) {
+      std::erase_if(sec.rows, [](const view::PanelRow& r) { return r.name_answers; });
       for (auto& r : sec.rows)
         if (r.answer) {
           r.value = T(s, view::Str::hidden_answer);
           r.warning = false;
           r.bar = -1;
         }
+    }
   if (s.options.projector && !sections.empty()) {
     const auto* st = s.CurrentStep();
     size_t keep = 0;

@@ -31,6 +31,9 @@ struct PanelRow {
   // lesson step's predict question is unanswered. Values the trace has not reached yet are not
   // shown at all: each model prints NotYet() for them.
   bool answer = false;
+  // … and so does its name ("rescale factor e^(m−m′)" answers RC-T3/b1's "what happens to the old
+  // l and u?"): the whole row is left out while the question is open (app::PanelsNow).
+  bool name_answers = false;
 };
 struct PanelSection {
   std::string id;         // "accumulator", "blocks", "counters", …: what a lesson step's "panel" names

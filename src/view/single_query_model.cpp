@@ -105,8 +105,9 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     acc.rows.push_back({T(Str::before) + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
                                                                   q.at("u" + before)
                                                             : T(raw ? Str::empty_state_raw : Str::empty_state)});
-    // The factor answers "what happens to the old l and u?" (RC-T3/b1): held back while it is asked.
-    acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true});
+    // The factor answers "what happens to the old l and u?" (RC-T3/b1), and its name says "rescale":
+    // the row is held back while a question is open.
+    acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true, true});
     acc.rows.push_back({T(Str::block) + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   PanelRow truth{T(Str::true_output), all_in ? q.at("reference") : not_yet};

@@ -206,6 +206,32 @@ TEST(Classroom, FutureValuesAreNotShown) {
   }
 }
 
+// RC-T3/b1 and N50/s1 ask what happens to the old l and u when the next block is merged: the
+// accumulator's "rescale factor e^(m−m′)" row would answer by its name alone, so it is left out
+// until the reveal, then shown with its value.
+TEST(Classroom, TheRescaleRowWaitsForTheReveal) {
+  for (const auto& [file, step] : {std::pair{"rc-t3.json", "RC-T3/b1"}, {"n50-worked-example.json", "N50/s1"}})
+    for (const char* lang : {"zh", "en"}) {
+      AppState s = Open(lessons_test::kRoot + "/lessons/" + file);
+      s.options.lang = lang;
+      const int i = s.model.lesson->lesson.FindStep(step);
+      ASSERT_GE(i, 0) << step;
+      GoToStep(s, i);
+      ASSERT_TRUE(s.PredictPending()) << step;
+      const std::string name = view::UiText(view::Str::rescale, lang);
+      const auto has_row = [&] {
+        for (const auto& sec : PanelsNow(s))
+          for (const auto& r : sec.rows)
+            if (r.name.find(name) != std::string::npos) return true;
+        return false;
+      };
+      EXPECT_FALSE(has_row()) << step << " " << lang;
+      for (const auto& t : VisibleTexts(s)) EXPECT_EQ(t.find(name), std::string::npos) << step << " " << lang << ": " << t;
+      Reveal(s);
+      EXPECT_TRUE(has_row()) << step << " " << lang << " after the reveal";
+    }
+}
+
 TEST(Classroom, AnswersWaitForTheReveal) {
   // A step with a question: rows that answer a comparison (the true output, the wrong average)
   // show a placeholder until the reveal, then their value.
@@ -219,6 +245,8 @@ TEST(Classroom, AnswersWaitForTheReveal) {
       auto raw = all;  // less the sections the step conceals (ConcealedUntilTheReveal)
       const auto& conceal = L.lesson.steps[i].conceal;
       std::erase_if(raw, [&](const auto& sec) { return std::find(conceal.begin(), conceal.end(), sec.id) != conceal.end(); });
+      for (auto& sec : raw)  // and the rows whose very name answers (the rescale factor)
+        std::erase_if(sec.rows, [](const view::PanelRow& r) { return r.name_answers; });
       const auto shown = PanelsNow(s);
       ASSERT_EQ(raw.size(), shown.size());
       for (size_t k = 0; k < raw.size(); ++k)
