@@ -384,11 +384,14 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       if (o.Overlaps(box)) return false;
     for (size_t i : outlined) {
       const auto& o = scene.rects[i];
-      const ImRect outer(P(o.x, o.y), P(o.x + o.w, o.y + o.h));
+      // Its border is stroked on its edge: half the stroke and the anti-aliased pixel lie outside
+      // (BWD/r2: dK_2's fill, 1.6 px below dK_1, touched dK_1's border).
+      const float stroke = std::max(1.0f, o.border_em * em), out = stroke / 2 + 1.0f;
+      const ImRect outer(P(o.x, o.y).x - out, P(o.x, o.y).y - out, P(o.x + o.w, o.y + o.h).x + out, P(o.x + o.w, o.y + o.h).y + out);
       if (!outer.Overlaps(box)) continue;
-      const float inset = std::max(1.0f, o.border_em * em) + 1.0f + 0.05f * em;  // 0.05 em: the corners' arcs
-      const ImRect inner(outer.Min.x + inset, std::max(outer.Min.y + inset, P(0, label_bottom[i]).y), outer.Max.x - inset,
-                         outer.Max.y - inset);
+      const float inset = stroke + 1.0f + 0.05f * em;  // 0.05 em: the corners' arcs
+      const ImRect inner(P(o.x, o.y).x + inset, std::max(P(o.x, o.y).y + inset, P(0, label_bottom[i]).y), P(o.x + o.w, o.y + o.h).x - inset,
+                         P(o.x + o.w, o.y + o.h).y - inset);
       if (o.hatched || !inner.Contains(box)) return false;
     }
     return true;

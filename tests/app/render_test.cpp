@@ -44,9 +44,9 @@ bool Near(std::array<int, 3> a, const nlohmann::json& rgb, int tol) {
 }
 
 // Runs the app in its own Xvfb server; returns the exit status.
-int RunApp(const std::string& args) {
-  const std::string cmd = "xvfb-run -a -s '-screen 0 1600x1000x24' " + kApp + " --width 1600 --height 1000 " + args +
-                          " > /dev/null 2>&1";
+int RunApp(const std::string& args, int w = 1600, int h = 1000) {
+  const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1440x24' " + kApp + " --width " + std::to_string(w) + " --height " +
+                          std::to_string(h) + " " + args + " > /dev/null 2>&1";
   return std::system(cmd.c_str());
 }
 
@@ -234,10 +234,11 @@ TEST(App, GpuPanelWithoutAGpuOpensOnThePlainSentenceAndAPausedReplay) {
 // the picture must be the same pixel for pixel as ImGui's own program drawing everything in the
 // scene's order (--imgui-fills). Steps with nested panels (RC-T3/b2, projector), a red capacity line
 // across the expert boxes' borders (MOE/e4: drawn in order), hatched tiles (N49/m2) and a 64 × 64
-// grid of tiny tiles (N = 512 in 8 × 8 tiles, causal: written here).
+// grid of tiny tiles (N = 512 in 8 × 8 tiles, causal: written here), BWD's tiles at 1111 × 677.
 TEST(App, FlatFillsDrawTheSamePixelsAsImGuisProgram) {
   struct Case {
     std::string name, args;
+    int w = 1600, h = 1000;
   };
   const fs::path grid = OutDir() / "fills_grid_512.json";
   {
@@ -253,13 +254,15 @@ TEST(App, FlatFillsDrawTheSamePixelsAsImGuisProgram) {
       {"n49_m2", "--lesson " + kRoot + "/lessons/n49-materialise.json --step N49/m2 --reveal --lang en"},
       {"masks_k1", "--lesson " + kRoot + "/lessons/masks.json --step MASK/k1 --reveal --lang en"},
       {"grid_512", "--scenario " + grid.string() + " --position tile:40,20 --lang en"},
+      // dK_2's fill 1.6 px below dK_1's dashed border: it must stay in order (the stroke reaches it).
+      {"bwd_r2_1111", "--lesson " + kRoot + "/lessons/backward.json --step BWD/r2 --lang en", 1111, 677},
   };
   for (const Case& c : cases) {
     Image img[2];
     for (int imgui = 0; imgui < 2; ++imgui) {
       const auto png = OutDir() / ("fills_" + c.name + (imgui ? "_imgui" : "_flat") + ".png");
       fs::remove(png);
-      EXPECT_EQ(RunApp(c.args + " --screenshot " + png.string() + (imgui ? " --imgui-fills" : "")), 0) << c.name;
+      EXPECT_EQ(RunApp(c.args + " --screenshot " + png.string() + (imgui ? " --imgui-fills" : ""), c.w, c.h), 0) << c.name;
       img[imgui] = LoadPng(png.string());
     }
     ASSERT_GT(img[0].w, 0) << c.name;
