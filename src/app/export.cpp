@@ -95,4 +95,11 @@ std::string ExportPath(const AppState& s, const std::string& suffix) {
   return (std::filesystem::absolute(dir, ec) / (ExportStem(s) + suffix)).lexically_normal().string();
 }
 
+std::string MakeExportFolder(const AppState& s) {
+  const std::filesystem::path folder = std::filesystem::path(ExportPath(s, "")).parent_path();
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  return ec ? folder.string() + ": cannot create the export folder: " + ec.message() : "";
+}
+
 }  // namespace bw::app

@@ -20,5 +20,8 @@ std::string ExportTraceJson(const AppState& s, const std::string& path);
 std::string ExportStem(const AppState& s);
 // The export folder (s.options.export_dir, else DefaultExportDir()) / ExportStem + suffix, absolute.
 std::string ExportPath(const AppState& s, const std::string& suffix);
+// Creates the folder of ExportPath (the settings' export folder may not exist yet: a teacher types
+// a new one). Returns "" or "<folder>: cannot create the export folder: <reason>".
+std::string MakeExportFolder(const AppState& s);
 
 }  // namespace bw::app

@@ -406,7 +406,8 @@ int main(int argc, char** argv) {
     const auto export_request = std::exchange(state.ui.export_request, bw::app::Transient::Export::kNone);
     if (export_request == bw::app::Transient::Export::kData) {
       const std::string stem = bw::app::ExportPath(state, "");
-      std::string err = bw::app::ExportPanelsCsv(state, stem + "-counters.csv");
+      std::string err = bw::app::MakeExportFolder(state);
+      if (err.empty()) err = bw::app::ExportPanelsCsv(state, stem + "-counters.csv");
       if (err.empty()) err = bw::app::ExportTraceJson(state, stem + "-trace.json");
       if (err.empty()) bw::app::ShowToast(state, state.ui.status = "wrote " + stem + "-counters.csv, " + stem + "-trace.json", glfwGetTime());
       else state.ui.error = err;
@@ -429,7 +430,8 @@ int main(int argc, char** argv) {
 
     if (export_png) {
       const std::string path = bw::app::ExportPath(state, "@2x.png");
-      const std::string err = bw::app::ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
+      std::string err = bw::app::MakeExportFolder(state);
+      if (err.empty()) err = bw::app::ExportScaledPng(state, window, 2.0f, path, &heatmap, nullptr);
       if (err.empty()) bw::app::ShowToast(state, state.ui.status = "wrote " + path, glfwGetTime());
       else state.ui.error = err;
     }

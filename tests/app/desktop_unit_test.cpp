@@ -177,6 +177,23 @@ TEST(Export, NamesFromLessonAndStepIds) {
   EXPECT_EQ(bw::app::ExportStem(s), "blockwise-worked_214-e3");
 }
 
+// Ctrl+E into an export folder that does not exist yet creates it (a helper found the export failing);
+// a folder that cannot be made is a clear error naming it.
+TEST(Export, CreatesAMissingExportFolder) {
+  AppState s;
+  ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "rc-t3.json").string())) << s.ui.error;
+  const fs::path dir = TempDir("export") / "new" / "folder";
+  s.options.export_dir = dir.string();
+  ASSERT_EQ(bw::app::MakeExportFolder(s), "");
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(bw::app::ExportPanelsCsv(s, bw::app::ExportPath(s, "-counters.csv")), "");
+  EXPECT_TRUE(fs::exists(dir / (bw::app::ExportStem(s) + "-counters.csv")));
+  const fs::path file = TempDir("export-file") / "a-file";
+  std::ofstream(file) << "x";
+  s.options.export_dir = (file / "sub").string();
+  EXPECT_NE(bw::app::MakeExportFolder(s).find("cannot create the export folder"), std::string::npos);
+}
+
 TEST(Settings, FontSizeIsSavedLogicalWhateverTheContentScale) {
   const fs::path dir = TempDir("settings");
   AppState s;
