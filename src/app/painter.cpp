@@ -379,6 +379,9 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   std::vector<size_t> outlined;  // rectangles so far with a border and labels
   std::vector<ImRect> in_order;  // fills drawn in order so far (with their anti-aliased edge)
   const auto in_fill_pass = [&](ImVec2 a, ImVec2 b) {
+    // Bounded work per frame: past 64 fills in order (never so far: MASK has 34), the rest follow
+    // them in order too — always the same picture, only without the cheaper shader.
+    if (in_order.size() >= 64) return false;
     const ImRect box(a.x - 1, a.y - 1, b.x + 1, b.y + 1);
     for (const ImRect& o : in_order)
       if (o.Overlaps(box)) return false;
