@@ -263,6 +263,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   const double start_time = glfwGetTime();
   constexpr double kAnimSeconds = 0.3;  // transfer arrows grow over this long, eased, then stay still
+  float drawn_progress = 1.0f;         // the arrows' length in the last frame drawn (0–1)
 
   // One frame per call: a loop on the desktop, the browser's animation frames on the web (platform.h).
   bw::app::platform::RunFrameLoop(window, [&] {
@@ -277,7 +278,9 @@ int main(int argc, char** argv) {
       return;
     }
     const double now = glfwGetTime();
-    const bool animating = (state.ui.anim_start >= 0 && now - state.ui.anim_start < kAnimSeconds) ||
+    // Until a frame has shown the arrows' full length: a frame drawn just before the end (woken
+    // early by input) left them a pixel short until the next input (a helper saw it).
+    const bool animating = (state.ui.anim_start >= 0 && (now - state.ui.anim_start < kAnimSeconds || drawn_progress < 1.0f)) ||
                            (state.ui.show_gpu && gpu.Busy());  // tiles arriving: keep drawing
     if (headless || args.soak > 0) {
       glfwPollEvents();
@@ -387,6 +390,7 @@ int main(int argc, char** argv) {
       const double t = std::min(1.0, (glfwGetTime() - state.ui.anim_start) / kAnimSeconds);
       progress = static_cast<float>(1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t));  // ease-out cubic
     }
+    drawn_progress = progress;
 
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
