@@ -42,8 +42,10 @@ export XDG_CONFIG_HOME="$work/config"
 grep -qx 'Exec=blockwise %f' "$root/usr/share/applications/blockwise.desktop" || fail "desktop entry Exec"
 grep -qx 'Icon=blockwise' "$root/usr/share/applications/blockwise.desktop" || fail "desktop entry Icon"
 # Every option the programs accept is in their man page.
+# (The page is read once: `zcat | grep -q` under pipefail fails at random when grep stops reading first.)
+man_text=$(zcat "$root/usr/share/man/man1/blockwise.1.gz" | sed 's/\\-/-/g')
 for opt in $("$root/usr/bin/blockwise" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-  zcat "$root/usr/share/man/man1/blockwise.1.gz" | sed 's/\\-/-/g' | grep -q -- "$opt" || fail "man blockwise lacks $opt"
+  grep -qF -- "$opt" <<<"$man_text" || fail "man blockwise lacks $opt"
 done
 
 # The CLI from the unpacked root: the worked example's exact answer, and every shipped lesson loads.
