@@ -23,6 +23,7 @@
 
 #include "app/app_state.h"
 #include "app/export.h"
+#include "app/fill_shader.h"
 #include "app/fonts.h"
 #include "app/glyphs.h"
 #include "app/gpu_panel.h"
@@ -242,6 +243,35 @@ DrawnArea MeasureDrawnArea() {
     }
   }
   return out;
+}
+
+CallbackEffect DescribeCallback(const ImDrawCmd& cmd) {
+  static std::uint64_t unknown = 0;
+  if (cmd.UserCallback == &FillShader::Callback) return {false, 0x66696c6cULL};  // "fill": the flat program
+  if (HeatmapRenderer::IsCallback(cmd)) return {true, HeatmapRenderer::Fingerprint(cmd)};
+  return {true, ++unknown};
+}
+
+void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn) {
+  glViewport(0, 0, fb_w, fb_h);
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
+  if (drawn) *drawn = {};
+  if (rects.empty()) return;
+  if (rects.size() == 1 && rects[0] == PixelRect{0, 0, fb_w, fb_h}) {
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(dd);
+    if (drawn) *drawn = MeasureDrawnArea();
+    return;
+  }
+  glEnable(GL_SCISSOR_TEST);
+  for (const PixelRect& r : rects) {
+    glScissor(r.x0, fb_h - r.y1, r.x1 - r.x0, r.y1 - r.y0);  // bottom-up rows
+    glClear(GL_COLOR_BUFFER_BIT);
+  }
+  glDisable(GL_SCISSOR_TEST);
+  const ClipDrawDataTo clipped(*dd, rects, fb_h);
+  ImGui_ImplOpenGL3_RenderDrawData(dd);
+  if (drawn) *drawn = MeasureDrawnArea();
 }
 
 }  // namespace bw::app

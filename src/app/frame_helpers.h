@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/app_state.h"
+#include "app/damage.h"
 #include "app/heatmap.h"
 #include "app/painter.h"
 
@@ -40,5 +41,14 @@ struct DrawnArea {
   long triangles = 0;
 };
 DrawnArea MeasureDrawnArea();
+
+// [redraw] What the app's draw callbacks do, for the damage tracker (damage.h): the flat-fill program
+// switch is state only; the heatmap draws its fingerprint; any other callback counts as changed in
+// every frame (drawn again, never wrongly kept).
+CallbackEffect DescribeCallback(const ImDrawCmd& cmd);
+// [redraw] Clears to `clear` and draws `dd` inside `rects` only (damage.h); `rects` holding the whole
+// framebuffer draws it as ImGui would, empty draws nothing. `drawn` (may be null): what the rasteriser
+// was asked to cover (MeasureDrawnArea of what was drawn).
+void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn);
 
 }  // namespace bw::app

@@ -5,6 +5,7 @@
 #include <GL/glext.h>
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "app/gl_program.h"
@@ -77,6 +78,7 @@ void HeatmapRenderer::Upload(const view::Heatmap& h) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(prev));
   uploaded_ = h.values;
+  ++uploads_;
   up_rows_ = v_rows;
   up_cols_ = v_cols;
 }
@@ -99,6 +101,21 @@ bool HeatmapRenderer::Draw(ImDrawList* dl, const view::Heatmap& h, ImVec2 p0, Im
   dl->AddCallback(&HeatmapRenderer::Callback, this);
   dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
   return true;
+}
+
+std::uint64_t HeatmapRenderer::Fingerprint(const ImDrawCmd& cmd) {
+  const auto* self = static_cast<const HeatmapRenderer*>(cmd.UserCallbackData);
+  struct {
+    float quad[16];
+    float decades, fb_height;
+    std::uint64_t uploads, texture;
+  } what{};
+  std::copy(self->quad_, self->quad_ + 16, what.quad);
+  what.decades = self->decades_;
+  what.fb_height = self->fb_height_;
+  what.uploads = self->uploads_;
+  what.texture = self->texture_;
+  return std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(&what), sizeof what));
 }
 
 void HeatmapRenderer::Callback(const ImDrawList*, const ImDrawCmd* cmd) {

@@ -8,6 +8,7 @@
 
 #include <imgui.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,10 @@ class HeatmapRenderer {
   // Queues the heatmap of `h` into `dl` over the screen rectangle [p0, p1] (pixels). Returns false
   // (and draws nothing) when the matrix does not fit in a texture.
   bool Draw(ImDrawList* dl, const view::Heatmap& h, ImVec2 p0, ImVec2 p1, float decades);
+  // Partial redraw (damage.h): whether `cmd` is a heatmap callback, and a fingerprint of what that
+  // callback draws (its rectangle, scale, texture and the upload it holds); equal fingerprints, same pixels.
+  static bool IsCallback(const ImDrawCmd& cmd) { return cmd.UserCallback == &Callback; }
+  static std::uint64_t Fingerprint(const ImDrawCmd& cmd);
 
  private:
   static void Callback(const ImDrawList* dl, const ImDrawCmd* cmd);
@@ -42,6 +47,7 @@ class HeatmapRenderer {
   int loc_values_ = -1, loc_decades_ = -1;
   const float* uploaded_ = nullptr;
   int up_rows_ = 0, up_cols_ = 0;
+  std::uint64_t uploads_ = 0;  // textures uploaded so far: a new picture even where `uploaded_` is reused
   int max_texture_ = 0;
   // What the callback draws (one heatmap per frame).
   float quad_[16] = {};

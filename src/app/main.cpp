@@ -22,10 +22,12 @@
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <string_view>
 #include <nlohmann/json.hpp>
 #include <utility>
 
 #include "app/app_state.h"
+#include "app/damage.h"
 #include "app/export.h"
 #include "app/fill_shader.h"
 #include "app/fonts.h"
@@ -63,6 +65,8 @@ struct Args {
   std::string gpu_live;       // --gpu-live: open it and start a live run (screenshots on a GPU machine)
   double screenshot_after = 0;  // --screenshot-after: seconds to wait before the capture
   int soak = 0;          // [soak] issue 7: frames to step through the lesson, printing RSS (0 = off)
+  bool full_redraw = false;   // --full-redraw: every frame drawn whole (damage.h)
+  bool check_redraw = false;  // --check-redraw: [soak] each partial frame compared with a full redraw
   bool imgui_fills = false;  // --imgui-fills: the diagram's fills through ImGui's program (the picture must not change)
 };
 
@@ -115,6 +119,8 @@ int main(int argc, char** argv) {
   cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O) or help (?); for screenshots")
       ->check(CLI::IsMember({"settings", "open", "help"}));
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
+  cli.add_flag("--full-redraw", args.full_redraw, "Draw every frame whole and swap buffers, not only the parts that changed since the picture the back buffer holds (for tests and benchmarks)");
+  cli.add_flag("--check-redraw", args.check_redraw, "With --soak: after each partially drawn frame draw it whole too and count the frames whose pixels differ (a test)");
   cli.add_flag("--imgui-fills", args.imgui_fills, "Draw the diagram's fills with ImGui's own shader, not the flat-fill one (the same pixels, slower on software OpenGL; for tests and benchmarks)");
   cli.add_option("--width", args.width, "Window width in pixels")->check(CLI::Range(200, 8000));
   cli.add_option("--height", args.height, "Window height in pixels")->check(CLI::Range(200, 8000));
@@ -257,7 +263,10 @@ int main(int argc, char** argv) {
   // atlas rebuild, a file opened), and the pixels the rasteriser was asked to cover (frame_helpers.h).
   std::vector<std::pair<double, std::string>> frame_log;
   std::string frame_did, last_frame_did, soak_next_draws;  // soak_next_draws: what the next frame shows first (a step, a lesson)
-  double drawn_fill_px = 0, drawn_textured_px = 0;
+  double drawn_fill_px = 0, drawn_textured_px = 0, redrawn_screens = 0;
+  int redrawn_whole = 0, checked_frames = 0, check_failures = 0;  // [soak] partial redraw (damage.h)
+  bw::app::DamageTracker damage;
+  std::uint64_t atlas_revision = 0;  // the font atlas' pictures: a rebuild may reuse its texture name
   long drawn_triangles = 0, drawn_frames = 0;
   double first_frame_ms = -1;
   int exit_code = 0;
@@ -373,6 +382,7 @@ int main(int argc, char** argv) {
         }
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();
+        ++atlas_revision;
         state.ui.fonts_dirty = false;
         notes.MarkFontsDirty();
         if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
@@ -418,13 +428,41 @@ int main(int argc, char** argv) {
     }
     const bool export_png = export_request == bw::app::Transient::Export::kPng;
     ImGui::Render();
-    glViewport(0, 0, fb_w, fb_h);
     // The main window draws no background of its own (fill-rate matters with software GL): the
     // clear colour is ImGui's window background.
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    ImDrawData* draw_data = ImGui::GetDrawData();
+    // Only what changed since the picture the back buffer holds (damage.h); screenshots draw whole.
+    std::vector<bw::app::PixelRect> redraw{{0, 0, fb_w, fb_h}};
+    if (!headless && !args.full_redraw && draw_data->FramebufferScale.x == 1.0f && draw_data->FramebufferScale.y == 1.0f &&
+        bw::app::platform::CanRedrawInPart(window)) {
+      const float seed_parts[4] = {bg.x, bg.y, bg.z, static_cast<float>(atlas_revision)};
+      damage.Record(*draw_data, fb_w, fb_h, std::hash<std::string_view>{}(std::string_view(reinterpret_cast<const char*>(seed_parts), sizeof seed_parts)),
+                    bw::app::DescribeCallback);
+      redraw = damage.Damage(bw::app::platform::BackBufferAge(window));
+    }
+    bw::app::DrawnArea drawn;
+    bw::app::DrawFrame(draw_data, redraw, fb_w, fb_h, bg, args.soak > 0 ? &drawn : nullptr);
+    if (args.soak > 0) {  // [soak] how much of the window was drawn again
+      long area = 0;
+      for (const auto& r : redraw) area += r.Area();
+      redrawn_screens += static_cast<double>(area) / (static_cast<double>(fb_w) * fb_h);
+      if (redraw.size() == 1 && area == static_cast<long>(fb_w) * fb_h) ++redrawn_whole;
+      if (args.check_redraw && area < static_cast<long>(fb_w) * fb_h) {  // the same frame drawn whole
+        ++checked_frames;
+        std::vector<unsigned char> part(static_cast<std::size_t>(fb_w) * fb_h * 4), whole(part.size());
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, part.data());
+        bw::app::DrawFrame(draw_data, {{0, 0, fb_w, fb_h}}, fb_w, fb_h, bg, nullptr);
+        glReadPixels(0, 0, fb_w, fb_h, GL_RGBA, GL_UNSIGNED_BYTE, whole.data());
+        if (part != whole) {
+          const auto at = static_cast<long>(std::mismatch(part.begin(), part.end(), whole.begin()).first - part.begin()) / 4;
+          if (check_failures++ == 0)
+            std::printf("redraw check: frame %d (%s) differs from a full redraw first at pixel (%ld, %ld) from the top-left\n",
+                        soak_frame + 1, last_frame_did.c_str(), at % fb_w, fb_h - 1 - at / fb_w);
+        }
+      }
+    }
     bw::app::platform::FramePainted(state, painted);  // web: what bw_scene_dump() reports
     // A character this frame showed that the atlas lacks: rebuild it before the next frame.
     bw::app::RequestGlyphs(state, fonts, glyphs_tried);
@@ -450,7 +488,6 @@ int main(int argc, char** argv) {
         frame_log.emplace_back(frame_ms.back(), last_frame_did);
       }
       last = frame_start;
-      const bw::app::DrawnArea drawn = bw::app::MeasureDrawnArea();
       drawn_fill_px += drawn.fill_px;
       drawn_textured_px += drawn.textured_px;
       drawn_triangles += drawn.triangles;
@@ -494,6 +531,12 @@ int main(int argc, char** argv) {
         const double screen = static_cast<double>(fb_w) * fb_h * std::max<long>(drawn_frames, 1);
         std::printf("drawn: %.2f screens of fills and %.2f of glyphs and images per frame, %ld triangles\n",
                     drawn_fill_px / screen, drawn_textured_px / screen, drawn_triangles / std::max<long>(drawn_frames, 1));
+        std::printf("redrawn: %.2f screens per frame on average, %d of %d frames whole%s\n", redrawn_screens / std::max(soak_frame, 1),
+                    redrawn_whole, soak_frame, args.full_redraw ? " (--full-redraw)" : "");
+        if (args.check_redraw) {
+          std::printf("redraw check: %d frames drawn in part, %d differ from a full redraw\n", checked_frames, check_failures);
+          if (check_failures > 0 || checked_frames == 0) exit_code = 1;
+        }
         std::sort(frame_log.begin(), frame_log.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
         std::printf("slowest frames:");
         for (size_t k = 0; k < std::min<size_t>(frame_log.size(), 10); ++k)
@@ -526,7 +569,8 @@ int main(int argc, char** argv) {
       }
       glfwSetWindowShouldClose(window, 1);
     }
-    glfwSwapBuffers(window);
+    if (headless || args.full_redraw) glfwSwapBuffers(window);
+    else bw::app::platform::Present(window, redraw, fb_w, fb_h);
     if (notes.IsOpen()) notes.Frame(window, main_ctx, bw::app::ShownTexts(state));
 
     if (!args.state_file.empty()) {

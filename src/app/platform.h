@@ -14,6 +14,8 @@
 
 struct GLFWwindow;
 
+#include "app/damage.h"
+
 namespace bw::app {
 
 struct AppState;
@@ -35,6 +37,25 @@ void CloseWindow(GLFWwindow* window);
 // browser cannot sleep and delivers input between frames: there input_seen keeps what arrived since
 // the last drawn frame (FramePainted clears it) and this returns at once.
 void WaitForInput(AppState& state, double timeout);
+
+// [redraw] Partial redraw (damage.h). How many frames ago the picture in the window's back buffer was
+// drawn (1: the last frame's), so a frame may repaint only what changed since then; 0 when the
+// platform cannot say (the frame is drawn whole). Desktop: with software OpenGL (llvmpipe, softpipe)
+// and GLX_MESA_copy_sub_buffer, Present never swaps, so the back buffer always holds the last frame
+// (1 once a frame was presented); else GLX_EXT_buffer_age after each swap; else 0. Web: 0 (the
+// canvas is cleared after each frame it shows).
+int BackBufferAge(GLFWwindow* window);
+// Whether BackBufferAge can ever be above 0 here (else the damage tracker need not run at all).
+bool CanRedrawInPart(GLFWwindow* window);
+// Shows the frame just drawn in the back buffer; `changed`: the parts that differ from the picture on
+// screen (framebuffer pixels, top-left origin), the whole window when everything may. Copies only
+// those parts to the window with glXCopySubBufferMESA where BackBufferAge relies on it (the whole
+// window after the window was exposed), else swaps buffers (glfwSwapBuffers).
+// `fb_w` × `fb_h`: the size the frame was drawn at; when the window's size has changed since (a
+// resize arriving mid-frame), the frame is shown whole, cut to the window.
+void Present(GLFWwindow* window, const std::vector<PixelRect>& changed, int fb_w, int fb_h);
+// The window's picture was lost (exposed, resized): the next Present shows the whole frame.
+void PictureLost(GLFWwindow* window);
 
 // [keys] What `key` (a GLFW_KEY_*, with its scancode) types on the user's keyboard layout, or null when
 // the platform cannot say (LayoutChar then uses the key's US position). Desktop: glfwGetKeyName; web:

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "app/app_state.h"
 #include "app/fonts.h"
@@ -47,6 +49,7 @@ FontFile FindCjkFont() {
 
 namespace platform {
 
+
 GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state) {
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
   if (!glfwInit()) return nullptr;
@@ -67,6 +70,11 @@ GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state) {
   glfwMakeContextCurrent(window);
   glfwSwapInterval(vsync ? 1 : 0);
   glfwSetWindowUserPointer(window, state);
+  // Uncovered or resized: the window's picture must be shown whole again (Present).
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) {
+    static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.input_seen = true;
+    PictureLost(w);
+  });
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
     auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
     s->ui.input_seen = true;

@@ -104,6 +104,11 @@ void CloseWindow(GLFWwindow* window) {
 
 void WaitForInput(AppState&, double) {}
 
+int BackBufferAge(GLFWwindow*) { return 0; }  // WebGL's canvas is cleared after each frame it shows
+void Present(GLFWwindow* window, const std::vector<PixelRect>&, int, int) { glfwSwapBuffers(window); }  // the browser shows it
+void PictureLost(GLFWwindow*) {}
+bool CanRedrawInPart(GLFWwindow*) { return false; }
+
 const char* KeyName(int, int) { return nullptr; }  // glfwGetKeyName throws "not implemented" here
 
 const char* GlslVersion() { return "#version 300 es"; }

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "app/damage.h"
 #include "app/editor_fields.h"
 #include "app/export.h"
 #include "app/glyphs.h"
@@ -399,3 +400,141 @@ TEST(Glyphs, FolderTextsListTheOtherLessonsOfTheCourse) {
 }  // namespace
 }  // namespace bw::app
 
+namespace bw::app {
+namespace {
+
+// The whole pixels ImGui's OpenGL3 backend scissors: glScissor((int)x0, (int)(fb_h − y1), (int)(x1 − x0),
+// (int)(y1 − y0)) in bottom-up rows, here top-down. Worked by hand for fb_h = 200.
+TEST(Damage, BackendScissorRoundsAsTheOpenGL3Backend) {
+  // x: (int)10.5 = 10, width (int)90.25 = 90 → [10, 100); y: (int)(200 − 50.5) = 149, height (int)30.25
+  // = 30 → GL rows [149, 179) → top-down [21, 51).
+  EXPECT_EQ(BackendScissor(ImVec4(10.5f, 20.25f, 100.75f, 50.5f), ImVec2(0, 0), 200), (PixelRect{10, 21, 100, 51}));
+  EXPECT_EQ(BackendScissor(ImVec4(0, 0, 64, 32), ImVec2(0, 0), 200), (PixelRect{0, 0, 64, 32}));
+  EXPECT_EQ(BackendScissor(ImVec4(5, 5, 5, 9), ImVec2(0, 0), 200).Area(), 0);  // skipped by the backend
+}
+
+// JoinCells: every marked cell inside a rectangle, no two rectangles overlapping, at most max_rects.
+TEST(Damage, JoinCellsCoversEveryMarkedCellWithDisjointRectangles) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 200; ++round) {
+    const int cols = 1 + static_cast<int>(rng() % 40), rows = 1 + static_cast<int>(rng() % 30);
+    const int max_rects = 1 + static_cast<int>(rng() % 8);
+    std::vector<std::uint8_t> marked(static_cast<size_t>(cols * rows));
+    const int blobs = static_cast<int>(rng() % 12);
+    for (int b = 0; b < blobs; ++b) {  // a few rectangles and single cells
+      const int x = static_cast<int>(rng() % cols), y = static_cast<int>(rng() % rows);
+      const int w = 1 + static_cast<int>(rng() % 5), h = 1 + static_cast<int>(rng() % 4);
+      for (int yy = y; yy < std::min(rows, y + h); ++yy)
+        for (int xx = x; xx < std::min(cols, x + w); ++xx) marked[static_cast<size_t>(yy * cols + xx)] = 1;
+    }
+    const auto rects = JoinCells(marked, cols, rows, max_rects);
+    EXPECT_LE(static_cast<int>(rects.size()), max_rects);
+    EXPECT_EQ(rects.empty(), std::none_of(marked.begin(), marked.end(), [](std::uint8_t m) { return m != 0; }));
+    for (size_t a = 0; a < rects.size(); ++a) {
+      EXPECT_GT(rects[a].Area(), 0);
+      for (size_t b = a + 1; b < rects.size(); ++b)
+        EXPECT_TRUE(rects[a].x1 <= rects[b].x0 || rects[b].x1 <= rects[a].x0 || rects[a].y1 <= rects[b].y0 || rects[b].y1 <= rects[a].y0)
+            << "round " << round << ": rectangles " << a << " and " << b << " overlap";
+    }
+    for (int y = 0; y < rows; ++y)
+      for (int x = 0; x < cols; ++x) {
+        if (!marked[static_cast<size_t>(y * cols + x)]) continue;
+        EXPECT_TRUE(std::any_of(rects.begin(), rects.end(), [&](const PixelRect& r) { return x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1; }))
+            << "round " << round << ": cell " << x << ", " << y << " left out";
+      }
+  }
+}
+
+// The tracker on draw data built by hand: two squares far apart; recolouring one repaints its cells
+// only; an unchanged frame repaints nothing; an unknown age or a new size repaints everything; age 2
+// compares with the frame before last. ClipDrawDataTo cuts commands to the rectangles on whole pixels,
+// keeps only the triangles that reach them, and puts the commands back.
+TEST(Damage, RepaintsOnlyTheCellsWhoseTrianglesChanged) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(640, 480);
+  io.IniFilename = nullptr;
+  unsigned char* tex = nullptr;
+  int tw = 0, th = 0;
+  io.Fonts->GetTexDataAsRGBA32(&tex, &tw, &th);
+  ImDrawList list(ImGui::GetDrawListSharedData());
+  ImDrawList* lists[1] = {&list};
+  ImDrawData dd;
+  dd.Valid = true;
+  dd.CmdLists = lists;
+  dd.CmdListsCount = 1;
+  dd.DisplayPos = ImVec2(0, 0);
+  dd.DisplaySize = ImVec2(640, 480);
+  dd.FramebufferScale = ImVec2(1, 1);
+  const auto frame = [&](ImU32 second_colour) {
+    list._ResetForNewFrame();
+    list.PushClipRect(ImVec2(0, 0), ImVec2(640, 480));
+    list.PushTextureID(io.Fonts->TexID);
+    list.AddRectFilled(ImVec2(10, 10), ImVec2(50, 40), IM_COL32(200, 0, 0, 255));
+    list.AddRectFilled(ImVec2(400.5f, 300.5f), ImVec2(450, 330), second_colour);
+    list.PopTextureID();
+    list.PopClipRect();
+    list._PopUnusedDrawCmd();  // as ImGui::Render does
+  };
+  const auto describe = [](const ImDrawCmd&) { return CallbackEffect{}; };
+  DamageTracker t;
+  const PixelRect whole{0, 0, 640, 480};
+  frame(IM_COL32(0, 0, 200, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_EQ(t.Damage(0), std::vector<PixelRect>{whole});  // nothing known of the back buffer
+  frame(IM_COL32(0, 0, 200, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_TRUE(t.Damage(1).empty());  // the same picture
+  frame(IM_COL32(0, 200, 0, 255));   // the second square recoloured
+  t.Record(dd, 640, 480, 1, describe);
+  const auto changed = t.Damage(1);
+  ASSERT_EQ(changed.size(), 1u);
+  const PixelRect c = changed[0];
+  EXPECT_TRUE(c.x0 <= 399 && c.y0 <= 299 && c.x1 >= 451 && c.y1 >= 331) << "the square and its edge pixels";
+  EXPECT_TRUE(c.x0 >= 384 && c.y0 >= 288 && c.x1 <= 464 && c.y1 <= 336) << "its cells only: " << c.x0 << "," << c.y0 << " " << c.x1 << "," << c.y1;
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_TRUE(t.Damage(1).empty());
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_EQ(t.Damage(3), std::vector<PixelRect>{changed[0]}) << "three frames ago it was blue";
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_TRUE(t.Damage(3).empty()) << "three frames ago it was green already";
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 640, 480, 1, describe);
+  EXPECT_EQ(t.Damage(4), std::vector<PixelRect>{whole}) << "older than the history";
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 640, 480, 2, describe);
+  EXPECT_EQ(t.Damage(1), std::vector<PixelRect>{whole}) << "a new seed (clear colour, atlas) changes every cell";
+  frame(IM_COL32(0, 200, 0, 255));
+  t.Record(dd, 600, 480, 2, describe);
+  EXPECT_EQ(t.Damage(1), (std::vector<PixelRect>{{0, 0, 600, 480}})) << "a new size";
+
+  // Cut to a rectangle round the second square: one command, its clip on whole pixels, only the
+  // second square's triangles (a filled rectangle is two); then restored.
+  ASSERT_EQ(list.CmdBuffer.Size, 1);
+  const ImDrawCmd before = list.CmdBuffer[0];
+  {
+    const ClipDrawDataTo cut(dd, {PixelRect{384, 288, 480, 352}}, 480);
+    ASSERT_EQ(list.CmdBuffer.Size, 1);
+    const ImDrawCmd& k = list.CmdBuffer[0];
+    EXPECT_EQ(k.ClipRect.x, 384.0f);
+    EXPECT_EQ(k.ClipRect.y, 288.0f);
+    EXPECT_EQ(k.ClipRect.z, 480.0f);
+    EXPECT_EQ(k.ClipRect.w, 352.0f);
+    EXPECT_EQ(k.ElemCount, 6u);
+    EXPECT_EQ(k.IdxOffset, before.IdxOffset + 6);
+  }
+  {
+    const ClipDrawDataTo cut(dd, {PixelRect{100, 100, 200, 200}}, 480);
+    EXPECT_EQ(list.CmdBuffer.Size, 0) << "no triangle reaches the rectangle";
+  }
+  ASSERT_EQ(list.CmdBuffer.Size, 1);
+  EXPECT_EQ(list.CmdBuffer[0].ElemCount, before.ElemCount);
+  EXPECT_EQ(list.CmdBuffer[0].ClipRect.z, before.ClipRect.z);
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace bw::app

@@ -5,6 +5,7 @@
 #include <stb_image.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -273,6 +274,35 @@ TEST(App, FlatFillsDrawTheSamePixelsAsImGuisProgram) {
     for (size_t i = 0; i < img[0].px.size(); ++i)
       if (img[0].px[i] != img[1].px[i]) differ++, first = std::min(first, i);
     EXPECT_EQ(differ, 0u) << c.name << ": first at pixel " << (first / 4) % img[0].w << ", " << (first / 4) / img[0].w;
+  }
+}
+
+// Partial redraw (app/damage.h): a soak through every lesson, each frame drawn only where it changed,
+// then drawn whole in the same back buffer and read back (--check-redraw): no pixel may differ. The
+// soak's own line says how many frames were drawn in part, so a tracker that always redrew
+// everything (or never ran) fails too.
+TEST(App, PartialRedrawDrawsWhatAFullRedrawDraws) {
+  struct Case {
+    std::string args;
+    int w, h;
+  };
+  for (const Case& c : {Case{"--projector --lang en", 1280, 720}, Case{"--lang zh", 1600, 1000}}) {
+    const std::string cmd = "xvfb-run -a -s '-screen 0 1920x1440x24' " + kApp + " --no-settings --width " + std::to_string(c.w) +
+                            " --height " + std::to_string(c.h) + " --lesson " + kRoot + "/lessons/rc-t3.json " + c.args +
+                            " --soak 1 --check-redraw 2>&1";
+    FILE* out = popen(cmd.c_str(), "r");
+    ASSERT_NE(out, nullptr);
+    std::string text;
+    char buf[4096];
+    while (const size_t n = fread(buf, 1, sizeof buf, out)) text.append(buf, n);
+    const int rc = pclose(out);
+    EXPECT_EQ(rc, 0) << c.args << "\n" << text;
+    const auto at = text.find("redraw check: ");
+    ASSERT_NE(at, std::string::npos) << text;
+    int partial = -1, differ = -1;
+    ASSERT_EQ(std::sscanf(text.c_str() + at, "redraw check: %d frames drawn in part, %d differ", &partial, &differ), 2) << text;
+    EXPECT_EQ(differ, 0) << c.args << "\n" << text;
+    EXPECT_GT(partial, 150) << c.args << ": most steps change part of the window (one pass: about 280 frames)";
   }
 }
 
