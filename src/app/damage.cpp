@@ -73,6 +73,7 @@ void DamageTracker::Record(const ImDrawData& dd, int fb_w, int fb_h, std::uint64
   cols_ = (fb_w + kCell - 1) / kCell, rows_ = (fb_h + kCell - 1) / kCell;
   const std::uint64_t base = Combine(seed, (static_cast<std::uint64_t>(fb_w) << 32) | static_cast<std::uint32_t>(fb_h));
   cells_.assign(static_cast<std::size_t>(cols_) * rows_, base);
+  boxes_.clear();
   const PixelRect screen{0, 0, fb_w, fb_h};
   const auto add = [&](const PixelRect& px, std::uint64_t h) {
     const PixelRect r = Intersect(px, screen);
@@ -101,7 +102,10 @@ void DamageTracker::Record(const ImDrawData& dd, int fb_w, int fb_h, std::uint64
         add(sc, Combine(e.fingerprint, HashBytes(s, sizeof s)));
         continue;
       }
-      if (Empty(sc) || cmd.ElemCount == 0) continue;
+      if (Empty(sc)) {  // the backend skips it: no pixel
+        boxes_.resize(boxes_.size() + cmd.ElemCount / 3);
+        continue;
+      }
       // What every triangle of this command shares: texture, scissor, program state.
       const std::uint64_t shared[6] = {static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cmd.TextureId)), state,
                                        static_cast<std::uint64_t>(sc.x0), static_cast<std::uint64_t>(sc.y0),
@@ -113,6 +117,7 @@ void DamageTracker::Record(const ImDrawData& dd, int fb_w, int fb_h, std::uint64
         ImDrawVert v[3];
         for (int k = 0; k < 3; ++k) v[k] = vtx[idx[t + k]];
         const PixelRect r = Intersect(TriangleBox(v[0], v[1], v[2], dd.DisplayPos), sc);
+        boxes_.push_back(r);
         if (Empty(r)) continue;
         add(r, Combine(cmd_hash, HashBytes(v, sizeof v)));
       }
@@ -193,8 +198,17 @@ std::vector<PixelRect> JoinCells(const std::vector<std::uint8_t>& marked, int co
   return boxes;
 }
 
-ClipDrawDataTo::ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rects, int fb_h) : dd_(dd) {
+ClipDrawDataTo::ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rects, int fb_h, const std::vector<PixelRect>* boxes)
+    : dd_(dd) {
   saved_.resize(static_cast<std::size_t>(dd.CmdListsCount));
+  std::size_t next_box = 0;  // the first triangle of the command in `boxes` (every drawing command's triangles, in order)
+  if (boxes) {  // boxes of other draw data would skip the wrong triangles: then none
+    std::size_t triangles = 0;
+    for (int n = 0; n < dd.CmdListsCount; ++n)
+      for (const ImDrawCmd& cmd : dd.CmdLists[n]->CmdBuffer)
+        if (!cmd.UserCallback) triangles += cmd.ElemCount / 3;
+    if (triangles != boxes->size()) boxes = nullptr;
+  }
   for (int n = 0; n < dd.CmdListsCount; ++n) {
     ImDrawList& list = *dd.CmdLists[n];
     ImVector<ImDrawCmd> cut;
@@ -204,6 +218,11 @@ ClipDrawDataTo::ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rec
         continue;
       }
       const PixelRect sc = BackendScissor(cmd.ClipRect, dd.DisplayPos, fb_h);
+      const PixelRect* box = nullptr;  // this command's triangles' boxes, when given
+      if (!cmd.UserCallback) {
+        if (boxes) box = boxes->data() + next_box;
+        next_box += cmd.ElemCount / 3;
+      }
       bool kept = false;
       for (const PixelRect& r : rects) {
         const PixelRect p = Intersect(sc, r);
@@ -215,7 +234,7 @@ ClipDrawDataTo::ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rec
           const ImDrawIdx* idx = list.IdxBuffer.Data + cmd.IdxOffset;
           const ImDrawVert* vtx = list.VtxBuffer.Data + cmd.VtxOffset;
           const auto reaches = [&](unsigned t) {
-            return !Empty(Intersect(TriangleBox(vtx[idx[t]], vtx[idx[t + 1]], vtx[idx[t + 2]], dd.DisplayPos), p));
+            return !Empty(Intersect(box ? box[t / 3] : TriangleBox(vtx[idx[t]], vtx[idx[t + 1]], vtx[idx[t + 2]], dd.DisplayPos), p));
           };
           unsigned first = 0, last = cmd.ElemCount;  // [first, last) in indices, whole triangles
           while (first + 2 < cmd.ElemCount && !reaches(first)) first += 3;

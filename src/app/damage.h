@@ -62,10 +62,14 @@ class DamageTracker {
 
   int fb_w() const { return fb_w_; }
   int fb_h() const { return fb_h_; }
+  // The pixels each triangle of the recorded draw data can write (cut to its scissor; empty: none), in
+  // draw order over every command that is not a callback: for ClipDrawDataTo.
+  const std::vector<PixelRect>& TriangleBoxes() const { return boxes_; }
 
  private:
   int fb_w_ = 0, fb_h_ = 0, cols_ = 0, rows_ = 0;
   std::vector<std::uint64_t> cells_;
+  std::vector<PixelRect> boxes_;
   std::vector<std::vector<std::uint64_t>> history_;  // [0]: last frame; same size as cells_
 };
 
@@ -74,10 +78,11 @@ class DamageTracker {
 std::vector<PixelRect> JoinCells(const std::vector<std::uint8_t>& marked, int cols, int rows, int max_rects);
 
 // Restricts `dd` to `rects` (disjoint) for one RenderDrawData call, as described above; the
-// destructor puts the command buffers back as they were.
+// destructor puts the command buffers back as they were. `boxes`: DamageTracker::TriangleBoxes() of
+// the same draw data, or null to compute them here.
 class ClipDrawDataTo {
  public:
-  ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rects, int fb_h);
+  ClipDrawDataTo(ImDrawData& dd, const std::vector<PixelRect>& rects, int fb_h, const std::vector<PixelRect>* boxes = nullptr);
   ~ClipDrawDataTo();
   ClipDrawDataTo(const ClipDrawDataTo&) = delete;
   ClipDrawDataTo& operator=(const ClipDrawDataTo&) = delete;

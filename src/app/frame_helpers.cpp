@@ -252,7 +252,8 @@ CallbackEffect DescribeCallback(const ImDrawCmd& cmd) {
   return {true, ++unknown};
 }
 
-void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn) {
+void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn,
+               const std::vector<PixelRect>* boxes) {
   glViewport(0, 0, fb_w, fb_h);
   glClearColor(clear.x, clear.y, clear.z, 1.0f);
   if (drawn) *drawn = {};
@@ -269,7 +270,7 @@ void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, in
     glClear(GL_COLOR_BUFFER_BIT);
   }
   glDisable(GL_SCISSOR_TEST);
-  const ClipDrawDataTo clipped(*dd, rects, fb_h);
+  const ClipDrawDataTo clipped(*dd, rects, fb_h, boxes);
   ImGui_ImplOpenGL3_RenderDrawData(dd);
   if (drawn) *drawn = MeasureDrawnArea();
 }

@@ -49,6 +49,8 @@ CallbackEffect DescribeCallback(const ImDrawCmd& cmd);
 // [redraw] Clears to `clear` and draws `dd` inside `rects` only (damage.h); `rects` holding the whole
 // framebuffer draws it as ImGui would, empty draws nothing. `drawn` (may be null): what the rasteriser
 // was asked to cover (MeasureDrawnArea of what was drawn).
-void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn);
+// `boxes`: the tracker's TriangleBoxes() of this draw data (or null).
+void DrawFrame(ImDrawData* dd, const std::vector<PixelRect>& rects, int fb_w, int fb_h, const ImVec4& clear, DrawnArea* drawn,
+               const std::vector<PixelRect>* boxes = nullptr);
 
 }  // namespace bw::app

@@ -442,7 +442,7 @@ int main(int argc, char** argv) {
       redraw = damage.Damage(bw::app::platform::BackBufferAge(window));
     }
     bw::app::DrawnArea drawn;
-    bw::app::DrawFrame(draw_data, redraw, fb_w, fb_h, bg, args.soak > 0 ? &drawn : nullptr);
+    bw::app::DrawFrame(draw_data, redraw, fb_w, fb_h, bg, args.soak > 0 ? &drawn : nullptr, &damage.TriangleBoxes());
     if (args.soak > 0) {  // [soak] how much of the window was drawn again
       long area = 0;
       for (const auto& r : redraw) area += r.Area();
