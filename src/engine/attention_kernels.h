@@ -196,8 +196,11 @@ struct RowState {
 template <typename T, typename VBlock>
 void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, MergeVariant v, bool masked) {
   const std::int64_t r = S.rows(), c = S.cols();
+  constexpr bool kFloat = std::is_same_v<T, float>;  // float rows: the SIMD row kernels (tile_simd.h)
   for (std::int64_t a = 0; a < r; ++a) {
-    const T rowmax = c > 0 ? S.row(a).maxCoeff() : kNegInf<T>;
+    T rowmax = kNegInf<T>;
+    if constexpr (kFloat) rowmax = RowMaxF32(S.row(a).data(), c);
+    else if (c > 0) rowmax = S.row(a).maxCoeff();
     const T m_old = st.m[a];
     const T m_new = std::max(m_old, rowmax);
     st.m_prev[a] = m_old;
@@ -216,7 +219,9 @@ void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, M
   MultiplyPV(PV, S, Vj);
   for (std::int64_t a = 0; a < r; ++a) {
     if (st.m[a] == kNegInf<T>) continue;
-    const T rowsum = S.row(a).sum();
+    T rowsum;
+    if constexpr (kFloat) rowsum = SumF32(S.row(a).data(), c);
+    else rowsum = S.row(a).sum();
     if (v == MergeVariant::kAverageBlockOutputs) {
       if (rowsum > T(0)) {
         st.acc.row(a) += PV.row(a) / rowsum;
@@ -233,7 +238,8 @@ void MergeTileFlash2(RowState<T>& st, Mat<T>& S, const VBlock& Vj, Mat<T>& PV, M
     switch (v) {
       case MergeVariant::kCorrect:
         st.l[a] = alpha * st.l[a] + rowsum;
-        st.acc.row(a) = alpha * st.acc.row(a) + PV.row(a);
+        if constexpr (kFloat) AxpbyF32(alpha, st.acc.row(a).data(), PV.row(a).data(), st.acc.cols());
+        else st.acc.row(a) = alpha * st.acc.row(a) + PV.row(a);
         break;
       case MergeVariant::kNoRescale:
         st.l[a] += rowsum;

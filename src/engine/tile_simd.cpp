@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <bit>
 #include <limits>
 
@@ -16,6 +17,10 @@ namespace bw::engine::detail {
 namespace {
 
 using I64 = std::int64_t;
+// 16 floats as one value (GCC's vector extension): lowered to the widest registers of each target.
+typedef float F32x16 __attribute__((vector_size(64)));
+typedef float F32x8 __attribute__((vector_size(32)));
+typedef float F32x4 __attribute__((vector_size(16)));
 
 // BW_KERNELS(SUFFIX, TARGET, ROWS, COLS): the kernels as functions named Gemm##SUFFIX, Exp##SUFFIX
 // compiled for TARGET. Everything they call is inside the macro, so nothing built for a wider ISA is
@@ -89,6 +94,57 @@ using I64 = std::int64_t;
       /* bitwise, not &&: a branch here keeps GCC from vectorising the loop */                              \
       const int kill = kill_masked & -static_cast<int>(s == -inf);                                          \
       row[e] = kill ? 0.0f : y;                                                                             \
+    }                                                                                                       \
+  }                                                                                                         \
+  /* Row reductions in 16 lanes side by side (GCC's vector extension: one zmm, two ymm or four xmm per   \
+     step, whatever the level), then the lanes in order. The max passes over NaN (never greater). */        \
+  TARGET float RowMax##SUFFIX(const float* __restrict x, I64 n) {                                           \
+    const float ninf = -std::numeric_limits<float>::infinity();                                             \
+    F32x16 m = {ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf, ninf}; \
+    I64 e = 0;                                                                                              \
+    for (; e + 16 <= n; e += 16) {                                                                          \
+      F32x16 v;                                                                                             \
+      std::memcpy(&v, x + e, sizeof v);                                                                     \
+      m = v > m ? v : m;                                                                                    \
+    }                                                                                                       \
+    F32x8 a8, b8;                                                                                           \
+    std::memcpy(&a8, &m, sizeof a8);                                                                        \
+    std::memcpy(&b8, reinterpret_cast<const char*>(&m) + sizeof a8, sizeof b8);                             \
+    a8 = b8 > a8 ? b8 : a8;                                                                                 \
+    F32x4 a4, b4;                                                                                           \
+    std::memcpy(&a4, &a8, sizeof a4);                                                                       \
+    std::memcpy(&b4, reinterpret_cast<const char*>(&a8) + sizeof a4, sizeof b4);                            \
+    a4 = b4 > a4 ? b4 : a4;                                                                                 \
+    float r = a4[0];                                                                                        \
+    for (int k = 1; k < 4; ++k) r = a4[k] > r ? a4[k] : r;                                                  \
+    for (; e < n; ++e) r = x[e] > r ? x[e] : r;                                                             \
+    return r;                                                                                               \
+  }                                                                                                         \
+  TARGET float Sum##SUFFIX(const float* __restrict x, I64 n) {                                              \
+    F32x16 s = {};                                                                                          \
+    I64 e = 0;                                                                                              \
+    for (; e + 16 <= n; e += 16) {                                                                          \
+      F32x16 v;                                                                                             \
+      std::memcpy(&v, x + e, sizeof v);                                                                     \
+      s += v;                                                                                               \
+    }                                                                                                       \
+    F32x8 a8, b8;                                                                                           \
+    std::memcpy(&a8, &s, sizeof a8);                                                                        \
+    std::memcpy(&b8, reinterpret_cast<const char*>(&s) + sizeof a8, sizeof b8);                             \
+    a8 += b8;                                                                                               \
+    F32x4 a4, b4;                                                                                           \
+    std::memcpy(&a4, &a8, sizeof a4);                                                                       \
+    std::memcpy(&b4, reinterpret_cast<const char*>(&a8) + sizeof a4, sizeof b4);                            \
+    a4 += b4;                                                                                               \
+    float r = (a4[0] + a4[2]) + (a4[1] + a4[3]);                                                            \
+    for (; e < n; ++e) r += x[e];                                                                           \
+    return r;                                                                                               \
+  }                                                                                                         \
+  /* y ← a·y + x (the running u of one row rescaled, then the tile's P̃V added): a product, then a sum. */ \
+  TARGET void Axpby##SUFFIX(float a, float* __restrict y, const float* __restrict x, I64 n) {               \
+    for (I64 e = 0; e < n; ++e) {                                                                           \
+      const float ay = a * y[e];                                                                            \
+      y[e] = ay + x[e];                                                                                     \
     }                                                                                                       \
   }                                                                                                         \
   TARGET bool AllFinite##SUFFIX(const float* __restrict x, I64 n) {                                         \
@@ -205,6 +261,36 @@ bool FitsF32(const double* x, I64 n, double largest, double below) {
     case SimdLevel::kAvx2Fma: return FitsF32Avx2(x, n, largest, below);
 #endif
     default: return FitsF32Base(x, n, largest, below);
+  }
+}
+
+float RowMaxF32(const float* x, I64 n) {
+  switch (ActiveSimdLevel()) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    case SimdLevel::kAvx512: return RowMaxAvx512(x, n);
+    case SimdLevel::kAvx2Fma: return RowMaxAvx2(x, n);
+#endif
+    default: return RowMaxBase(x, n);
+  }
+}
+
+float SumF32(const float* x, I64 n) {
+  switch (ActiveSimdLevel()) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    case SimdLevel::kAvx512: return SumAvx512(x, n);
+    case SimdLevel::kAvx2Fma: return SumAvx2(x, n);
+#endif
+    default: return SumBase(x, n);
+  }
+}
+
+void AxpbyF32(float a, float* y, const float* x, I64 n) {
+  switch (ActiveSimdLevel()) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    case SimdLevel::kAvx512: return AxpbyAvx512(a, y, x, n);
+    case SimdLevel::kAvx2Fma: return AxpbyAvx2(a, y, x, n);
+#endif
+    default: return AxpbyBase(a, y, x, n);
   }
 }
 

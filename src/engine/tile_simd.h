@@ -35,6 +35,14 @@ void GemmF32(const float* A, std::int64_t lda, const float* B, std::int64_t ldb,
 // below the smallest normal float flush to 0, above the largest finite give +∞.
 void ExpShiftedF32(float* row, std::int64_t n, float shift, bool may_have_masked);
 
+// The largest of x[0…n) (−∞ when n = 0); NaN entries are passed over (e^{NaN − m} keeps them NaN).
+float RowMaxF32(const float* x, std::int64_t n);
+// The sum of x[0…n): 16 running sums (element e into sum e mod 16 for the whole blocks of 16), folded
+// in halves (sums k and k + 8, then k and k + 4, then (0 + 2) + (1 + 3)), then the rest one by one.
+float SumF32(const float* x, std::int64_t n);
+// y[e] ← a·y[e] + x[e] for e < n.
+void AxpbyF32(float a, float* y, const float* x, std::int64_t n);
+
 // Whether none of x[0…n) is ±∞ or NaN (the exponent bits are not all ones).
 bool AllFiniteF32(const float* x, std::int64_t n);
 

@@ -4,6 +4,7 @@
 // test's float tolerance (|a − b| ≤ 1e-5·(1 + |b|)), with counters and traces identical across levels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
@@ -121,6 +122,49 @@ TEST(TileSimd, ExpWithinTwoUlpAndSpecialValuesExact) {
     EXPECT_EQ(special[3], 0.0f) << "underflow flushes to 0";
     EXPECT_EQ(special[4], inf) << "overflow is +∞";
     EXPECT_EQ(special[5], 1.0f) << "e^0 is exactly 1";
+  }
+}
+
+// The merge's row kernels (FA-2 lines 9–10 in float): the row max is exact and passes over NaN; the
+// row sum equals the double sum within float rounding (exact for small integers, in any order); the
+// rescale y ← a·y + x is within one rounding of the product and sum. Lengths round and between the
+// 16-lane blocks.
+TEST(TileSimd, RowMaxSumAndRescaleAtEveryLevel) {
+  RestoreLevel restore;
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<float> val(-30.0f, 30.0f);
+  for (SimdLevel level : Levels()) {
+    detail::SetSimdLevel(level);
+    EXPECT_EQ(detail::RowMaxF32(nullptr, 0), -inf) << ToString(level);
+    EXPECT_EQ(detail::SumF32(nullptr, 0), 0.0f) << ToString(level);
+    for (int n : {1, 7, 15, 16, 17, 31, 32, 33, 64, 100, 129}) {
+      std::vector<float> x(static_cast<std::size_t>(n)), y(x.size()), y0;
+      for (auto& v : x) v = val(rng);
+      for (auto& v : y) v = val(rng);
+      y0 = y;
+      float want_max = -inf;
+      double want_sum = 0;
+      for (float v : x) want_max = std::max(want_max, v), want_sum += v;
+      EXPECT_EQ(detail::RowMaxF32(x.data(), n), want_max) << ToString(level) << " n=" << n;
+      EXPECT_NEAR(detail::SumF32(x.data(), n), want_sum, 1e-6 * 30 * n) << ToString(level) << " n=" << n;
+      std::vector<float> ints(x.size());
+      for (std::size_t e = 0; e < ints.size(); ++e) ints[e] = static_cast<float>(static_cast<int>(e % 9) - 4);
+      double int_sum = 0;
+      for (float v : ints) int_sum += v;
+      EXPECT_EQ(detail::SumF32(ints.data(), n), static_cast<float>(int_sum)) << ToString(level) << " n=" << n;
+      detail::AxpbyF32(0.375f, y.data(), x.data(), n);
+      for (int e = 0; e < n; ++e) {
+        const double want = 0.375 * static_cast<double>(y0[static_cast<std::size_t>(e)]) + x[static_cast<std::size_t>(e)];
+        EXPECT_NEAR(y[static_cast<std::size_t>(e)], want, 2e-7 * (std::abs(want) + 30)) << ToString(level) << " e=" << e;
+      }
+      // A NaN is passed over by the max wherever it sits (e^{NaN − m} then keeps it NaN).
+      x[static_cast<std::size_t>(n / 2)] = nan;
+      float max_without = -inf;
+      for (float v : x) if (!std::isnan(v)) max_without = std::max(max_without, v);
+      EXPECT_EQ(detail::RowMaxF32(x.data(), n), max_without) << ToString(level) << " n=" << n;
+      EXPECT_TRUE(std::isnan(detail::SumF32(x.data(), n))) << ToString(level) << " n=" << n;
+    }
   }
 }
 
