@@ -325,14 +325,20 @@ TEST(Painter, UncoveredPartsCoverExactlyWhatNoHoleCovers) {
 // FillAround (painter.h): with no hole one rounded rectangle; with holes, scissored copies of it on
 // whole pixels that never reach into a hole (shrunk to whole pixels inside itself) and, with the
 // holes, cover every pixel of the rectangle and its anti-aliased edge.
-TEST(Painter, FillAroundLeavesOutOnlyTheHoles) {
+// An ImGui context without a window: a display of w × h and the default font atlas built.
+ImGuiIO& HeadlessImGui(float w, float h) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(200, 200);
+  io.DisplaySize = ImVec2(w, h);
   io.IniFilename = nullptr;
   unsigned char* tex = nullptr;
   int tw = 0, th = 0;
   io.Fonts->GetTexDataAsRGBA32(&tex, &tw, &th);
+  return io;
+}
+
+TEST(Painter, FillAroundLeavesOutOnlyTheHoles) {
+  HeadlessImGui(200, 200);
   ImGui::NewFrame();
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   const ImVec2 a(10.3f, 20.6f), b(150.2f, 120.7f);
@@ -450,13 +456,7 @@ TEST(Damage, JoinCellsCoversEveryMarkedCellWithDisjointRectangles) {
 // compares with the frame before last. ClipDrawDataTo cuts commands to the rectangles on whole pixels,
 // keeps only the triangles that reach them, and puts the commands back.
 TEST(Damage, RepaintsOnlyTheCellsWhoseTrianglesChanged) {
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(640, 480);
-  io.IniFilename = nullptr;
-  unsigned char* tex = nullptr;
-  int tw = 0, th = 0;
-  io.Fonts->GetTexDataAsRGBA32(&tex, &tw, &th);
+  ImGuiIO& io = HeadlessImGui(640, 480);
   ImDrawList list(ImGui::GetDrawListSharedData());
   ImDrawList* lists[1] = {&list};
   ImDrawData dd;
