@@ -12,7 +12,7 @@ BW_PACKAGES=(
   libeigen3-dev libboost-dev nlohmann-json3-dev libcli11-dev
   libimgui-dev libglfw3-dev libgl-dev libx11-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev fonts-noto-cjk
   libgtest-dev libgmock-dev libbenchmark-dev
-  xvfb xauth xdotool x11-utils x11-xkb-utils
+  xvfb xauth xdotool x11-utils x11-xkb-utils x11-apps
   dpkg-dev file
   python3-jsonschema
 )

@@ -211,8 +211,10 @@ int main(int argc, char** argv) {
   glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int f) { seen(w); ImGui_ImplGlfw_WindowFocusCallback(w, f); });
   glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { seen(w); });
   glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { seen(w); });
-  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { seen(w); });
-  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { seen(w); });
+  // Uncovered, shown again or resized: X has lost the window's picture, so the next frame is shown
+  // whole, not only what changed (platform.h, PictureLost; a helper saw a covering window's pixels stay).
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { seen(w); bw::app::platform::PictureLost(w); });
+  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { seen(w); bw::app::platform::PictureLost(w); });
 
   const std::vector<std::string> shipped = ShippedFiles();
   bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json", state.ui.gpu_replay);

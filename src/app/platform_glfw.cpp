@@ -70,11 +70,6 @@ GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state) {
   glfwMakeContextCurrent(window);
   glfwSwapInterval(vsync ? 1 : 0);
   glfwSetWindowUserPointer(window, state);
-  // Uncovered or resized: the window's picture must be shown whole again (Present).
-  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) {
-    static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.input_seen = true;
-    PictureLost(w);
-  });
   glfwSetDropCallback(window, [](GLFWwindow* w, int count, const char** paths) {
     auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
     s->ui.input_seen = true;

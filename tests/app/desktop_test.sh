@@ -10,6 +10,9 @@
 #            field leave no character outside the atlas (state JSON missing_glyphs = 0)
 #   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
 #            folder, named from the lesson and step ids, and the toast shows its full path
+#   expose   the window as X shows it (xwd of the screen) is the same after another window covered
+#            it and went away, and after it was unmapped and mapped again: frames copy only what
+#            changed (damage.h), so a lost picture must be shown whole again (PictureLost)
 # Usage: desktop_test.sh CASE APP ROOT OUTDIR
 set -euo pipefail
 case_=$1 app=$2 root=$3 out=$4/$1
@@ -102,6 +105,35 @@ case $case_ in
     for _ in $(seq 50); do [ "$(field event_index)" != "$e1" ] && break; sleep 0.1; done
     [ "$(field event_index)" != "$e1" ] || { echo "FAIL: playback did not resume after restore"; exit 1; }
     expect playing True
+    stop ;;
+  expose)
+    first_step=RC-T3/b1
+    start --width 1000 --height 700 --step RC-T3/b1 --reveal
+    xdotool mousemove 1500 900  # the pointer off the window: no hover
+    sleep 0.8
+    # The screen's pixels as X holds them (the pointer is not in them), compared byte for byte.
+    shot() { xwd -root -silent > "$out/$1.xwd"; }
+    same() {  # A B: the image data of two captures (after the header and colour map) is equal
+      /usr/bin/python3 - "$out/$1.xwd" "$out/$2.xwd" <<'PY'
+import struct, sys
+def pixels(path):
+    b = open(path, "rb").read()
+    header_size, ncolors = struct.unpack(">I", b[:4])[0], struct.unpack(">I", b[76:80])[0]
+    return b[header_size + 12 * ncolors:]
+a, b = pixels(sys.argv[1]), pixels(sys.argv[2])
+differ = sum(1 for i in range(0, min(len(a), len(b)), 4) if a[i:i + 4] != b[i:i + 4])
+print(f"{sys.argv[2]}: {differ} pixels differ from {sys.argv[1]}")
+sys.exit(0 if len(a) == len(b) and differ == 0 else 1)
+PY
+    }
+    shot before
+    xmessage -geometry 500x300+150+120 -bg red "a window over the lesson" & cover=$!
+    sleep 0.8; kill $cover; wait $cover 2>/dev/null || true; sleep 0.8
+    shot uncovered
+    same before uncovered || { echo "FAIL: the covered part kept the other window's pixels"; exit 1; }
+    xdotool windowunmap --sync "$wid"; sleep 0.3; xdotool windowmap --sync "$wid"; sleep 0.8
+    shot mapped
+    same before mapped || { echo "FAIL: the window was not shown whole after it was mapped again"; exit 1; }
     stop ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"
