@@ -35,6 +35,10 @@ bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
   state_ = state;
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);
+  // Hidden until placed, then shown. (The window hints are global: the main window is opened hidden,
+  // and this window, created with that hint still set, was never shown — a helper found F5 showed
+  // nothing.)
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   window_ = glfwCreateWindow(1100, 800, "Blockwise \u2014 presenter notes", nullptr, nullptr);
   if (!window_) return false;
   // Put it on a monitor other than the projected one when there are two.
@@ -43,6 +47,7 @@ bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
     glfwGetMonitorPos(monitors[(state->options.monitor + 1) % count], &mx, &my);
     glfwSetWindowPos(window_, mx + 40, my + 40);
   }
+  glfwShowWindow(window_);
   glfwSetWindowUserPointer(window_, state);
   glfwSetKeyCallback(window_, KeyCallback);
   glfwMakeContextCurrent(window_);

@@ -12,7 +12,8 @@
 #            folder, named from the lesson and step ids, and the toast shows its full path
 #   expose   the window as X shows it (xwd of the screen) is the same after another window covered
 #            it and went away, and after it was unmapped and mapped again: frames copy only what
-#            changed (damage.h), so a lost picture must be shown whole again (PictureLost)
+#            changed (damage.h), so a lost picture must be shown whole again (PictureLost); F5
+#            shows the presenter notes window and F5 again closes it, leaving the main window whole
 # Usage: desktop_test.sh CASE APP ROOT OUTDIR
 set -euo pipefail
 case_=$1 app=$2 root=$3 out=$4/$1
@@ -134,6 +135,20 @@ PY
     xdotool windowunmap --sync "$wid"; sleep 0.3; xdotool windowmap --sync "$wid"; sleep 0.8
     shot mapped
     same before mapped || { echo "FAIL: the window was not shown whole after it was mapped again"; exit 1; }
+    # F5: the presenter notes open in a second window that is really shown (it was created hidden
+    # once: the state said presenter = True and no window appeared); F5 again closes it, and the main
+    # window under it is whole again.
+    xdotool windowfocus --sync "$wid" 2>/dev/null || true
+    xdotool key F5; expect presenter True
+    notes=""
+    for _ in $(seq 30); do notes=$(xdotool search --onlyvisible --name 'presenter notes' 2>/dev/null | head -1 || true); [ -n "$notes" ] && break; sleep 0.1; done
+    [ -n "$notes" ] || { echo "FAIL: F5 opened no visible presenter notes window"; exit 1; }
+    echo "ok: the presenter notes window $notes is shown"
+    xdotool windowfocus --sync "$wid" 2>/dev/null || true
+    xdotool key F5; expect presenter False
+    xdotool mousemove 1500 900; sleep 0.8
+    shot notes_closed
+    same before notes_closed || { echo "FAIL: the main window was not whole after the notes window closed"; exit 1; }
     stop ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"
