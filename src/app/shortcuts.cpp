@@ -146,7 +146,14 @@ void HandleKeys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
   std::vector<KeyPress> keys;
   keys.swap(s.ui.keys);
-  if (io.WantTextInput) return;  // typing in a text field: the keys are the field's
+  if (io.WantTextInput) {  // typing in a text field: the keys are the field's, but Esc still closes
+    // the open dialog (its path field has the focus when it opens: Esc once, not twice, as the
+    // shortcut list says; a helper found it took two).
+    for (const KeyPress& k : keys)
+      if (k.key == GLFW_KEY_ESCAPE)
+        if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+    return;
+  }
   for (const KeyPress& k : keys)
     if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
   for (ImWchar c : io.InputQueueCharacters)

@@ -47,6 +47,9 @@ xdotool key space;      expect playing False; expect step RC-T3/b2; expect revea
 xdotool key r;          expect revealed True
 xdotool key question;   expect show_help True
 xdotool key Escape;     expect show_help False
+# Ctrl+O puts the focus in the path field; one Esc still closes the dialog.
+xdotool key ctrl+o;     expect show_open True
+xdotool key Escape;     expect show_open False
 xdotool key ctrl+equal; expect font_px 24.2
 xdotool key End;        expect step RC-T3/b3
 
