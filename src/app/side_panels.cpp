@@ -41,7 +41,16 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
   int n = 0;
   // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
   const bool big = s.options.projector;
-  for (const auto& sec : PanelsNow(s)) {
+  const auto sections = PanelsNow(s);
+  if (sections.empty() && s.PredictPending()) {
+    // Every section would answer the open question (the step conceals them all): say why the panel
+    // is empty rather than leave a blank box on the projector (a helper saw one at RC-T3/b0).
+    if (big) ImGui::PushFont(fonts.text);
+    ImGui::TextDisabled("%s", T(s, view::Str::hidden_answer).c_str());
+    if (big) ImGui::PopFont();
+    return;
+  }
+  for (const auto& sec : sections) {
     ImGui::PushID(n++);
     Heading(fonts, sec.title);
     if (big) ImGui::PushFont(fonts.text);
