@@ -145,8 +145,15 @@ std::vector<PixelRect> DamageTracker::Damage(int age) {
       if (area * 10 > whole.Area() * 6) out.assign(1, whole);
     }
   }
-  history_.insert(history_.begin(), cells_);
-  if (static_cast<int>(history_.size()) > kHistory) history_.pop_back();
+  // This frame becomes history; the oldest picture's buffer is reused for the next frame's cells
+  // (no allocation per frame).
+  std::vector<std::uint64_t> reuse;
+  if (static_cast<int>(history_.size()) >= kHistory) {
+    reuse = std::move(history_.back());
+    history_.pop_back();
+  }
+  history_.insert(history_.begin(), std::move(cells_));
+  cells_ = std::move(reuse);
   return out;
 }
 

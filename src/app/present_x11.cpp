@@ -38,10 +38,14 @@ struct Presenter {
 
 int g_shm_major = -1;     // the MIT-SHM extension's request code (Mesa copies with XShmPutImage)
 bool g_copy_failed = false;
-int OnCopyError(Display*, XErrorEvent* e) {
-  // Only the copy's own requests come here (the handler is installed around it).
-  if (e->request_code == X_PutImage || (g_shm_major >= 0 && e->request_code == g_shm_major)) g_copy_failed = true;
-  return 0;
+int (*g_previous_handler)(Display*, XErrorEvent*) = nullptr;  // the handler outside the copy
+int OnCopyError(Display* d, XErrorEvent* e) {
+  // The copy's own requests (core PutImage or MIT-SHM's): remembered, and the next frame shown whole.
+  if (e->request_code == X_PutImage || (g_shm_major >= 0 && e->request_code == g_shm_major)) {
+    g_copy_failed = true;
+    return 0;
+  }
+  return g_previous_handler ? g_previous_handler(d, e) : 0;  // anything else is not ours to hide
 }
 
 Presenter& PresenterOf() {
@@ -102,7 +106,7 @@ void Present(GLFWwindow* window, const std::vector<PixelRect>& changed, int fb_w
   const GLXWindow win = p.glx_window(window);
   XSync(p.dpy, False);  // earlier requests' errors go to the handler they were made under
   g_copy_failed = false;
-  int (*previous)(Display*, XErrorEvent*) = XSetErrorHandler(&OnCopyError);
+  g_previous_handler = XSetErrorHandler(&OnCopyError);
   const auto copy = [&](const PixelRect& r) {
     const int x0 = std::max(r.x0, 0), y0 = std::max(r.y0, 0), x1 = std::min(r.x1, fb_w), y1 = std::min(r.y1, fb_h);
     if (x1 > x0 && y1 > y0) p.copy_sub(p.dpy, win, x0, fb_h - y1, x1 - x0, y1 - y0);  // GLX counts rows from the bottom
@@ -111,7 +115,7 @@ void Present(GLFWwindow* window, const std::vector<PixelRect>& changed, int fb_w
   else
     for (const PixelRect& r : changed) copy(r);
   XSync(p.dpy, False);  // the copy's errors, if any, reach OnCopyError now
-  XSetErrorHandler(previous);
+  XSetErrorHandler(g_previous_handler);
   p.lost = g_copy_failed;
   p.presented = !g_copy_failed;
   if (g_copy_failed) p.swapped_w = p.swapped_h = -1;  // the next frame swaps: Mesa then takes the window's size
