@@ -125,8 +125,10 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
   std::vector<Option> options = {{all, word}, {all, badge}, {first, word}, {first, badge}};
   if (!badge.empty() && !first.empty()) options.push_back({{}, badge + " " + first[0]});
   options.push_back({{}, badge});
-  const float pad = 0.15f * em, gap = 0.1f * em;
-  const float avail_w = b.x - a.x - 2 * pad, avail_h = b.y - a.y - 2 * pad;
+  // Kept off the side borders: half a border's stroke lies inside the rectangle (a thick border ate
+  // the whole margin, and "O = 25/6 ≈ 4.167" touched it).
+  const float pad = 0.15f * em, pad_x = pad + 0.5f * std::max(1.0f, r.border_em * em), gap = 0.1f * em;
+  const float avail_w = b.x - a.x - 2 * pad_x, avail_h = b.y - a.y - 2 * pad;
   const float min_px = std::max(9.0f, 0.45f * em);  // smaller than this nobody reads it
   for (const Option& o : options) {
     if (o.lines.empty() && o.sub.empty()) continue;
@@ -486,37 +488,48 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
   std::vector<ImRect> within, arrow_within;
   for (const auto& t : scene.texts) within.push_back(within_of(t.x, t.y));
   for (const auto& ar : scene.arrows) arrow_within.push_back(within_of(ar.label_at.x, ar.label_at.y));
-  for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
-    placer = after_rects;
-    painted.labels.resize(rect_labels);
-    deferred.clear();
-    // Enlarged texts keep one size: when one finds no place, all are tried a step smaller; at the
-    // size the scene was laid out for, a text may shrink on its own.
-    const bool last = ts <= 1.0f;
-    bool all = true;
-    for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
-      const auto& t = scene.texts[ti];
-      const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
-      all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                       within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
+  // Enlarged (Ctrl +), an arrow's label that belongs inside a rectangle first stays there: when it
+  // finds no room there, every text steps smaller rather than the label leaving for a free place far
+  // from its arrow (a helper saw "write O = u/l" below the diagram at Ctrl + five times). Only when
+  // that ends with a text placed nowhere free are the labels placed again as before, free to leave.
+  const auto place_texts = [&](bool keep_home) {
+    for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
+      placer = after_rects;
+      painted.labels.resize(rect_labels);
+      deferred.clear();
+      // Enlarged texts keep one size: when one finds no place, all are tried a step smaller; at the
+      // size the scene was laid out for, a text may shrink on its own.
+      const bool last = ts <= 1.0f;
+      bool all = true;
+      for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
+        const auto& t = scene.texts[ti];
+        const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
+        all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
+                         within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
+      }
+      for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
+        const auto& ar = scene.arrows[ai];
+        if (ar.label.empty() || !(all || last)) continue;
+        // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene; off
+        // the tiles first (a red "write" label on the red written tile cannot be read).
+        const auto place = [&](const ImRect& in, bool fallback, const std::vector<ImRect>* avoid) {
+          return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
+                           "arrow:" + ar.id, em, placer, painted, in, last, {.fallback = fallback, .avoid = avoid});
+        };
+        const ImRect& in = arrow_within[ai];
+        const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||
+                           in.Max.y != placer.bounds.Max.y;
+        if (inner && !last && keep_home) {
+          all &= place(in, false, &tiles);
+          continue;
+        }
+        all &= (inner && place(in, false, &tiles)) || place(placer.bounds, false, &tiles) || (inner && place(in, false, nullptr)) ||
+               place(placer.bounds, true, nullptr);
+      }
+      if (all || last) return all;
     }
-    for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
-      const auto& ar = scene.arrows[ai];
-      if (ar.label.empty() || !(all || last)) continue;
-      // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene; off
-      // the tiles first (a red "write" label on the red written tile cannot be read).
-      const auto place = [&](const ImRect& in, bool fallback, const std::vector<ImRect>* avoid) {
-        return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
-                         "arrow:" + ar.id, em, placer, painted, in, last, {.fallback = fallback, .avoid = avoid});
-      };
-      const ImRect& in = arrow_within[ai];
-      const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||
-                         in.Max.y != placer.bounds.Max.y;
-      all &= (inner && place(arrow_within[ai], false, &tiles)) || place(placer.bounds, false, &tiles) ||
-             (inner && place(arrow_within[ai], false, nullptr)) || place(placer.bounds, true, nullptr);
-    }
-    if (all || last) break;
-  }
+  };
+  if (!place_texts(true) && text_scale > 1.0f) place_texts(false);
 
   for (const auto& ar : scene.arrows) {
     if (ar.points.size() < 2) continue;
