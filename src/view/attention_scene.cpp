@@ -177,15 +177,23 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
     if (bs.valid) {
       const Eigen::Index rows = std::min<Eigen::Index>(bs.m.size(), 6);
-      for (Eigen::Index r = 0; r < rows; ++r) {
-        std::string line = "r" + std::to_string(bs.row_begin + r + 1) + ":  m " + FormatDouble(bs.m[r]) + "   l " +
-                           FormatDouble(bs.l[r]) + "   \u03b1 " + FormatDouble(bs.alpha[r]);
-        sc.texts.push_back({"acc.row." + std::to_string(r), acc.x + 0.5f, acc.y + 1.6f + 1.45f * static_cast<float>(r), 0.9f,
-                            pal.text, line});
-      }
+      std::vector<std::string> lines;
+      for (Eigen::Index r = 0; r < rows; ++r)
+        lines.push_back("r" + std::to_string(bs.row_begin + r + 1) + ":  m " + FormatDouble(bs.m[r]) + "   l " +
+                        FormatDouble(bs.l[r]) + "   \u03b1 " + FormatDouble(bs.alpha[r]));
+      // The rows fill the height of the box: a block of two rows (MASK, B_r = 2) was 0.9 em in a box
+      // with room for three times that, unreadable from the back of the room. One size for all rows,
+      // 0.9 to 1.4 em; a row too wide for the box is shrunk by the painter, which measures it.
+      const Eigen::Index shown = rows + (bs.m.size() > rows ? 1 : 0);
+      const float room_h = acc.h - 2.2f;
+      const float size = std::clamp(0.9f * room_h / (1.45f * static_cast<float>(std::max<Eigen::Index>(shown, 1))), 0.9f, 1.4f);
+      const float pitch = 1.45f * size / 0.9f;
+      for (Eigen::Index r = 0; r < rows; ++r)
+        sc.texts.push_back({"acc.row." + std::to_string(r), acc.x + 0.5f, acc.y + 1.6f + pitch * static_cast<float>(r), size, pal.text,
+                            lines[static_cast<size_t>(r)]});
       if (bs.m.size() > rows)
-        sc.texts.push_back({"acc.more", acc.x + 0.5f, acc.y + 1.6f + 1.45f * static_cast<float>(rows), 0.8f, pal.text_muted,
-                            "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText(Str::more_rows, lang)});
+        sc.texts.push_back({"acc.more", acc.x + 0.5f, acc.y + 1.6f + pitch * static_cast<float>(rows), 0.8f * size / 0.9f,
+                            pal.text_muted, "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText(Str::more_rows, lang)});
     }
   }
 

@@ -305,6 +305,35 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
   for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
 }
 
+// The accumulator's rows (r1: m, l, α) fill the height of their box, one size for all: MASK/k4's
+// two rows (B_r = 2) at 1.4 em, the cap (they were 0.9 em in a box three times their height); the
+// six rows shown of a larger block stay at 0.9 em and fit above the box's bottom.
+TEST(LessonScenes, AccumulatorRowsFillTheirBox) {
+  const auto rows_of = [](const Scene& sc) {
+    std::vector<const SceneText*> out;
+    for (const auto& t : sc.texts)
+      if (t.id.rfind("acc.row.", 0) == 0 || t.id == "acc.more") out.push_back(&t);
+    return out;
+  };
+  const auto masks = LoadLessonModel(kRoot + "/lessons/masks.json");
+  const Scene k4 = StepScene(masks, "MASK/k4");
+  const auto two = rows_of(k4);
+  ASSERT_EQ(two.size(), 2u);
+  for (const auto* t : two) EXPECT_FLOAT_EQ(t->size_em, 1.4f) << t->text;
+  EXPECT_NE(two[0]->text.find("m \u2212\u221e"), std::string::npos) << two[0]->text;  // an empty row: m = −∞
+  const auto many = LoadScenarioModel(kRoot + "/lessons/scenarios/n49_flash2.json");
+  const Scene big = many->BuildScene(3, "en", ClassroomPalette());
+  const SceneRect* acc = big.FindRect("sram.acc");
+  ASSERT_NE(acc, nullptr);
+  const auto rows = rows_of(big);
+  ASSERT_GE(rows.size(), 4u);
+  for (const auto* t : rows) {
+    EXPECT_FLOAT_EQ(t->size_em, t->id == "acc.more" ? 0.8f * rows[0]->size_em / 0.9f : rows[0]->size_em) << t->id;
+    EXPECT_GE(t->size_em, t->id == "acc.more" ? 0.8f : 0.9f);
+    EXPECT_LE(t->y + 1.45f * t->size_em / 0.9f, acc->y + acc->h + 1e-4f) << t->id << " below the box";
+  }
+}
+
 // Given logits are S in HBM: the scene draws no Q or K (neither column nor SRAM slot), each tile of
 // S is read from its grid cell, and the shape row does not show the encoding's d = N_k.
 TEST(LessonScenes, GivenLogitsDrawNoQOrK) {
