@@ -2,6 +2,7 @@
 #include "app/shown.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "app/widgets.h"
 #include "view/scenario_model.h"
@@ -72,7 +73,15 @@ view::Scene SceneNow(const AppState& s) {
 void DropAnswers(view::Scene& scene, const AppState& s) {
   if (!s.PredictPending()) return;
   std::erase_if(scene.rects, [](const view::SceneRect& r) { return r.answer; });
+  // The merge strip under the diagram says where it went: one muted line in place of its first line
+  // (a blank band there read as a missing picture).
+  const auto strip = std::find_if(scene.texts.begin(), scene.texts.end(),
+                                  [](const view::SceneText& t) { return t.answer && t.id.rfind("strip.", 0) == 0; });
+  std::optional<view::SceneText> placeholder;
+  if (strip != scene.texts.end())
+    placeholder = view::SceneText{"strip.hidden", strip->x, strip->y, strip->size_em, s.Palette().text_muted, T(s, view::Str::hidden_merge)};
   std::erase_if(scene.texts, [](const view::SceneText& t) { return t.answer; });
+  if (placeholder) scene.texts.push_back(std::move(*placeholder));
   // The step's "conceal": a named rect stays (the layout does not jump on reveal), its label reads
   // "? (predict first)", and what is drawn inside it is left out.
   const auto* st = s.CurrentStep();

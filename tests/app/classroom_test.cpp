@@ -320,6 +320,37 @@ TEST(Classroom, ConcealedUntilTheReveal) {
   }
 }
 
+// RC-T3/b1 asks what happens to l and u at the next merge; the merge strip under the diagram (its
+// formulas with the values) answers it, so while the question is open one muted line stands in its
+// place, where its first line was, and after the reveal the strip is back and the line gone.
+TEST(Classroom, TheHiddenMergeStripSaysSo) {
+  for (const char* lang : {"zh", "en"}) {
+    AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
+    s.options.lang = lang;
+    GoToStep(s, s.model.lesson->lesson.FindStep("RC-T3/b1"));
+    ASSERT_TRUE(s.PredictPending());
+    const view::Scene full = s.frame.Scene(s);
+    const auto first_strip = std::find_if(full.texts.begin(), full.texts.end(), [](const view::SceneText& t) { return t.id.rfind("strip.", 0) == 0; });
+    ASSERT_NE(first_strip, full.texts.end()) << "b1 draws the merge strip";
+    const auto strip_lines = [](const view::Scene& sc) {
+      std::vector<view::SceneText> out;
+      for (const auto& t : sc.texts)
+        if (t.id.rfind("strip.", 0) == 0) out.push_back(t);
+      return out;
+    };
+    const auto hidden = strip_lines(SceneNow(s));
+    ASSERT_EQ(hidden.size(), 1u) << lang;
+    EXPECT_EQ(hidden[0].id, "strip.hidden");
+    EXPECT_EQ(hidden[0].text, view::UiText(view::Str::hidden_merge, lang));
+    EXPECT_EQ(hidden[0].x, first_strip->x);
+    EXPECT_EQ(hidden[0].y, first_strip->y);
+    Reveal(s);
+    const auto shown = strip_lines(SceneNow(s));
+    EXPECT_EQ(shown.size(), strip_lines(full).size());
+    for (const auto& t : shown) EXPECT_NE(t.id, "strip.hidden");
+  }
+}
+
 }  // namespace
 }  // namespace bw::app
 
