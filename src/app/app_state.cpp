@@ -67,6 +67,8 @@ void Reveal(AppState& s) {
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
     s.ui.revealed = s.ui.scroll_to_answer = true;
     s.ui.revealed_steps.insert(s.ui.step);
+    // "Not right yet: think again (or ask for the reveal)" is stale once the answer is shown.
+    if (s.ui.answer_verdict != static_cast<int>(view::CheckVerdict::kRight)) s.ui.answer_verdict = s.ui.answer_mistake = -1;
   }
   if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
 }

@@ -87,6 +87,8 @@ struct Transient {
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
   // (-1 = not checked yet, else a view::CheckVerdict).
   std::array<char, 64> answer_typed{};
+  unsigned answer_field = 0;  // the answer field's ImGui id (HandleKeys: the clicker works while it has the keyboard)
+  std::array<float, 4> answer_field_box{};  // its screen rectangle, x0 y0 x1 y1 (the state file: tests click into it)
   int answer_choice = 0;
   int answer_verdict = -1;
   int answer_mistake = -1;       // wrong, and equal to the check's mistakes[answer_mistake] (its hint is shown)

@@ -21,6 +21,8 @@ void CheckWidgets(AppState& s) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                         ImGuiInputTextFlags_EnterReturnsTrue);
+    s.ui.answer_field = ImGui::GetItemID();
+    s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y};
     ImGui::SameLine();
     if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s);
   } else {

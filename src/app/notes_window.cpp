@@ -19,9 +19,13 @@ namespace bw::app {
 namespace {
 
 // The notes window steps the lesson with the same keys as the main window: they join its queue.
+// They count as input, so the main loop draws a frame and handles them at once (else they waited in
+// the queue until the mouse next moved over the main window: a helper's clicker went dead after F5).
 void KeyCallback(GLFWwindow* w, int key, int, int action, int mods) {
   if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
-  static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.keys.push_back({key, mods});
+  auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
+  s->ui.keys.push_back({key, mods});
+  s->ui.input_seen = true;
   glfwPostEmptyEvent();
 }
 

@@ -3,6 +3,7 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ClearActiveID: a text field lets go of the keyboard
 
 #include <algorithm>
 #include <cstring>
@@ -146,12 +147,21 @@ void HandleKeys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
   std::vector<KeyPress> keys;
   keys.swap(s.ui.keys);
-  if (io.WantTextInput) {  // typing in a text field: the keys are the field's, but Esc still closes
-    // the open dialog (its path field has the focus when it opens: Esc once, not twice, as the
-    // shortcut list says; a helper found it took two).
-    for (const KeyPress& k : keys)
-      if (k.key == GLFW_KEY_ESCAPE)
-        if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+  if (io.WantTextInput) {  // typing in a text field: the keys are the field's, except those no field
+    // types. Esc still closes the open dialog (its path field has the focus when it opens: Esc once,
+    // not twice, as the shortcut list says; a helper found it took two). In the lesson's answer
+    // field a clicker's PageDown and PageUp and F5 still step the lesson and open the notes (a
+    // helper's clicker went dead while a student's answer sat unchecked there); the field then lets
+    // go of the keyboard, so Space and R are shortcuts again.
+    const bool answer_field = s.ui.answer_field != 0 && ImGui::GetActiveID() == s.ui.answer_field;
+    for (const KeyPress& k : keys) {
+      const bool clicker = k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_F5;
+      if (k.key != GLFW_KEY_ESCAPE && !(clicker && answer_field)) continue;
+      if (const Shortcut* sc = Match(k); sc && sc->run) {
+        if (clicker) ImGui::ClearActiveID();
+        sc->run(s, k);
+      }
+    }
     return;
   }
   for (const KeyPress& k : keys)

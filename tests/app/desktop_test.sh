@@ -13,7 +13,8 @@
 #   expose   the window as X shows it (xwd of the screen) is the same after another window covered
 #            it and went away, and after it was unmapped and mapped again: frames copy only what
 #            changed (damage.h), so a lost picture must be shown whole again (PictureLost); F5
-#            shows the presenter notes window and F5 again closes it, leaving the main window whole
+#            shows the presenter notes window, keys pressed there step the lesson at once, and F5
+#            again closes it, leaving the main window whole
 # Usage: desktop_test.sh CASE APP ROOT OUTDIR
 set -euo pipefail
 case_=$1 app=$2 root=$3 out=$4/$1
@@ -165,6 +166,13 @@ PY
     for _ in $(seq 30); do notes=$(xdotool search --onlyvisible --name 'presenter notes' 2>/dev/null | head -1 || true); [ -n "$notes" ] && break; sleep 0.1; done
     [ -n "$notes" ] || { echo "FAIL: F5 opened no visible presenter notes window"; exit 1; }
     echo "ok: the presenter notes window $notes is shown"
+    # Keys pressed in the notes window (it has the keyboard once shown) step the lesson at once, the
+    # mouse untouched: they waited until the mouse next moved over the main window (a helper's clicker
+    # went dead after F5).
+    xdotool windowfocus --sync "$notes" 2>/dev/null || true
+    at=$(field event_index)
+    xdotool key Right; expect event_index $((at + 1))
+    xdotool key Left; expect event_index "$at"
     xdotool windowfocus --sync "$wid" 2>/dev/null || true
     xdotool key F5; expect presenter False
     for _ in $(seq 30); do [ -z "$(xdotool search --onlyvisible --name 'presenter notes' 2>/dev/null || true)" ] && break; sleep 0.1; done

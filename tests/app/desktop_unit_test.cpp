@@ -3,6 +3,7 @@
 // data root, logical font sizes in the settings, Recent as absolute paths and Save As into another
 // folder, both from another working folder.
 #include <GLFW/glfw3.h>
+#include <imgui_internal.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "app/export.h"
 #include "app/glyphs.h"
 #include "app/painter.h"
+#include "app/panels.h"
 #include "app/paths.h"
 #include "app/save_as.h"
 #include "app/settings.h"
@@ -533,6 +535,62 @@ TEST(Damage, RepaintsOnlyTheCellsWhoseTrianglesChanged) {
   ASSERT_EQ(list.CmdBuffer.Size, 1);
   EXPECT_EQ(list.CmdBuffer[0].ElemCount, before.ElemCount);
   EXPECT_EQ(list.CmdBuffer[0].ClipRect.z, before.ClipRect.z);
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace bw::app
+
+namespace bw::app {
+namespace {
+
+// A clicker in class: while a student's answer sits unchecked in the answer field (MASK/k1 asks for a
+// number), PageDown still reveals and the field lets go of the keyboard, so the next key is a
+// shortcut again; a stale "not right yet" verdict goes with the reveal. (A helper's clicker went dead
+// there, and R and Space were typed into the field.) Keys no field types only: Space stays the field's.
+TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
+  ImGuiIO& io = HeadlessImGui(1280, 720);
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, (kRoot / "lessons" / "masks.json").string())) << s.ui.error;
+  GoToStep(s, s.model.lesson->lesson.FindStep("MASK/k1"));
+  ASSERT_TRUE(s.PredictPending());
+  const Fonts fonts;  // ImGui's default font
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    HandleKeys(s);
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(io.DisplaySize);
+    ImGui::Begin("lesson", nullptr, ImGuiWindowFlags_NoDecoration);
+    DrawStepText(s, fonts);
+    ImGui::End();
+    ImGui::EndFrame();
+  };
+  frame();
+  ASSERT_NE(s.ui.answer_field, 0u) << "MASK/k1 shows its answer field";
+  const auto& box = s.ui.answer_field_box;  // the student clicks into it …
+  io.MousePos = ImVec2((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);
+  io.MouseDown[0] = true;
+  frame();
+  io.MouseDown[0] = false;
+  frame();
+  ASSERT_EQ(ImGui::GetActiveID(), s.ui.answer_field);
+  io.AddInputCharacter('1');  // … and types 1, then a space: both the field's
+  io.AddInputCharacter(' ');
+  frame();
+  frame();
+  EXPECT_STREQ(s.ui.answer_typed.data(), "1 ");
+  EXPECT_FALSE(s.ui.playing) << "Space went to the field";
+  s.ui.answer_verdict = static_cast<int>(view::CheckVerdict::kWrong);  // checked once: "not right yet"
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // the clicker
+  frame();
+  EXPECT_TRUE(s.ui.revealed);
+  EXPECT_EQ(s.ui.answer_verdict, -1) << "the stale verdict went with the reveal";
+  EXPECT_NE(ImGui::GetActiveID(), s.ui.answer_field) << "the field let go of the keyboard";
+  frame();
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});
+  frame();
+  EXPECT_EQ(s.CurrentStep()->id, "MASK/k2");
   ImGui::DestroyContext();
 }
 
