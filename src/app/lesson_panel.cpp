@@ -156,6 +156,14 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
   ImGui::PushFont(fonts.text);
   Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
   ImGui::PopFont();
+  // The open question's answer, for the teacher's eyes only (the class sees it after the reveal): a
+  // helper teaching MASK/k1 had no way to check a student's "6" privately.
+  if (st->predict && st->answer) {
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", T(s, view::Str::notes_answer).c_str());
+    Wrapped("? " + Fill(s, st->predict->In(s.options.lang)));
+    Wrapped("\u2192 " + Fill(s, st->answer->In(s.options.lang)));
+  }
   ImGui::Separator();
   if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
     const auto& next = L.steps[s.ui.step + 1];
