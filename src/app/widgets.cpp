@@ -88,7 +88,15 @@ void Row(const char* name, const std::string& value, bool emphasise, float bar) 
   ImGui::TableSetColumnIndex(1);
   if (bar >= 0) {  // the number on a bar of its size: comparisons read at a glance from the back
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, IM_COL32(30, 101, 216, 150));
-    ImGui::ProgressBar(bar, ImVec2(-1, 0), value.c_str());
+    // ImGui right-aligns a bar's text and cuts what overflows on the left: "320 elements, …" read
+    // "0 elements, …" in a narrow column (a helper). Too wide for the bar: the text wrapped above a
+    // thin bar.
+    if (ImGui::CalcTextSize(value.c_str()).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x <= ImGui::GetContentRegionAvail().x) {
+      ImGui::ProgressBar(bar, ImVec2(-1, 0), value.c_str());
+    } else {
+      Wrapped(value);
+      ImGui::ProgressBar(bar, ImVec2(-1, std::max(3.0f, 0.3f * ImGui::GetFontSize())), "");
+    }
     ImGui::PopStyleColor();
   } else {
     Wrapped(value);
