@@ -203,6 +203,7 @@ struct PlaceHow {
   float gap_em = 0;           // free space kept left and right, in multiples of its size
   bool keep_x = false;        // a row of a column: tried only where the scene put it
   const std::vector<ImRect>* avoid = nullptr;  // rectangles it must not overlap (tiles)
+  float min_px = 0;           // shrinking (`shrink`) stops before this size
 };
 
 // `within` is the rectangle the text belongs to (the accumulator box for "u = …"): it is never placed
@@ -220,6 +221,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
   for (float scale : {1.0f, 0.85f, 0.72f, 0.6f, 0.5f, 0.42f, 0.36f}) {
     if (scale < 1.0f && !shrink) return false;
     if (px * scale < std::max(9.0f, 0.45f * em)) break;  // below that nobody reads it
+    if (scale < 1.0f && px * scale < how.min_px) break;
     const float size_px = px * scale;
     const ImVec2 sz = Measure(fonts, size_px, text);
     // Inside its rectangle horizontally whatever the candidate.
@@ -235,11 +237,26 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
       candidates.push_back({clamp_x(want.x + dx), want.y});
       candidates.push_back({clamp_x(want.x - dx), want.y});
     }
+    // Then both ways at once, nearest first: a corner of the rectangle beside a tile (an enlarged
+    // "write O = u/l" finds room left of the O tile when the row under it is full).
+    if (!keep_x) {
+      std::vector<ImVec2> diagonal;
+      for (int kx = 1; kx <= 6; ++kx)
+        for (int ky = 1; ky <= 8; ++ky)
+          for (const float sx : {-1.0f, 1.0f})
+            for (const float sy : {-1.0f, 1.0f})
+              diagonal.push_back({sx * 1.0f * em * static_cast<float>(kx), sy * 0.5f * sz.y * static_cast<float>(ky)});
+      std::stable_sort(diagonal.begin(), diagonal.end(), [](const ImVec2& a, const ImVec2& b) { return a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y; });
+      for (const ImVec2& d : diagonal) candidates.push_back({clamp_x(want.x + d.x), want.y + d.y});
+    }
     for (const ImVec2& c : candidates) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
       if (!within.Contains(box) || !placer.Free(box, how.gap_em * size_px)) continue;
-      // Tried first (with tiles to avoid): off the tiles and off the panels' borders.
-      if (avoid && (std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); }) || placer.CrossesWall(box)))
+      // Tried first (with tiles to avoid): off the tiles.
+      if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) continue;
+      // Never across a panel's border (a helper saw "write L_1 (2 elements)" cut by the HBM panel's
+      // edge); the fallback below is the only exception.
+      if (placer.CrossesWall(box))
         continue;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
@@ -481,55 +498,54 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     for (const auto& r : scene.rects)
       if (big(r) && x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h && r.w * r.h < area) {
         area = r.w * r.h;
-        in = ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h));
+        // Inside its border's stroke: a label ending on the border had its last glyph struck through
+        // (a helper saw "write L_3 (2 elements)" touch the HBM panel's edge).
+        const float inset = 0.2f * em;
+        in = ImRect(P(r.x, r.y).x + inset, P(r.x, r.y).y + inset, P(r.x + r.w, r.y + r.h).x - inset, P(r.x + r.w, r.y + r.h).y - inset);
       }
     return in;
   };
   std::vector<ImRect> within, arrow_within;
   for (const auto& t : scene.texts) within.push_back(within_of(t.x, t.y));
   for (const auto& ar : scene.arrows) arrow_within.push_back(within_of(ar.label_at.x, ar.label_at.y));
-  // Enlarged (Ctrl +), an arrow's label that belongs inside a rectangle first stays there: when it
-  // finds no room there, every text steps smaller rather than the label leaving for a free place far
-  // from its arrow (a helper saw "write O = u/l" below the diagram at Ctrl + five times). Only when
-  // that ends with a text placed nowhere free are the labels placed again as before, free to leave.
-  const auto place_texts = [&](bool keep_home) {
-    for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
-      placer = after_rects;
-      painted.labels.resize(rect_labels);
-      deferred.clear();
-      // Enlarged texts keep one size: when one finds no place, all are tried a step smaller; at the
-      // size the scene was laid out for, a text may shrink on its own.
-      const bool last = ts <= 1.0f;
-      bool all = true;
-      for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
-        const auto& t = scene.texts[ti];
-        const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
-        all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                         within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
-      }
-      for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
-        const auto& ar = scene.arrows[ai];
-        if (ar.label.empty() || !(all || last)) continue;
-        // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene; off
-        // the tiles first (a red "write" label on the red written tile cannot be read).
-        const auto place = [&](const ImRect& in, bool fallback, const std::vector<ImRect>* avoid) {
-          return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
-                           "arrow:" + ar.id, em, placer, painted, in, last, {.fallback = fallback, .avoid = avoid});
-        };
-        const ImRect& in = arrow_within[ai];
-        const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||
-                           in.Max.y != placer.bounds.Max.y;
-        if (inner && !last && keep_home) {
-          all &= place(in, false, &tiles);
-          continue;
-        }
-        all &= (inner && place(in, false, &tiles)) || place(placer.bounds, false, &tiles) || (inner && place(in, false, nullptr)) ||
-               place(placer.bounds, true, nullptr);
-      }
-      if (all || last) return all;
+  // Free texts and arrow labels at the Ctrl ± size. An arrow's label that belongs inside a rectangle
+  // stays there when enlarged, a step smaller when it must, down to the size the scene was laid out
+  // for; only when even that finds no room may it leave (a helper saw "write O = u/l" leave for a free
+  // place below the diagram at Ctrl + five times, though it fitted at home a little smaller).
+  for (float ts = text_scale;; ts = std::max(1.0f, ts * 0.85f)) {
+    placer = after_rects;
+    painted.labels.resize(rect_labels);
+    deferred.clear();
+    // Enlarged texts keep one size: when one finds no place, all are tried a step smaller; at the
+    // size the scene was laid out for, a text may shrink on its own.
+    const bool last = ts <= 1.0f;
+    bool all = true;
+    for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
+      const auto& t = scene.texts[ti];
+      const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
+      all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
+                       within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
     }
-  };
-  if (!place_texts(true) && text_scale > 1.0f) place_texts(false);
+    for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
+      const auto& ar = scene.arrows[ai];
+      if (ar.label.empty() || !(all || last)) continue;
+      // Inside the rectangle its anchor lies in where it finds room, else anywhere in the scene; off
+      // the tiles first (a red "write" label on the red written tile cannot be read); half its size
+      // clear of other texts left and right (run on from the legend, it read as part of it).
+      const auto place = [&](const ImRect& in, bool shrink, bool fallback, const std::vector<ImRect>* avoid, float min_px) {
+        return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
+                         "arrow:" + ar.id, em, placer, painted, in, shrink,
+                         {.fallback = fallback, .gap_em = 0.5f, .avoid = avoid, .min_px = min_px});
+      };
+      const ImRect& in = arrow_within[ai];
+      const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||
+                         in.Max.y != placer.bounds.Max.y;
+      if (inner && !last && place(in, true, false, &tiles, 0.95f * em * 0.999f)) continue;
+      all &= (inner && place(in, last, false, &tiles, 0)) || place(placer.bounds, last, false, &tiles, 0) ||
+             (inner && place(in, last, false, nullptr, 0)) || place(placer.bounds, last, true, nullptr, 0);
+    }
+    if (all || last) break;
+  }
 
   for (const auto& ar : scene.arrows) {
     if (ar.points.size() < 2) continue;

@@ -251,7 +251,8 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       } else {
         const float sx = acc.x + 1.5f;
         a.points = {{sx, acc.y + acc.h}, {sx, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
-        a.label_at = {gx + 0.6f, kLaneLow - 1.2f};
+        // Under the lane, beside its arrow: above it the label sat on the HBM panel's bottom border.
+        a.label_at = {gx + 0.6f, kLaneLow + 0.25f};
       }
       a.id = std::string(read ? "read." : "write.") + engine::ToString(t);
     } else if (ev.kind == EventKind::kUpdateMLU || ev.kind == EventKind::kComputeGrads) {

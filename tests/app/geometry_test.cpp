@@ -4,13 +4,15 @@
 //     no arrow crosses a label;
 //   - the diagram's labels at 96 px are at least as large as at 22 px (larger text never shrinks
 //     the diagram);
-//   - an arrow's label that lies inside a panel at 22 px stays inside that panel at 48 and 96 px
-//     (enlarged, it used to leave for a free place below the diagram, far from its arrow).
+//   - an arrow's label that lies inside a panel at 22 px stays inside that panel at 35.4 px (Ctrl +
+//     five times, as a teacher enlarges for the back row), or at least within 2.5 em of its arrow:
+//     it used to leave for a free place below the diagram, far from its arrow.
 #include <gtest/gtest.h>
 
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -105,7 +107,6 @@ TEST_F(Geometry, LabelsNeverCollideAtAnySizeAndFont) {
   };
   std::map<std::string, float> biggest_label;
   std::map<std::string, std::string> arrow_home;  // "step lang WxH owner" → the rectangle holding the label at 22 px
-  std::map<std::string, float> arrow_px;          // … and its size there
   std::map<std::string, std::string> badge_of;  // state → its symbol: one each, never shared  // "step lang WxH font" → the largest diagram label (px)
   std::vector<AppState> lessons;
   for (const auto& file : lessons_test::ShippedLessons()) {
@@ -117,7 +118,7 @@ TEST_F(Geometry, LabelsNeverCollideAtAnySizeAndFont) {
     const auto t = ShownTexts(s);
     texts.insert(texts.end(), t.begin(), t.end());
   }
-  for (float font : {16.f, 22.f, 48.f, 96.f}) {  // one atlas per base font
+  for (float font : {16.f, 22.f, 35.4f, 48.f, 96.f}) {  // one atlas per base font
     for (auto& s : lessons) {
       const auto& L = *s.model.lesson;
       for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
@@ -157,13 +158,21 @@ TEST_F(Geometry, LabelsNeverCollideAtAnySizeAndFont) {
                 if (ImRect(r.x0, r.y0, r.x1, r.y1).Contains(Box(l)) && (r.x1 - r.x0) * (r.y1 - r.y0) < area)
                   area = (r.x1 - r.x0) * (r.y1 - r.y0), home = r.id;
               const std::string key = where + " " + l.owner;
-              if (font == 22.f) arrow_home[key] = home, arrow_px[key] = l.px;
-              // (One drawn smaller than at 22 px found no free place at all and was put where the scene
-              // asked at the smallest legible size: MOE/e4 at 48 px, whose expert box its own labels fill.)
-              else if (font > 22.f && arrow_home.count(key) && !arrow_home[key].empty() && home != arrow_home[key] &&
-                       l.px >= arrow_px[key] - 0.01f)
-                fail(where + " font " + std::to_string(static_cast<int>(font)) + ": \"" + l.text + "\" left " + arrow_home[key] +
-                     (home.empty() ? "" : " for " + home));
+              // How far the label is from its arrow's shaft, in em (0 when they touch).
+              float gap = 1e30f;
+              for (const auto& ar : f.painted.arrows)
+                if ("arrow:" + ar.id == l.owner)
+                  for (size_t k = 1; k < ar.points.size(); ++k)
+                    for (int i = 0; i <= 20; ++i) {
+                      const ImVec2 p(ar.points[k - 1].x + (ar.points[k].x - ar.points[k - 1].x) * i / 20.f,
+                                     ar.points[k - 1].y + (ar.points[k].y - ar.points[k - 1].y) * i / 20.f);
+                      const float dx = std::max({l.x0 - p.x, 0.f, p.x - l.x1}), dy = std::max({l.y0 - p.y, 0.f, p.y - l.y1});
+                      gap = std::min(gap, std::hypot(dx, dy) / f.em);
+                    }
+              if (font == 22.f) arrow_home[key] = home;
+              else if (font == 35.4f && arrow_home.count(key) && !arrow_home[key].empty() && home != arrow_home[key] && gap > 2.5f)
+                fail(where + " at Ctrl + x5: \"" + l.text + "\" left " + arrow_home[key] + (home.empty() ? "" : " for " + home) + ", " +
+                     std::to_string(gap) + " em from its arrow");
             }
             // Colour is never the only signal: each state carries its own symbol, and every tile large
             // enough to hold text shows it (the symbol stays when the state's word does not fit).
