@@ -29,23 +29,21 @@ FilledText LessonModel::Fill(const std::string& tmpl, const Quantities& q) const
   return FillPlaceholders(tmpl, all);
 }
 
-std::pair<int, int> LessonModel::RunOf(int step) const {
-  const auto& steps = lesson.steps;
-  int b = step, e = step + 1;
-  while (b > 0 && steps[b - 1].scenario == steps[step].scenario) --b;
-  while (e < static_cast<int>(steps.size()) && steps[e].scenario == steps[step].scenario) ++e;
-  return {b, e};
-}
-
 int LessonModel::OwnerStep(int current, int event) const {
-  const auto [b, e] = RunOf(current);
-  int owner = -1;
-  for (int i = b; i < e; ++i) {
-    const int mark = step_events[i];
+  const auto& steps = lesson.steps;
+  const std::string& scenario = steps[static_cast<size_t>(current)].scenario;
+  // `better(i, owner)`: i's mark is the better claim (later, or as late and i is the current step).
+  int owner = -1, first = -1;
+  for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
+    if (steps[static_cast<size_t>(i)].scenario != scenario) continue;
+    const int mark = step_events[static_cast<size_t>(i)];
+    if (first < 0 || mark < step_events[static_cast<size_t>(first)] || (mark == step_events[static_cast<size_t>(first)] && i == current))
+      first = i;
     if (mark > event) continue;
-    if (owner < 0 || mark > step_events[owner] || (mark == step_events[owner] && i == current)) owner = i;
+    if (owner < 0 || mark > step_events[static_cast<size_t>(owner)] || (mark == step_events[static_cast<size_t>(owner)] && i == current))
+      owner = i;
   }
-  return owner < 0 ? b : owner;
+  return owner < 0 ? first : owner;
 }
 
 LessonModel LoadLessonModel(const std::filesystem::path& path) {

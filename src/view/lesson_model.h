@@ -22,13 +22,14 @@ struct LessonModel {
   const ScenarioModel& ScenarioOf(int step) const { return *scenarios.at(lesson.steps[step].scenario); }
   int EventOf(int step) const { return step_events[step]; }
   // The position drives everything: a step owns the stretch of its scenario's trace from its own
-  // event to the next step's. Steps bound to the same scenario one after another form a run; the
-  // owner of `event` is the run's step with the greatest event ≤ `event` (`current` wins a tie: two
-  // steps at one event are told apart by PageDown, not by the scrubber), or the run's first step
-  // when `event` lies before all of them. `current` is the step shown now.
+  // event to the next mark of any step bound to the same scenario, wherever the steps stand in the
+  // lesson, so a position shows the same text however it was reached (MASK's k4 and k6 share a
+  // scenario with k5 between them: dragging to one position showed k4's text coming from k4 and k6's
+  // coming from k6, a helper found). The owner of `event` is the step of that scenario with the
+  // greatest event ≤ `event` (`current` wins a tie, else the earliest step: two steps at one event
+  // are told apart by PageDown, not by the scrubber), or, before all of them, the one with the
+  // smallest event. `current` is the step shown now.
   int OwnerStep(int current, int event) const;
-  // The first and one-past-last step of the run `step` belongs to.
-  std::pair<int, int> RunOf(int step) const;
   // The step's text with its placeholders filled at the step's own event. Unknown placeholders are
   // listed in `unknown` (tests fail on them; the app shows them as {name?}).
   FilledText Text(int step, const data::LocalText data::LessonStep::*field, const std::string& lang) const;

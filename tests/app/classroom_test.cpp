@@ -26,18 +26,37 @@ AppState Open(const std::string& path) {
   return s;
 }
 
-// The step that owns `event`, restated from the rule (not from LessonModel::OwnerStep): among the
-// run of consecutive steps sharing `step`'s scenario, the one with the greatest mark ≤ event (the
-// earliest of equal marks), or the run's first step.
+// The step that owns `event`, restated from the rule (not from LessonModel::OwnerStep): among all
+// the lesson's steps bound to `step`'s scenario, wherever they stand, the one with the greatest mark
+// ≤ event, or the one with the smallest mark. (Only marks are compared below: steps at one event
+// are told apart by PageDown.)
 int ExpectedOwner(const view::LessonModel& L, int step, int event) {
   const auto& steps = L.lesson.steps;
-  int b = step, e = step;
-  while (b > 0 && steps[b - 1].scenario == steps[step].scenario) --b;
-  while (e + 1 < static_cast<int>(steps.size()) && steps[e + 1].scenario == steps[step].scenario) ++e;
-  int owner = b, best = -1;
-  for (int i = b; i <= e; ++i)
-    if (L.EventOf(i) <= event && L.EventOf(i) > best) owner = i, best = L.EventOf(i);
-  return owner;
+  int owner = -1, first = -1;
+  for (int i = 0; i < static_cast<int>(steps.size()); ++i) {
+    if (steps[i].scenario != steps[step].scenario) continue;
+    if (first < 0 || L.EventOf(i) < L.EventOf(first)) first = i;
+    if (L.EventOf(i) <= event && (owner < 0 || L.EventOf(i) > L.EventOf(owner))) owner = i;
+  }
+  return owner < 0 ? first : owner;
+}
+
+// A position shows the same step however it was reached: MASK's k4 and k6 share a scenario with k5
+// between them, and dragging to one position showed k4's text coming from k4 and k6's from k6.
+TEST(Classroom, APositionShowsOneStepHoweverItWasReached) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/masks.json");
+  const auto& L = *s.model.lesson;
+  const int k4 = L.lesson.FindStep("MASK/k4"), k6 = L.lesson.FindStep("MASK/k6");
+  ASSERT_EQ(L.lesson.steps[k4].scenario, L.lesson.steps[k6].scenario);
+  ASSERT_LT(L.EventOf(k4), L.EventOf(k6));
+  const int between = (L.EventOf(k4) + L.EventOf(k6)) / 2;
+  for (int from : {k4, k6}) {
+    GoToStep(s, from);
+    SetEvent(s, between);
+    EXPECT_EQ(s.ui.step, k4) << "dragged from " << L.lesson.steps[from].id;
+    SetEvent(s, L.EventOf(k6));
+    EXPECT_EQ(s.ui.step, k6) << "dragged from " << L.lesson.steps[from].id;
+  }
 }
 
 TEST(Classroom, ScrubbingShowsTheStepThatOwnsThePosition) {
@@ -75,7 +94,7 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
       GoToStep(s, i);
       const int n = s.Current()->EventCount();
       const int from = s.ui.event;
-      // Where playing must stop: the first later event that is another step's mark in this run.
+      // Where playing must stop: the first later event that is another step's mark on this scenario.
       int expect = n - 1;
       for (int j = 0; j < static_cast<int>(L.lesson.steps.size()); ++j)
         if (L.lesson.steps[j].scenario == L.lesson.steps[i].scenario && L.EventOf(j) > from && L.EventOf(j) < expect &&
