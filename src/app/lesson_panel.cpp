@@ -110,6 +110,17 @@ float DrawStepTitle(const AppState& s, const Fonts& fonts, float width) {
 void DrawStepText(AppState& s, const Fonts& fonts) {
   const ShownStep st = StepTextNow(s);
   if (st.title.empty()) return;
+  // Scrubbed away from the step's own event (a step owns the stretch up to the next step's mark): the
+  // text still describes that event, so say which, with a way back (a helper read MASK/k3's text
+  // about tile (2,2) while the diagram showed tile (4,2)).
+  if (const std::string line = AwayFromStepLine(s); !line.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+    ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(0, 0, 0, 0));
+    ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0, 0.5f));
+    if (ImGui::Button(line.c_str())) GoToStep(s, s.ui.step);
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor(2);
+  }
   // An open question comes first, so it is never scrolled away below a long text (1280×720, Ctrl +).
   const bool open = !st.predict.empty() && !st.reveal.empty();
   if (open) PredictBox(s, fonts, st);

@@ -101,9 +101,17 @@ void DropAnswers(view::Scene& scene, const AppState& s) {
   }
 }
 
+std::string AwayFromStepLine(const AppState& s) {
+  if (!s.InLesson() || !s.Current() || s.ui.event == s.model.lesson->EventOf(s.ui.step)) return "";
+  const int e = s.model.lesson->EventOf(s.ui.step);
+  return T(s, view::Str::text_is_about) + " " + std::to_string(e + 1) + "/" + std::to_string(s.Current()->EventCount()) + "  " +
+         s.Current()->EventTitle(e, s.options.lang) + "  \u00b7  " + T(s, view::Str::text_go_back);
+}
+
 std::vector<std::string> VisibleTexts(const AppState& s) {
   std::vector<std::string> out;
   const ShownStep st = StepTextNow(s);
+  if (const std::string away = AwayFromStepLine(s); !away.empty()) out.push_back(away);
   for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.answer, &st.further})
     if (!t->empty()) out.push_back(*t);
   if (const auto* step = s.CurrentStep(); step && step->check && !st.reveal.empty())

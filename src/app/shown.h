@@ -33,5 +33,8 @@ void DropAnswers(view::Scene& scene, const AppState& s);
 
 // Every string the main window shows now (step text, panels, diagram labels, timeline label).
 std::vector<std::string> VisibleTexts(const AppState& s);
+// Scrubbed away from the current step's own event: the line above its text that says which event
+// the text is about (with a way back); "" at the step's event or outside a lesson.
+std::string AwayFromStepLine(const AppState& s);
 
 }  // namespace bw::app

@@ -282,6 +282,27 @@ TEST(Classroom, AnswersWaitForTheReveal) {
   }
 }
 
+// Scrubbed away from a step's own event, the step's text still describes that event: a line above it
+// says which (MASK/k3's text is about tile (2,2) at event 20; a helper read it at event 48, tile
+// (4,2)); at the step's event the line is gone.
+TEST(Classroom, TheTextSaysWhichEventItIsAbout) {
+  for (const char* lang : {"zh", "en"}) {
+    AppState s = Open(lessons_test::kRoot + "/lessons/masks.json");
+    s.options.lang = lang;
+    const int k3 = s.model.lesson->lesson.FindStep("MASK/k3");
+    GoToStep(s, k3);
+    EXPECT_EQ(AwayFromStepLine(s), "");
+    const int mark = s.model.lesson->EventOf(k3);
+    SetEvent(s, mark + 5);
+    ASSERT_EQ(s.ui.step, k3);
+    const std::string line = AwayFromStepLine(s);
+    EXPECT_NE(line.find(std::to_string(mark + 1) + "/" + std::to_string(s.Current()->EventCount())), std::string::npos) << line;
+    EXPECT_NE(line.find(s.Current()->EventTitle(mark, lang)), std::string::npos) << line;
+    const auto shown = VisibleTexts(s);
+    EXPECT_NE(std::find(shown.begin(), shown.end(), line), shown.end());
+  }
+}
+
 // A revealed answer stays revealed when the class comes back to its step (PageUp, or scrubbing
 // away and back); opening the lesson again starts with every question open.
 TEST(Classroom, ARevealedStepStaysRevealed) {
