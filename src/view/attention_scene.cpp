@@ -160,10 +160,13 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   if (!logits) slot("sram.Q", kSramX + 0.6f, idx("Q", ci), tiled ? in_block : pass == 1);
   // A skipped tile loads nothing: its K_j and V_j never reach SRAM.
   const bool kv_loaded = tiled && cj >= 0 && ev.kind != EventKind::kSkipTile;
-  if (!logits) slot("sram.K", kSramX + 4.4f, idx("K", cj), tiled ? kv_loaded : pass == 1);
+  // An empty slot is named by its tensor alone: "K_2" on the empty slot of a skipped tile read as if
+  // K_2 were on chip (a helper, MASK/k2).
+  const std::int32_t kv_index = !tiled || kv_loaded ? cj : -1;
+  if (!logits) slot("sram.K", kSramX + 4.4f, idx("K", kv_index), tiled ? kv_loaded : pass == 1);
   // Given logits there is no Q or K slot: V and the S tile move to the left.
   const float v_x = kSramX + (logits ? 0.6f : 8.2f), s_x = kSramX + (logits ? 4.4f : 12.0f);
-  slot("sram.V", v_x, idx("V", cj), tiled ? kv_loaded : pass == 3);
+  slot("sram.V", v_x, idx("V", kv_index), tiled ? kv_loaded : pass == 3);
   slot("sram.S", s_x, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
   SceneRect acc;
   acc.id = "sram.acc";

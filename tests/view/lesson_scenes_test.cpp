@@ -305,6 +305,23 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
   for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
 }
 
+// MASK/k2 skips tile (1,2): K_2 and V_2 are never loaded, so the empty SRAM slots are named "K" and
+// "V" (they read "K_2", "V_2", as if on chip); at a computed tile they carry the block's index.
+TEST(LessonScenes, AnEmptySramSlotNamesNoBlock) {
+  const auto masks = LoadLessonModel(kRoot + "/lessons/masks.json");
+  const Scene k2 = StepScene(masks, "MASK/k2");
+  for (const char* id : {"sram.K", "sram.V"}) {
+    const SceneRect* r = k2.FindRect(id);
+    ASSERT_NE(r, nullptr) << id;
+    EXPECT_TRUE(r->dashed) << id;
+    EXPECT_EQ(r->label, std::string(id).substr(5)) << id;
+  }
+  const Scene k3 = StepScene(masks, "MASK/k3");  // tile (2,2) computed: K_2 on chip
+  ASSERT_NE(k3.FindRect("sram.K"), nullptr);
+  EXPECT_EQ(k3.FindRect("sram.K")->label, "K_2");
+  EXPECT_FALSE(k3.FindRect("sram.K")->dashed);
+}
+
 // The accumulator's rows (r1: m, l, α) fill the height of their box, one size for all: MASK/k4's
 // two rows (B_r = 2) at 1.4 em, the cap (they were 0.9 em in a box three times their height); the
 // six rows shown of a larger block stay at 0.9 em and fit above the box's bottom.
