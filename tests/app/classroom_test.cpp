@@ -26,6 +26,14 @@ AppState Open(const std::string& path) {
   return s;
 }
 
+// A shipped lesson (by file name) at one of its steps, in `lang`.
+AppState OpenAt(const std::string& file, const char* step, const char* lang) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/" + file);
+  s.options.lang = lang;
+  GoToStep(s, s.model.lesson->lesson.FindStep(step));
+  return s;
+}
+
 // The step that owns `event`, restated from the rule (not from LessonModel::OwnerStep): among all
 // the lesson's steps bound to `step`'s scenario, wherever they stand, the one with the greatest mark
 // ≤ event, or the one with the smallest mark. (Only marks are compared below: steps at one event
@@ -331,9 +339,7 @@ TEST(Classroom, ARevealedStepStaysRevealed) {
 // leaves out the accumulator and per-block sections (the step's "conceal"); the reveal brings all back.
 TEST(Classroom, ConcealedUntilTheReveal) {
   for (const char* lang : {"zh", "en"}) {
-    AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
-    s.options.lang = lang;
-    GoToStep(s, s.model.lesson->lesson.FindStep("RC-T3/b0"));
+    AppState s = OpenAt("rc-t3.json", "RC-T3/b0", lang);
     ASSERT_TRUE(s.PredictPending());
     const view::Scene full = s.frame.Scene(s);
     const view::SceneRect* acc = full.FindRect("sram.acc");
@@ -365,9 +371,7 @@ TEST(Classroom, ConcealedUntilTheReveal) {
 // place, where its first line was, and after the reveal the strip is back and the line gone.
 TEST(Classroom, TheHiddenMergeStripSaysSo) {
   for (const char* lang : {"zh", "en"}) {
-    AppState s = Open(lessons_test::kRoot + "/lessons/rc-t3.json");
-    s.options.lang = lang;
-    GoToStep(s, s.model.lesson->lesson.FindStep("RC-T3/b1"));
+    AppState s = OpenAt("rc-t3.json", "RC-T3/b1", lang);
     ASSERT_TRUE(s.PredictPending());
     const view::Scene full = s.frame.Scene(s);
     const auto first_strip = std::find_if(full.texts.begin(), full.texts.end(), [](const view::SceneText& t) { return t.id.rfind("strip.", 0) == 0; });
