@@ -138,7 +138,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
       PanelSection acc;
   acc.id = "accumulator";
       acc.title = T(Str::acc_rows) + " Q_" + std::to_string(bs.i + 1);
-      acc.columns = {T(Str::row), "m (" + T(Str::before) + ")", "m", "l", "e^(m\u2212m')", "O = u/l"};
+      acc.columns = {T(Str::row), "m (" + T(Str::before) + ")", "m", "l", "\u03b1 = e^(m\u2212m')", "O = u/l"};
       for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
         // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
         // pointer arithmetic on null, found by the fuzzer under UBSan).

@@ -174,7 +174,9 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   acc.fill = {255, 255, 255};
   acc.border = pal.border;
   acc.border_em = pal.line_em;
-  acc.label = tiled ? UiText(Str::acc_rows, lang) + " " + idx("Q", ci) : UiText(Str::no_acc_reference, lang);
+  // The rows show m, l and α (not u): the box says so and names α as the side panel's column does (a
+  // helper found α defined nowhere and u promised but never shown).
+  acc.label = tiled ? UiText(Str::acc_box, lang) + " " + idx("Q", ci) : UiText(Str::no_acc_reference, lang);
   sc.rects.push_back(acc);
   if (tiled && has_event) {
     const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
