@@ -169,11 +169,14 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
   ImGui::PopFont();
   // The open question's answer, for the teacher's eyes only (the class sees it after the reveal): a
   // helper teaching MASK/k1 had no way to check a student's "6" privately.
+  // Folded: on one mirrored screen the notes window opens over the projected lesson, and an answer
+  // shown at once would be the class's too (a helper saw it there before the reveal).
   if (st->predict && st->answer) {
     ImGui::Separator();
-    ImGui::TextDisabled("%s", T(s, view::Str::notes_answer).c_str());
-    Wrapped("? " + Fill(s, st->predict->In(s.options.lang)));
-    Wrapped("\u2192 " + Fill(s, st->answer->In(s.options.lang)));
+    if (ImGui::CollapsingHeader((T(s, view::Str::notes_answer) + "##answer" + st->id).c_str())) {
+      Wrapped("? " + Fill(s, st->predict->In(s.options.lang)));
+      Wrapped("\u2192 " + Fill(s, st->answer->In(s.options.lang)));
+    }
   }
   ImGui::Separator();
   if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {

@@ -157,10 +157,14 @@ void HandleKeys(AppState& s) {
     for (const KeyPress& k : keys) {
       const bool clicker = k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_F5;
       if (k.key != GLFW_KEY_ESCAPE && !(clicker && answer_field)) continue;
-      if (const Shortcut* sc = Match(k); sc && sc->run) {
-        if (clicker) ImGui::ClearActiveID();
-        sc->run(s, k);
+      if (clicker) ImGui::ClearActiveID();
+      // A typed answer not checked yet: the clicker's PageDown checks it first (as Enter would), the
+      // next one reveals (a helper's typed "10" vanished unchecked under the reveal).
+      if (k.key == GLFW_KEY_PAGE_DOWN && s.ui.answer_typed[0] != '\0' && s.ui.answer_verdict < 0) {
+        CheckTypedAnswer(s);
+        continue;
       }
+      if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
     }
     return;
   }

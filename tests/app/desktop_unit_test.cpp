@@ -545,8 +545,8 @@ namespace bw::app {
 namespace {
 
 // A clicker in class: while a student's answer sits unchecked in the answer field (MASK/k1 asks for a
-// number), PageDown still reveals and the field lets go of the keyboard, so the next key is a
-// shortcut again; a stale "not right yet" verdict goes with the reveal. (A helper's clicker went dead
+// number), PageDown first checks it (as Enter would) and the field lets go of the keyboard, so the
+// next key is a shortcut again; the next PageDown reveals, and the stale "not right yet" goes. (A helper's clicker went dead
 // there, and R and Space were typed into the field.) Keys no field types only: Space stays the field's.
 TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
   ImGuiIO& io = HeadlessImGui(1280, 720);
@@ -581,8 +581,13 @@ TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
   frame();
   EXPECT_STREQ(s.ui.answer_typed.data(), "1 ");
   EXPECT_FALSE(s.ui.playing) << "Space went to the field";
-  s.ui.answer_verdict = static_cast<int>(view::CheckVerdict::kWrong);  // checked once: "not right yet"
-  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // the clicker
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // the clicker: first it checks what was typed …
+  frame();
+  EXPECT_FALSE(s.ui.revealed);
+  EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong)) << "1 is not the number of skipped tiles";
+  EXPECT_STREQ(s.ui.answer_typed.data(), "1 ") << "the typed answer stays";
+  EXPECT_NE(ImGui::GetActiveID(), s.ui.answer_field) << "the field let go of the keyboard";
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // … then it reveals
   frame();
   EXPECT_TRUE(s.ui.revealed);
   EXPECT_EQ(s.ui.answer_verdict, -1) << "the stale verdict went with the reveal";
