@@ -485,7 +485,10 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     bool holds = false;
     for (const auto& c : scene.rects)
       holds |= &c != &r && big(c) && c.x >= r.x && c.y >= r.y && c.x + c.w <= r.x + r.w && c.y + c.h <= r.y + r.h;
-    (holds ? placer.walls : tiles).push_back(ImRect(P(r.x, r.y), P(r.x + r.w, r.y + r.h)));
+    // A highlighted tile's outline reaches 0.34 em outside it (drawn below): labels keep off that too
+    // (the "l" of "write O = u/l" ran into the O tile's outline, a helper).
+    const float out = !holds && std::find(highlight.begin(), highlight.end(), r.id) != highlight.end() ? 0.35f * em : 0.0f;
+    (holds ? placer.walls : tiles).push_back(ImRect(P(r.x, r.y).x - out, P(r.x, r.y).y - out, P(r.x + r.w, r.y + r.h).x + out, P(r.x + r.w, r.y + r.h).y + out));
   }
   const Placer after_rects = placer;
   const size_t rect_labels = painted.labels.size();
