@@ -37,6 +37,41 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   return painted;
 }
 
+namespace {
+
+// A table row's cells: its name (marked × when wrong) and its value's tab-separated cells, at most
+// `columns` in all.
+std::vector<std::string> Cells(const view::PanelRow& r, size_t columns) {
+  std::vector<std::string> out{r.warning ? "\u00d7 " + r.name : r.name};
+  for (size_t from = 0; out.size() < columns;) {
+    const size_t tab = r.value.find('\t', from);
+    out.push_back(r.value.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+    if (tab == std::string::npos) break;
+    from = tab + 1;
+  }
+  return out;
+}
+
+// One panel section as a table with its columns.
+void DrawTable(const view::PanelSection& sec) {
+  if (!ImGui::BeginTable("table", static_cast<int>(sec.columns.size()), ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+  for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
+  ImGui::TableHeadersRow();
+  for (const auto& r : sec.rows) {
+    ImGui::TableNextRow();
+    if (r.warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+    const auto cells = Cells(r, sec.columns.size());
+    for (size_t c = 0; c < cells.size(); ++c) {
+      ImGui::TableSetColumnIndex(static_cast<int>(c));
+      Wrapped(cells[c]);
+    }
+    if (r.warning) ImGui::PopStyleColor();
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace
+
 void DrawPanels(const AppState& s, const Fonts& fonts) {
   int n = 0;
   // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
@@ -61,26 +96,23 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
         for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning, r.bar);
         ImGui::EndTable();
       }
-    } else if (ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
-                                 ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
-      for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
-      ImGui::TableHeadersRow();
+    } else {
+      // A table wider than the panel would wrap or clip its numbers mid-number ("1.414" read "1.41",
+      // "0.7071" broke into "0.70 / 71" after Ctrl +, a helper): its text is made smaller until every
+      // cell fits whole, down to 0.6 of the panel's size.
+      std::vector<float> widest(sec.columns.size(), 0.0f);
+      for (size_t c = 0; c < sec.columns.size(); ++c) widest[c] = ImGui::CalcTextSize(sec.columns[c].c_str()).x;
       for (const auto& r : sec.rows) {
-        ImGui::TableNextRow();
-        ImGui::TableSetColumnIndex(0);
-        if (r.warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
-        Wrapped(r.warning ? "\u00d7 " + r.name : r.name);
-        size_t col = 1, from = 0;
-        while (col < sec.columns.size()) {
-          const size_t tab = r.value.find('\t', from);
-          ImGui::TableSetColumnIndex(static_cast<int>(col++));
-          Wrapped(r.value.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
-          if (tab == std::string::npos) break;
-          from = tab + 1;
-        }
-        if (r.warning) ImGui::PopStyleColor();
+        const auto cells = Cells(r, sec.columns.size());
+        for (size_t c = 0; c < cells.size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells[c].c_str()).x);
       }
-      ImGui::EndTable();
+      float natural = 0;
+      for (float w : widest) natural += w + 2 * ImGui::GetStyle().CellPadding.x + 1;
+      const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+      const float fit = natural > avail && natural > 0 ? std::max(0.6f, avail / natural) : 1.0f;
+      ImGui::SetWindowFontScale(fit);
+      DrawTable(sec);
+      ImGui::SetWindowFontScale(1.0f);
     }
     if (big) ImGui::PopFont();
     ImGui::Spacing();
