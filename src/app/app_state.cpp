@@ -140,6 +140,13 @@ bool PlayTick(AppState& s) {
     s.ui.status = view::UiText(view::Str::play_question_open, s.options.lang);
     return false;
   }
+  // Playing never jumps over steps: the next event may belong to a step further on in the lesson
+  // (steps bound to this scenario elsewhere, LessonModel::OwnerStep); then it stops here, and
+  // PageDown goes on in the lesson's order (Space on MASK/k4 ran into k6, past k5, a review found).
+  if (const int next = s.InLesson() ? s.model.lesson->OwnerStep(step, s.ui.event + 1) : step; next != step && next != step + 1) {
+    s.ui.playing = false;
+    return false;
+  }
   SetEvent(s, s.ui.event + 1);
   if (s.ui.step != step || s.ui.event + 1 >= cur->EventCount()) s.ui.playing = false;
   return true;

@@ -22,6 +22,7 @@ void CheckWidgets(AppState& s) {
     const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     s.ui.answer_field = ImGui::GetItemID();
+    if (ImGui::IsItemEdited()) s.ui.answer_verdict = s.ui.answer_mistake = -1;  // a new answer: not checked yet
     s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y};
     ImGui::SameLine();
     if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s);
@@ -117,7 +118,7 @@ void DrawStepText(AppState& s, const Fonts& fonts) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
     ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(0, 0, 0, 0));
     ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0, 0.5f));
-    if (ImGui::Button(line.c_str())) GoToStep(s, s.ui.step);
+    if (ImGui::Button(line.c_str())) SetEvent(s, s.model.lesson->EventOf(s.ui.step));  // keeps what the class typed or picked
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(2);
   }

@@ -54,6 +54,12 @@ bool NotesWindow::Open(GLFWwindow* main, AppState* state) {
   glfwShowWindow(window_);
   glfwSetWindowUserPointer(window_, state);
   glfwSetKeyCallback(window_, KeyCallback);
+  // A click there asks for a frame too (the step list, the folded answer): the backend polls the
+  // button, so without a frame while it is held the click was missed.
+  glfwSetMouseButtonCallback(window_, [](GLFWwindow* w, int, int, int) {
+    static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.input_seen = true;
+    glfwPostEmptyEvent();
+  });
   glfwMakeContextCurrent(window_);
   ImGuiContext* main_ctx = ImGui::GetCurrentContext();
   ctx_ = ImGui::CreateContext();

@@ -237,31 +237,36 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
       candidates.push_back({clamp_x(want.x + dx), want.y});
       candidates.push_back({clamp_x(want.x - dx), want.y});
     }
-    // Then both ways at once, nearest first: a corner of the rectangle beside a tile (an enlarged
-    // "write O = u/l" finds room left of the O tile when the row under it is full).
-    if (!keep_x) {
-      std::vector<ImVec2> diagonal;
-      for (int kx = 1; kx <= 6; ++kx)
-        for (int ky = 1; ky <= 8; ++ky)
-          for (const float sx : {-1.0f, 1.0f})
-            for (const float sy : {-1.0f, 1.0f})
-              diagonal.push_back({sx * 1.0f * em * static_cast<float>(kx), sy * 0.5f * sz.y * static_cast<float>(ky)});
-      std::stable_sort(diagonal.begin(), diagonal.end(), [](const ImVec2& a, const ImVec2& b) { return a.x * a.x + a.y * a.y < b.x * b.x + b.y * b.y; });
-      for (const ImVec2& d : diagonal) candidates.push_back({clamp_x(want.x + d.x), want.y + d.y});
-    }
-    for (const ImVec2& c : candidates) {
+    const auto place_at = [&](const ImVec2& c) {
       const ImRect box(c, ImVec2(c.x + sz.x, c.y + sz.y));
-      if (!within.Contains(box) || !placer.Free(box, how.gap_em * size_px)) continue;
+      if (!within.Contains(box) || !placer.Free(box, how.gap_em * size_px)) return false;
       // Tried first (with tiles to avoid): off the tiles.
-      if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) continue;
+      if (avoid && std::any_of(avoid->begin(), avoid->end(), [&](const ImRect& r) { return r.Overlaps(box); })) return false;
       // Never across a panel's border (a helper saw "write L_1 (2 elements)" cut by the HBM panel's
       // edge); the fallback below is the only exception.
-      if (placer.CrossesWall(box))
-        continue;
+      if (placer.CrossesWall(box)) return false;
       out.push_back({size_px, c, col, text, spans});
       Record(painted, placer, owner, text, c, sz, size_px);
       return true;
-    }
+    };
+    if (std::any_of(candidates.begin(), candidates.end(), place_at)) return true;
+    // Then both ways at once, nearest first (the offsets' order is fixed: sorted once): a corner
+    // beside a tile (an enlarged "write O = u/l" finds room left of the O tile when the row under it
+    // is full).
+    static const std::vector<std::pair<int, int>> kDiagonal = [] {
+      std::vector<std::pair<int, int>> d;  // (columns of 1 em, rows of half a line), both signs
+      for (int kx = 1; kx <= 6; ++kx)
+        for (int ky = 1; ky <= 8; ++ky)
+          for (const int sx : {-1, 1})
+            for (const int sy : {-1, 1}) d.emplace_back(sx * kx, sy * ky);
+      std::stable_sort(d.begin(), d.end(), [](const auto& a, const auto& b) {
+        return a.first * a.first + 0.25 * a.second * a.second < b.first * b.first + 0.25 * b.second * b.second;
+      });
+      return d;
+    }();
+    if (!keep_x)
+      for (const auto& [kx, ky] : kDiagonal)
+        if (place_at({clamp_x(want.x + em * static_cast<float>(kx)), want.y + 0.5f * sz.y * static_cast<float>(ky)})) return true;
   }
   if (!how.fallback) return false;   // the caller tries a wider rectangle
   // Nowhere free: drawn where the scene asked at the smallest legible size, and recorded, so the

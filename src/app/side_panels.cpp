@@ -106,10 +106,11 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
         const auto cells = Cells(r, sec.columns.size());
         for (size_t c = 0; c < cells.size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells[c].c_str()).x);
       }
-      float natural = 0;
-      for (float w : widest) natural += w + 2 * ImGui::GetStyle().CellPadding.x + 1;
-      const float avail = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-      const float fit = natural > avail && natural > 0 ? std::max(0.6f, avail / natural) : 1.0f;
+      float text = 0;  // the cells' text; the padding does not shrink with the font scale
+      for (float w : widest) text += w;
+      const float padding = static_cast<float>(widest.size()) * (2 * ImGui::GetStyle().CellPadding.x + 1);
+      const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize - padding;
+      const float fit = text > room && text > 0 ? std::clamp(room / text, 0.6f, 1.0f) : 1.0f;
       ImGui::SetWindowFontScale(fit);
       DrawTable(sec);
       ImGui::SetWindowFontScale(1.0f);

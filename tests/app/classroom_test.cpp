@@ -110,8 +110,15 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
           expect = L.EventOf(j);
       if (from == n - 1) continue;  // at the end Space restarts the step: covered below
       // An unanswered question keeps the class on its step: playing stops one event before the mark.
-      const bool open = s.PredictPending() && ExpectedOwner(L, i, expect) != ExpectedOwner(L, i, from);
-      if (open) --expect;
+      // So does a mark of a step further on than the next (the scenario is bound again later in the
+      // lesson): playing never jumps over steps.
+      const int owner_at = ExpectedOwner(L, i, expect);
+      const bool other = L.EventOf(owner_at) != L.EventOf(ExpectedOwner(L, i, from));
+      const bool next_in_order = i + 1 < static_cast<int>(L.lesson.steps.size()) &&
+                                 L.lesson.steps[i + 1].scenario == L.lesson.steps[i].scenario && L.EventOf(i + 1) == L.EventOf(owner_at);
+      const bool jumps = other && !next_in_order;
+      const bool open = s.PredictPending() && other;
+      if (open || jumps) --expect;
       TogglePlay(s);
       ASSERT_TRUE(s.ui.playing);
       int ticks = 0;
@@ -126,10 +133,21 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
         Reveal(s);  // answered: Space now plays on into the next step
         TogglePlay(s);
         while (s.ui.playing && ticks < 100000) PlayTick(s), ++ticks;
-        EXPECT_EQ(s.ui.event, expect + 1) << file << " Space after the reveal from " << L.lesson.steps[i].id;
+        EXPECT_EQ(s.ui.event, jumps ? expect : expect + 1) << file << " Space after the reveal from " << L.lesson.steps[i].id;
       }
     }
   }
+}
+
+// Space on MASK/k4 stops before k6's mark (k4 and k6 share a scenario, k5 stands between them); it
+// ran into k6 past k5, a review found.
+TEST(Classroom, SpaceNeverJumpsOverASteps) {
+  AppState s = OpenAt("masks.json", "MASK/k4", "en");
+  Reveal(s);
+  TogglePlay(s);
+  for (int ticks = 0; s.ui.playing && ticks < 1000; ++ticks) PlayTick(s);
+  EXPECT_EQ(s.CurrentStep()->id, "MASK/k4");
+  EXPECT_EQ(s.ui.event, s.model.lesson->EventOf(s.model.lesson->lesson.FindStep("MASK/k6")) - 1);
 }
 
 TEST(Classroom, PageDownRevealsAPredictThenAdvances) {

@@ -577,6 +577,7 @@ TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
   ASSERT_EQ(ImGui::GetActiveID(), s.ui.answer_field);
   io.AddInputCharacter('1');  // … and types 1, then a space: both the field's
   io.AddInputCharacter(' ');
+  s.ui.keys.push_back({GLFW_KEY_SPACE, 0});  // (the same presses as the shortcut queue sees them)
   frame();
   frame();
   EXPECT_STREQ(s.ui.answer_typed.data(), "1 ");
@@ -587,10 +588,24 @@ TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
   EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong)) << "1 is not the number of skipped tiles";
   EXPECT_STREQ(s.ui.answer_typed.data(), "1 ") << "the typed answer stays";
   EXPECT_NE(ImGui::GetActiveID(), s.ui.answer_field) << "the field let go of the keyboard";
-  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // … then it reveals
+  io.MousePos = ImVec2((box[0] + box[2]) / 2, (box[1] + box[3]) / 2);  // the student edits the answer …
+  io.MouseDown[0] = true;
   frame();
+  io.MouseDown[0] = false;
+  frame();
+  ASSERT_EQ(ImGui::GetActiveID(), s.ui.answer_field);
+  io.AddInputCharacter('6');
+  frame();
+  EXPECT_EQ(s.ui.answer_verdict, -1) << "an edited answer is not checked yet";
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // … and the clicker checks it again
+  frame();
+  EXPECT_NE(s.ui.answer_verdict, -1);
+  if (!s.ui.revealed) {  // (a right answer reveals at once)
+    s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});  // … then the clicker reveals
+    frame();
+  }
   EXPECT_TRUE(s.ui.revealed);
-  EXPECT_EQ(s.ui.answer_verdict, -1) << "the stale verdict went with the reveal";
+  EXPECT_NE(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong)) << "no stale 'not right yet' under the answer";
   EXPECT_NE(ImGui::GetActiveID(), s.ui.answer_field) << "the field let go of the keyboard";
   frame();
   s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});
