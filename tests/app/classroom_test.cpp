@@ -141,7 +141,7 @@ TEST(Classroom, SpaceStopsAtTheNextStepMark) {
 
 // Space on MASK/k4 stops before k6's mark (k4 and k6 share a scenario, k5 stands between them); it
 // ran into k6 past k5, a review found.
-TEST(Classroom, SpaceNeverJumpsOverASteps) {
+TEST(Classroom, SpaceNeverJumpsOverAStep) {
   AppState s = OpenAt("masks.json", "MASK/k4", "en");
   Reveal(s);
   TogglePlay(s);
