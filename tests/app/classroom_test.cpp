@@ -467,6 +467,23 @@ void Type(AppState& s, const std::string& text) {
 // Checked exercises (issue 11): on a student's laptop a typed answer is checked against the engine
 // before anything is revealed; a right one reveals, a wrong one leaves the question open; a new
 // step starts with nothing typed.
+// MASK/k1 asks how many tiles are skipped whole (6 of 16): the computed-tile count (10) is the
+// obvious slip and is named as such, with the engine's number; another wrong number is not.
+TEST(Classroom, TheComputedTileCountIsNamedAsTheSlip) {
+  AppState s = OpenAt("masks.json", "MASK/k1", "en");
+  const auto computed = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(s.model.lesson->EventOf(s.ui.step), "total_tiles_computed");
+  ASSERT_TRUE(computed);
+  const std::string typed = std::to_string(static_cast<long>(std::lround(computed->value)));  // a count: 10
+  Type(s, typed);
+  CheckTypedAnswer(s);
+  EXPECT_EQ(s.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong));
+  EXPECT_EQ(s.ui.answer_mistake, 0);
+  EXPECT_EQ(MistakeHint(s).rfind(typed + " is the number of tiles that are computed", 0), 0u) << MistakeHint(s);
+  Type(s, "3");
+  CheckTypedAnswer(s);
+  EXPECT_EQ(s.ui.answer_mistake, -1);
+}
+
 TEST(Classroom, CheckedExerciseRevealsOnlyTheRightAnswer) {
   AppState s = Open(lessons_test::kRoot + "/lessons/n50-worked-example.json");
   GoToStep(s, s.model.lesson->lesson.FindStep("N50/w1"));
