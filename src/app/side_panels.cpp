@@ -52,20 +52,19 @@ std::vector<std::string> Cells(const view::PanelRow& r, size_t columns) {
   return out;
 }
 
-// One panel section as a table with its columns.
-void DrawTable(const view::PanelSection& sec) {
+// One panel section as a table with its columns; `cells`: each row's Cells.
+void DrawTable(const view::PanelSection& sec, const std::vector<std::vector<std::string>>& cells) {
   if (!ImGui::BeginTable("table", static_cast<int>(sec.columns.size()), ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
   for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
   ImGui::TableHeadersRow();
-  for (const auto& r : sec.rows) {
+  for (size_t i = 0; i < sec.rows.size(); ++i) {
     ImGui::TableNextRow();
-    if (r.warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
-    const auto cells = Cells(r, sec.columns.size());
-    for (size_t c = 0; c < cells.size(); ++c) {
+    if (sec.rows[i].warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+    for (size_t c = 0; c < cells[i].size(); ++c) {
       ImGui::TableSetColumnIndex(static_cast<int>(c));
-      Wrapped(cells[c]);
+      Wrapped(cells[i][c]);
     }
-    if (r.warning) ImGui::PopStyleColor();
+    if (sec.rows[i].warning) ImGui::PopStyleColor();
   }
   ImGui::EndTable();
 }
@@ -102,9 +101,10 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       // cell fits whole, down to 0.6 of the panel's size.
       std::vector<float> widest(sec.columns.size(), 0.0f);
       for (size_t c = 0; c < sec.columns.size(); ++c) widest[c] = ImGui::CalcTextSize(sec.columns[c].c_str()).x;
+      std::vector<std::vector<std::string>> cells;
       for (const auto& r : sec.rows) {
-        const auto cells = Cells(r, sec.columns.size());
-        for (size_t c = 0; c < cells.size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells[c].c_str()).x);
+        cells.push_back(Cells(r, sec.columns.size()));
+        for (size_t c = 0; c < cells.back().size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells.back()[c].c_str()).x);
       }
       float text = 0;  // the cells' text; the padding does not shrink with the font scale
       for (float w : widest) text += w;
@@ -112,7 +112,7 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize - padding;
       const float fit = text > room && text > 0 ? std::clamp(room / text, 0.6f, 1.0f) : 1.0f;
       ImGui::SetWindowFontScale(fit);
-      DrawTable(sec);
+      DrawTable(sec, cells);
       ImGui::SetWindowFontScale(1.0f);
     }
     if (big) ImGui::PopFont();
