@@ -25,7 +25,7 @@ void NewStep(AppState& s) {
 }  // namespace
 
 std::optional<view::Str> LessonStatus(const AppState& s) {
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open})
+  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_end, view::Str::course_start})
     for (const char* lang : {"zh", "en"})
       if (s.ui.status == view::UiText(k, lang)) return k;
   return std::nullopt;
@@ -34,6 +34,7 @@ std::optional<view::Str> LessonStatus(const AppState& s) {
 void SetEvent(AppState& s, int event) {
   const auto* cur = s.Current();
   if (!cur) return;
+  s.ui.title_card = false;  // any move in the trace shows the lesson
   s.ui.event = std::clamp(event, 0, cur->EventCount() - 1);
   if (s.InLesson()) {
     const int owner = s.model.lesson->OwnerStep(s.ui.step, s.ui.event);
@@ -46,6 +47,7 @@ void SetEvent(AppState& s, int event) {
 
 void GoToStep(AppState& s, int step) {
   if (!s.InLesson()) return;
+  s.ui.title_card = false;
   s.ui.step = std::clamp(step, 0, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
   s.ui.event = s.model.lesson->EventOf(s.ui.step);
   NewStep(s);
@@ -54,16 +56,36 @@ void GoToStep(AppState& s, int step) {
 void StepLesson(AppState& s, int delta) {
   if (!s.InLesson()) return StepEvent(s, delta);
   s.ui.playing = false;
+  if (s.OnTitleCard()) {  // the card stands before the lesson's first step
+    if (delta > 0) {
+      s.ui.title_card = false;
+    } else if (s.ui.course_lesson > 0) {
+      OpenCourseLesson(s, s.ui.course_lesson - 1, /*at_end=*/true);
+    } else {
+      s.ui.status = view::UiText(view::Str::course_start, s.options.lang);
+    }
+    return;
+  }
   if (delta > 0 && s.PredictPending()) return Reveal(s);
   const int last = static_cast<int>(s.model.lesson->lesson.steps.size()) - 1;
-  if (delta > 0 && s.ui.step == last) {  // the clicker at the end: say so instead of doing nothing
-    s.ui.status = view::UiText(view::Str::lesson_end, s.options.lang);
+  if (delta > 0 && s.ui.step == last) {
+    if (s.InCourse() && s.ui.course_lesson + 1 < s.model.course->LessonCount()) {
+      if (OpenCourseLesson(s, s.ui.course_lesson + 1, /*at_end=*/false)) s.ui.title_card = true;
+      return;
+    }
+    // The clicker at the end: say so instead of doing nothing.
+    s.ui.status = view::UiText(s.InCourse() ? view::Str::course_end : view::Str::lesson_end, s.options.lang);
+    return;
+  }
+  if (delta < 0 && s.ui.step == 0 && s.InCourse()) {
+    s.ui.title_card = true;
     return;
   }
   GoToStep(s, s.ui.step + delta);
 }
 
 void Reveal(AppState& s) {
+  if (s.OnTitleCard()) return;  // the first step's question is not on screen yet
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
     s.ui.revealed = s.ui.scroll_to_answer = true;
     s.ui.revealed_steps.insert(s.ui.step);
@@ -209,29 +231,15 @@ bool ReloadIfChanged(AppState& s) {
   return true;
 }
 
-bool OpenFile(AppState& s, const std::string& path) {
+namespace {
+
+// Runs `load` (which changes the model only once everything it needs has loaded): a file that fails
+// sets s.ui.error to its one line and leaves the model as it was.
+template <typename F>
+bool Loading(AppState& s, const std::string& path, F&& load) {
   try {
-    view::OpenedDocument doc = view::OpenDocument(path);
-    if (doc.lesson) {
-      s.model.standalone.reset();
-      s.model.lesson = std::move(*doc.lesson);
-      s.ui.revealed_steps.clear();
-      GoToStep(s, 0);
-    } else {
-      s.model.standalone = std::move(doc.scenario);
-      s.ui.event = 0;
-    }
-    s.ui.playing = false;
+    load();
     s.ui.error.clear();
-    Watch(s, path);
-    // Recent files are absolute (and normal), so they open from any working folder.
-    std::error_code ec;
-    const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
-    auto& recent = s.options.recent;
-    recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());
-    recent.insert(recent.begin(), full);
-    if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
-    s.ui.settings_dirty = true;
     s.ui.fonts_dirty = true;  // new strings may need new glyphs
     return true;
   } catch (const data::LoadError& e) {
@@ -241,6 +249,109 @@ bool OpenFile(AppState& s, const std::string& path) {
   }
   s.ui.fonts_dirty = true;  // the error line may name a path with new characters
   return false;
+}
+
+// The course.json beside a lesson, when it lists that lesson: a lesson opened on its own (the
+// library, Ctrl+O, --lesson) still goes on to the next lesson of its course. A course file there
+// that does not load leaves the lesson on its own and says why in the status line.
+std::optional<view::CourseModel> CourseBeside(AppState& s, const std::filesystem::path& lesson) {
+  const auto file = (lesson.parent_path().empty() ? std::filesystem::path(".") : lesson.parent_path()) / "course.json";
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+  try {
+    view::CourseModel c = view::LoadCourseModel(file);
+    if (c.FindLesson(lesson) >= 0) return c;
+  } catch (const std::exception& e) {
+    s.ui.status = e.what();
+  }
+  return std::nullopt;
+}
+
+// Shows `lesson`, lesson `index` of a course: of the open course when `same_course` (its answers
+// revealed so far are kept, lesson by lesson), else of `course` (nullopt: a lesson on its own). A
+// `course` given with `same_course` is a fresh read of the open course's file and replaces it.
+void ShowLesson(AppState& s, view::LessonModel lesson, int index, bool same_course, std::optional<view::CourseModel> course) {
+  if (same_course) s.ui.course_revealed[s.ui.course_lesson] = s.ui.revealed_steps;
+  else s.ui.course_revealed.clear();
+  if (course || !same_course) s.model.course = std::move(course);
+  s.model.standalone.reset();
+  s.model.lesson = std::move(lesson);
+  s.ui.course_lesson = s.model.course ? index : 0;
+  s.ui.revealed_steps = s.model.course ? s.ui.course_revealed[index] : std::set<int>{};
+}
+
+}  // namespace
+
+bool OpenCourseLesson(AppState& s, int index, bool at_end) {
+  if (!s.model.course || index < 0 || index >= s.model.course->LessonCount()) return false;
+  const std::string path = s.model.course->course.lessons[static_cast<size_t>(index)].path.string();
+  return Loading(s, path, [&] {
+    view::LessonModel lesson = view::LoadLessonModel(path);
+    ShowLesson(s, std::move(lesson), index, /*same_course=*/true, std::nullopt);
+    s.ui.playing = false;
+    GoToStep(s, at_end ? static_cast<int>(s.model.lesson->lesson.steps.size()) - 1 : 0);
+    Watch(s, path);
+  });
+}
+
+bool GoToStepId(AppState& s, const std::string& step_id) {
+  if (const int k = s.InLesson() ? s.model.lesson->lesson.FindStep(step_id) : -1; k >= 0) {
+    GoToStep(s, k);
+    return true;
+  }
+  if (!s.model.course) return false;
+  for (int i = 0; i < s.model.course->LessonCount(); ++i)  // a lesson's id: its title card
+    if (s.model.course->outlines[static_cast<size_t>(i)].id == step_id) {
+      if (!OpenCourseLesson(s, i, /*at_end=*/false)) return false;
+      s.ui.title_card = true;
+      return true;
+    }
+  const view::CourseStep at = s.model.course->FindStep(step_id);
+  if (at.lesson < 0 || !OpenCourseLesson(s, at.lesson, false)) return false;
+  const int k = s.model.lesson->lesson.FindStep(step_id);  // the file may have changed since the outline was read
+  if (k >= 0) GoToStep(s, k);
+  return k >= 0;
+}
+
+bool OpenFile(AppState& s, const std::string& path) {
+  const bool ok = Loading(s, path, [&] {
+    view::OpenedDocument doc = view::OpenDocument(path);
+    if (doc.lesson) {
+      std::optional<view::CourseModel> course = std::move(doc.course);
+      int index = 0;
+      bool same_course = false;
+      if (course) {  // a course file: its first lesson
+        same_course = s.model.course && s.model.course->course.file == course->course.file;
+      } else if (const int k = s.model.course ? s.model.course->FindLesson(path) : -1; k >= 0) {
+        same_course = true;  // a lesson of the open course: it stays open
+        index = k;
+      } else if ((course = CourseBeside(s, path))) {  // else the course of the lesson's folder, if it lists it
+        index = course->FindLesson(path);
+      }
+      ShowLesson(s, std::move(*doc.lesson), index, same_course, std::move(course));
+      // A file opened (or reopened) starts the class afresh: every question asks again.
+      s.ui.course_revealed.clear();
+      s.ui.revealed_steps.clear();
+      GoToStep(s, 0);
+    } else {
+      s.model.standalone = std::move(doc.scenario);
+      s.model.course.reset();
+      s.ui.event = 0;
+    }
+    s.ui.playing = false;
+    // A course is watched through its lesson: the file shown is the one that reloads.
+    Watch(s, s.InCourse() ? s.model.course->course.lessons[static_cast<size_t>(s.ui.course_lesson)].path.string() : path);
+  });
+  if (!ok) return false;
+  // Recent files are absolute (and normal), so they open from any working folder.
+  std::error_code ec;
+  const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
+  auto& recent = s.options.recent;
+  recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());
+  recent.insert(recent.begin(), full);
+  if (recent.size() > kMaxRecent) recent.resize(kMaxRecent);
+  s.ui.settings_dirty = true;
+  return true;
 }
 
 void ScaleFont(AppState& s, float factor) {

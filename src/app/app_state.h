@@ -5,6 +5,7 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "app/frame_cache.h"
+#include "view/course_model.h"
 #include "view/layout.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
@@ -82,6 +84,13 @@ struct Transient {
   bool playing = false;          // Space: one event per 1/play_speed s, stopping at the next step's mark
   bool revealed = false;         // the current step's predict box has been answered (first PageDown / R)
   std::set<int> revealed_steps;  // steps revealed since the lesson was opened: back on one, its answer shows
+  // A course (Model::course): the lesson open (its index in the course), whether its title card is
+  // shown (PageDown from the previous lesson's last step, PageUp from this lesson's first step), and
+  // the steps revealed in each lesson left, so crossing back shows their answers again.
+  int course_lesson = 0;
+  bool title_card = false;
+  std::map<int, std::set<int>> course_revealed;
+  bool blank = false;            // B or '.': the projected screen is blanked, as presentation software does
   bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
@@ -123,6 +132,8 @@ struct Transient {
 };
 
 struct Model {
+  // A course (a lecture's lessons in order, data/course.h): `lesson` is its lesson ui.course_lesson.
+  std::optional<view::CourseModel> course;
   std::optional<view::LessonModel> lesson;              // lesson mode when set and no standalone
   std::shared_ptr<const view::ScenarioModel> standalone;  // a scenario opened on its own
 };
@@ -136,6 +147,9 @@ struct AppState {
   mutable FrameCache frame;
 
   bool InLesson() const { return !model.standalone && model.lesson && !model.lesson->lesson.steps.empty(); }
+  bool InCourse() const { return InLesson() && model.course.has_value(); }
+  // The title card of the course's lesson ui.course_lesson is on screen instead of its first step.
+  bool OnTitleCard() const { return InCourse() && ui.title_card; }
   // The scenario shown now, or nullptr when nothing is loaded.
   const view::ScenarioModel* Current() const {
     if (model.standalone) return model.standalone.get();
@@ -171,8 +185,18 @@ struct AppState {
 // reached by →, by dragging the timeline, by playing or by PageDown.
 void GoToStep(AppState& s, int step);      // clamps; jumps to the step's trace event
 // PageDown / PageUp (what a clicker sends). Forward on a step whose predict box is still unanswered
-// first reveals the answer; the next press moves on. Without a lesson: one trace event.
+// first reveals the answer; the next press moves on. Without a lesson: one trace event. In a course
+// the clicker crosses lessons: PageDown on a lesson's last step shows the next lesson's title card,
+// the next press its first step; PageUp crosses back the same way (the first step, the card, the
+// previous lesson's last step). A lesson that fails to load keeps what was open and says why.
 void StepLesson(AppState& s, int delta);
+// Opens lesson `index` of the open course at its first step (or its last with `at_end`), keeping the
+// course and the answers revealed in every lesson. On error: s.ui.error is set, nothing changes.
+bool OpenCourseLesson(AppState& s, int index, bool at_end);
+// Goes to the step with this id: in the lesson open, else in the course's lesson that owns it; a
+// course lesson's own id ("MASK") goes to its title card.
+// Returns false (and changes nothing) when no such step exists or its lesson does not load.
+bool GoToStepId(AppState& s, const std::string& step_id);
 // The status line's lesson message ("end of the lesson", "reveal first"), in either language, if it
 // shows one: such a message clears at the next step and follows the language switch.
 std::optional<view::Str> LessonStatus(const AppState& s);
@@ -194,8 +218,10 @@ void TogglePlay(AppState& s);
 // playing stops at its last event and the status line says to reveal first. Returns true when the
 // position moved.
 bool PlayTick(AppState& s);
-// Opens a lesson (a document with "steps") or a scenario. On error: s.ui.error is set and the
-// model is left exactly as it was. Returns true on success.
+// Opens a lesson (a document with "steps"), a course (its first lesson) or a scenario. A lesson that a
+// course lists opens inside that course — the open one, else the course.json of the lesson's folder —
+// so the clicker goes on to the next lesson. On error: s.ui.error is set and the model is left
+// exactly as it was. Returns true on success.
 bool OpenFile(AppState& s, const std::string& path);
 // Reopens the current file when it or a scenario it binds changed on disk, keeping the step and
 // event where possible. A file that no longer loads keeps the old model and shows the error.

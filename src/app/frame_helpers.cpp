@@ -49,6 +49,12 @@ nlohmann::json StateJson(const AppState& s) {
           {"step_index", s.ui.step},
           {"event", cur ? cur->EventLabel(s.ui.event) : ""},
           {"revealed", s.ui.revealed},
+          {"lesson", s.InLesson() ? s.model.lesson->lesson.id : ""},
+          {"course", s.InCourse() ? nlohmann::json{{"id", s.model.course->course.id}, {"lesson_index", s.ui.course_lesson},
+                                                   {"lessons", s.model.course->LessonCount()}}
+                                  : nlohmann::json()},
+          {"title_card", s.OnTitleCard()},
+          {"blank", s.ui.blank},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
                       {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()}}},

@@ -162,7 +162,17 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
     return;
   }
   const auto& L = s.model.lesson->lesson;
-  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s", T(s, view::Str::step).c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str());
+  if (s.ui.blank) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+    Wrapped(T(s, view::Str::notes_blank));
+    ImGui::PopStyleColor();
+  }
+  if (s.InCourse())
+    ImGui::TextDisabled("%s", view::UiFormat(view::Str::card_lesson_of, s.options.lang,
+                                             {std::to_string(s.ui.course_lesson + 1), std::to_string(s.model.course->LessonCount())}).c_str());
+  if (s.InCourse()) ImGui::SameLine();
+  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s%s", T(s, view::Str::step).c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str(),
+                      s.OnTitleCard() ? (" " + T(s, view::Str::notes_title_card)).c_str() : "");
   Heading(fonts, Fill(s, st->title.In(s.options.lang)));
   ImGui::Separator();
   ImGui::PushFont(fonts.text);
@@ -184,18 +194,40 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
     const auto& next = L.steps[s.ui.step + 1];
     ImGui::TextDisabled("%s", T(s, view::Str::next_step).c_str());
     Wrapped(next.id + "  " + next.title.In(s.options.lang));
+  } else if (s.InCourse() && s.ui.course_lesson + 1 < s.model.course->LessonCount()) {
+    const auto& next = s.model.course->outlines[static_cast<size_t>(s.ui.course_lesson + 1)];
+    ImGui::TextDisabled("%s", T(s, view::Str::notes_next_lesson).c_str());
+    Wrapped(next.id + "  " + next.title.In(s.options.lang));
   }
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
   Wrapped(T(s, view::Str::source) + ": " + Fill(s, st->source.In(s.options.lang)));
   ImGui::PopStyleColor();
   ImGui::Spacing();
-  ImGui::TextDisabled("%s", T(s, view::Str::steps).c_str());
-  for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
-    // Titles begin with the step's short id ("k1 · …"): the full id would repeat it.
-    const std::string& title = L.steps[i].title.In(s.options.lang);
-    const std::string label = title.empty() ? L.steps[i].id : title;
-    if (ImGui::Selectable(label.c_str(), i == s.ui.step)) GoToStep(s, i);
+  // The outline: the whole course (each lesson with its planned minutes, the open one with its
+  // steps), or the lesson's steps. Titles begin with the step's short id ("k1 · …").
+  const auto steps = [&] {
+    for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
+      const std::string& title = L.steps[i].title.In(s.options.lang);
+      const std::string label = (s.InCourse() ? "    " : "") + (title.empty() ? L.steps[i].id : title) + "##step" + std::to_string(i);
+      if (ImGui::Selectable(label.c_str(), i == s.ui.step && !s.OnTitleCard())) GoToStep(s, i);
+    }
+  };
+  if (!s.InCourse()) {
+    ImGui::TextDisabled("%s", T(s, view::Str::steps).c_str());
+    steps();
+    return;
+  }
+  const auto& C = *s.model.course;
+  ImGui::TextDisabled("%s  \u00b7  %s", T(s, view::Str::notes_course).c_str(), C.course.title.In(s.options.lang).c_str());
+  for (int k = 0; k < C.LessonCount(); ++k) {
+    const auto& o = C.outlines[static_cast<size_t>(k)];
+    const std::string minutes = view::UiFormat(view::Str::notes_minutes, s.options.lang, {std::to_string(C.course.lessons[static_cast<size_t>(k)].minutes)});
+    const std::string label = std::to_string(k + 1) + ". " + o.title.In(s.options.lang) + "  (" + minutes + ")##lesson" + std::to_string(k);
+    if (ImGui::Selectable(label.c_str(), k == s.ui.course_lesson && s.OnTitleCard()) && k != s.ui.course_lesson &&
+        OpenCourseLesson(s, k, /*at_end=*/false))
+      s.ui.title_card = true;
+    if (k == s.ui.course_lesson) steps();
   }
 }
 

@@ -94,9 +94,9 @@ int main(int argc, char** argv) {
   Args args;
   CLI::App cli{"blockwise — FlashAttention, block by block"};
   cli.add_option("file", args.file, "A lesson or scenario JSON file to open (as from the file manager)");
-  cli.add_option("--lesson", args.lesson, "Lesson JSON file (default: lessons/rc-t3.json)");
+  cli.add_option("--lesson", args.lesson, "Lesson or course JSON file (default: the shipped course, lessons/course.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
-  cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2");
+  cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2 (in the lesson open, else in the lesson of its course that owns it); a lesson id of the course (MASK) starts at its title card");
   cli.add_option("--position", args.position, "Then go to this trace position (1-based, e.g. update:2, tile:2,1, event:17)");
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting, else zh)")
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   // a background thread (the panels say "computing" meanwhile). Screenshots wait for everything.
   if (!headless) bw::view::SetDefaultComparisonMode(bw::view::ComparisonMode::kBackground);
 #endif
-  const std::string lesson = args.lesson.empty() ? Root() + "/lessons/rc-t3.json" : args.lesson;
+  const std::string lesson = args.lesson.empty() ? Root() + "/lessons/course.json" : args.lesson;
   if (!args.file.empty()) {
     if (!bw::app::OpenFile(state, args.file)) std::cerr << "error: " << state.ui.error << "\n";
   } else if (!args.scenario.empty()) {
@@ -158,13 +158,11 @@ int main(int argc, char** argv) {
   } else if (!bw::app::OpenFile(state, lesson)) {
     std::cerr << "error: " << state.ui.error << "\n";
   }
-  if (!args.step.empty()) {
-    const int idx = state.model.lesson ? state.model.lesson->lesson.FindStep(args.step) : -1;
-    if (idx < 0) {
-      std::cerr << "error: no step \"" << args.step << "\" in " << lesson << "\n";
-      return 2;
-    }
-    bw::app::GoToStep(state, idx);
+  if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
+    if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
+    std::cerr << "error: no step \"" << args.step << "\" in " << (state.ui.opened_path.empty() ? lesson : state.ui.opened_path)
+              << (state.model.course ? " or its course " + state.model.course->course.file : std::string()) << "\n";
+    return 2;
   }
   if (!args.position.empty()) {
     const auto* cur = state.Current();

@@ -34,6 +34,11 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   const view::Palette pal = s.Palette();
   const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(ToImColor(pal.background));
   style.Colors[ImGuiCol_WindowBg] = s.options.projector ? bg : ImVec4(0.94f, 0.94f, 0.94f, 1.0f);
+  if (s.ui.blank) {  // B or '.': a black screen (the clear colour is the window background), nothing drawn
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0, 0, 0, 1);
+    DrawHelp(s);
+    return {};
+  }
   style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
   style.Colors[ImGuiCol_Text] = s.options.projector ? ImVec4(0, 0, 0, 1) : ImVec4(0, 0, 0, 1);
   style.ChildBorderSize = s.options.projector ? 2.0f : 1.0f;
@@ -51,6 +56,12 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // so larger text never shrinks the diagram; text and panels scroll instead.
   const ImVec2 origin = ImGui::GetCursorPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (s.OnTitleCard()) {  // between two lessons of a course: the next one's title card, nothing else
+    DrawTitleCard(s, fonts, avail.x, avail.y);
+    ImGui::End();
+    DrawHelp(s);
+    return {};
+  }
   const auto* cur = s.Current();
   view::LayoutInput in;
   in.width = avail.x;
@@ -152,6 +163,25 @@ std::vector<std::string> ShownTexts(const AppState& s) {
     for (const auto& [k, m] : L.scenarios) add_model(*m);
   }
   if (s.model.standalone) add_model(*s.model.standalone);
+  if (s.model.course) {  // the title cards and the presenter's outline
+    const auto& C = *s.model.course;
+    for (const auto* t : {&C.course.title}) {
+      texts.push_back(t->zh);
+      texts.push_back(t->en);
+    }
+    for (const auto& l : C.course.lessons) {
+      texts.push_back(l.covers.zh);
+      texts.push_back(l.covers.en);
+    }
+    for (const auto& o : C.outlines) {
+      texts.push_back(o.title.zh);
+      texts.push_back(o.title.en);
+      for (const auto& st : o.steps) {
+        texts.push_back(st.title.zh);
+        texts.push_back(st.title.en);
+      }
+    }
+  }
   if (!s.ui.error.empty()) texts.push_back(s.ui.error);
   return texts;
 }

@@ -12,6 +12,7 @@
 
 #include "app/panels.h"
 #include "app/platform.h"
+#include "app/shortcuts.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -21,10 +22,10 @@ namespace {
 // The notes window steps the lesson with the same keys as the main window: they join its queue.
 // They count as input, so the main loop draws a frame and handles them at once (else they waited in
 // the queue until the mouse next moved over the main window: a helper's clicker went dead after F5).
-void KeyCallback(GLFWwindow* w, int key, int, int action, int mods) {
+void KeyCallback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   if (action != GLFW_PRESS && action != GLFW_REPEAT) return;
   auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
-  s->ui.keys.push_back({key, mods});
+  s->ui.keys.push_back({key, mods, LayoutChar(key, scancode)});  // by character too: B blanks from here
   s->ui.input_seen = true;
   glfwPostEmptyEvent();
 }

@@ -31,6 +31,8 @@ void HandleKeys(AppState& s);
 void UpdateFontSizes(AppState& s, float display_h);
 // The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
+// The title card of the course's lesson s.ui.course_lesson, in a width × height (px) box (title_card.cpp).
+void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float height);
 // P as a heatmap (our shader), the current tile outlined.
 void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer);  // or the balance (single query)
 // The presenter's notes window content (F5).

@@ -49,6 +49,8 @@ const std::vector<Shortcut>& Shortcuts() {
        [](AppState& s, const KeyPress& k) { StepBlock(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
       {view::Str::key_pages, {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
        [](AppState& s, const KeyPress& k) { StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1); }},
+      // A clicker's "blank screen" key sends B or '.' (as in presentation software).
+      {view::Str::key_blank, {Char('b', 0, kCtrl | kAlt), Char('.', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.blank); }},
       {view::Str::key_home_end, {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
        [](AppState& s, const KeyPress& k) {
          const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;
@@ -168,8 +170,15 @@ void HandleKeys(AppState& s) {
     }
     return;
   }
-  for (const KeyPress& k : keys)
+  for (const KeyPress& k : keys) {
+    // A blanked screen comes back with the clicker's keys (and Esc) before they do anything else: the
+    // class sees the step it left, not the next one.
+    if (s.ui.blank && (k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_ESCAPE)) {
+      s.ui.blank = false;
+      continue;
+    }
     if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+  }
   for (ImWchar c : io.InputQueueCharacters)
     if (const Shortcut* sc = MatchTyped(c); sc && sc->run) sc->run(s, KeyPress{0, 0, c});
 }

@@ -10,14 +10,16 @@ namespace bw::app {
 void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::PushFont(fonts.chrome);
   std::string title = "Blockwise";
-  if (const auto* st = s.CurrentStep()) {
+  if (s.OnTitleCard()) {
+    title += "  \u00b7  " + s.model.course->course.title.In(s.options.lang);
+  } else if (const auto* st = s.CurrentStep()) {
     title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
   } else if (const auto* cur = s.Current()) {
     title += "  \u00b7  " + cur->Title().In(s.options.lang);
   }
   ImGui::TextUnformatted(title.c_str());
   ImGui::PopFont();
-  if (s.CurrentStep()) {
+  if (s.CurrentStep() && !s.OnTitleCard()) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }

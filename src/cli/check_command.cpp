@@ -27,6 +27,18 @@ Checked Check(const std::string& path) {
     if (const auto* rep = m->Numerics(); rep && !rep->empty()) c.numerics.push_back(m);
   };
   const view::OpenedDocument doc = view::OpenDocument(path);
+  if (doc.course) {  // a course: every lesson loaded as the app loads it when the clicker reaches it
+    const view::CourseModel& cm = *doc.course;
+    size_t steps = 0;
+    for (const auto& l : cm.course.lessons) {
+      const view::LessonModel m = view::LoadLessonModel(l.path);
+      for (const auto& [key, sc] : m.scenarios) note(sc);
+      steps += m.lesson.steps.size();
+    }
+    c.summary = "course \"" + cm.course.id + "\", " + std::to_string(cm.LessonCount()) + " lessons, " + std::to_string(steps) +
+                " steps, " + std::to_string(cm.TotalMinutes()) + " minutes planned";
+    return c;
+  }
   if (doc.lesson) {
     const view::LessonModel& m = *doc.lesson;
     for (const auto& [key, sc] : m.scenarios) note(sc);
@@ -43,9 +55,9 @@ Checked Check(const std::string& path) {
 }  // namespace
 
 void AddCheckCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("check", "Load lesson or scenario files as the app would; print ok or the one-line error");
+  auto* cmd = app.add_subcommand("check", "Load course, lesson or scenario files as the app would (a course: every lesson it lists); print ok or the one-line error");
   auto files = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("files", *files, "Lesson or scenario JSON files")->required();
+  cmd->add_option("files", *files, "Course, lesson or scenario JSON files")->required();
   auto strict = std::make_shared<bool>(false);
   cmd->add_flag("--strict", *strict, "Exit with status 4 when a file loads but its numerics report is not empty");
   cmd->callback([files, strict]() {

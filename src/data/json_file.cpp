@@ -289,4 +289,15 @@ void JsonReader::SchemaVersion(const nlohmann::json& doc, int expected) const {
                                 std::to_string(expected));
 }
 
+bool InsideFolder(const std::filesystem::path& folder, const std::filesystem::path& child, std::error_code& ec) {
+  const auto f = std::filesystem::weakly_canonical(folder, ec);
+  if (ec) return false;
+  const auto c = std::filesystem::weakly_canonical(child, ec);
+  if (ec) return false;
+  auto fi = f.begin(), ci = c.begin();
+  for (; fi != f.end(); ++fi, ++ci)
+    if (ci == c.end() || *fi != *ci) return false;
+  return true;
+}
+
 }  // namespace bw::data

@@ -61,6 +61,12 @@ class JsonReader {
 std::string JsonPath(const std::string& parent, const std::string& key);
 std::string JsonPath(const std::string& parent, size_t index);
 
+// True when `child` (normalised) lies inside `folder`: the one rule for a path a file names (a
+// lesson's scenarios, a course's lessons), which must not leave the folder of the file that names it.
+// `ec` is set when either cannot be resolved (a name longer than the file system allows, a symlink
+// loop): the throwing overloads escaped as a std::filesystem_error without a JSON path (fuzz_lesson).
+bool InsideFolder(const std::filesystem::path& folder, const std::filesystem::path& child, std::error_code& ec);
+
 // The candidate closest to `word` by edit distance, when close enough to be a likely typo
 // (distance ≤ 2, or ≤ 1 for words of up to 3 letters; case differences count 0); "" otherwise.
 std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);

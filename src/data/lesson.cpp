@@ -19,20 +19,6 @@ LocalText Text(const JsonReader& r, const nlohmann::json& step, const std::strin
   return t;
 }
 
-// True when `child` (normalised) lies inside `folder`. `ec` is set when either cannot be resolved
-// (a name longer than the file system allows, a symlink loop): the throwing overloads escaped as a
-// std::filesystem_error without a JSON path (found by fuzz_lesson).
-bool Inside(const std::filesystem::path& folder, const std::filesystem::path& child, std::error_code& ec) {
-  const auto f = std::filesystem::weakly_canonical(folder, ec);
-  if (ec) return false;
-  const auto c = std::filesystem::weakly_canonical(child, ec);
-  if (ec) return false;
-  auto fi = f.begin(), ci = c.begin();
-  for (; fi != f.end(); ++fi, ++ci)
-    if (ci == c.end() || *fi != *ci) return false;
-  return true;
-}
-
 constexpr int kMaxChoices = 8;
 
 LessonStep::Check ReadCheck(const JsonReader& r, const nlohmann::json& c, const std::string& path, bool has_predict) {
@@ -115,7 +101,7 @@ Lesson LoadLesson(const std::filesystem::path& path) {
     if (rel.is_absolute()) r.Fail(p, "scenario path must be relative to the lesson file");
     ls.path = folder / rel;
     std::error_code ec;
-    const bool inside = Inside(folder, ls.path, ec);
+    const bool inside = InsideFolder(folder, ls.path, ec);
     if (ec) r.Fail(p, "scenario path cannot be resolved: " + ec.message());
     if (!inside) r.Fail(p, "scenario path \"" + ls.relative_path + "\" leaves the lesson's folder");
     lesson.scenarios.emplace(key, std::move(ls));

@@ -8,10 +8,14 @@ namespace bw::view {
 OpenedDocument OpenDocument(const std::filesystem::path& path) {
   OpenedDocument d;
   const auto doc = data::ReadJsonFile(path.string());
-  if (doc.is_object() && doc.contains("steps"))
+  if (doc.is_object() && doc.contains("steps")) {
     d.lesson = LoadLessonModel(path);
-  else
+  } else if (data::IsCourseDocument(doc)) {
+    d.course = LoadCourseModel(path);
+    d.lesson = LoadLessonModel(d.course->course.lessons.front().path);
+  } else {
     d.scenario = ParseScenarioModel(doc, path.string());
+  }
   return d;
 }
 

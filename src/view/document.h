@@ -1,19 +1,22 @@
 // OpenDocument: the one place that tells a lesson file from a scenario file. The app's File ▸ Open,
 // `blockwise-cli check` and the bad-input corpus test all open files through it, so they cannot
-// disagree: a JSON object with "steps" is a lesson (LoadLessonModel), anything else a scenario
-// (ParseScenarioModel, which dispatches on its "kind").
+// disagree: a JSON object with "steps" is a lesson (LoadLessonModel), one with "lessons" a course
+// (data::IsCourseDocument: LoadCourseModel, and its first lesson opened as a lesson), anything else a
+// scenario (ParseScenarioModel, which dispatches on its "kind").
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 
+#include "view/course_model.h"
 #include "view/lesson_model.h"
 
 namespace bw::view {
 
 struct OpenedDocument {
-  std::optional<LessonModel> lesson;               // set for a lesson
+  std::optional<LessonModel> lesson;               // set for a lesson, and for a course (its first lesson)
+  std::optional<CourseModel> course;               // set for a course
   std::shared_ptr<const ScenarioModel> scenario;   // set for a scenario
 };
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives the real app with the keyboard (xdotool, XTEST) inside its own Xvfb server and checks the
 # state the app writes (--state-file): → moves one event, PageDown reveals a question's answer and
-# then moves one lesson step, Space plays to the next step's mark (not past an open question), Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
+# then moves one lesson step, B blanks the screen, PageDown crosses into the course's next lesson through its
+# title card and PageUp back, Space plays to the next step's mark (not past an open question), Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
 # survives minimise/restore and resize loops and still answers keys afterwards.
 # Usage: keyboard_test.sh APP ROOT OUTDIR   (run it under xvfb-run)
 set -euo pipefail
@@ -52,6 +53,17 @@ xdotool key ctrl+o;     expect show_open True
 xdotool key Escape;     expect show_open False
 xdotool key ctrl+equal; expect font_px 24.2
 xdotool key End;        expect step RC-T3/b3
+# A clicker's blank key (B or '.') blanks the screen; its PageDown brings the same step back first.
+xdotool key b;          expect blank True
+xdotool key Next;       expect blank False; expect step RC-T3/b3; expect title_card False
+xdotool key period;     expect blank True
+xdotool key period;     expect blank False
+# The lesson opened is RC-T3 of the shipped course (lessons/course.json beside it): PageDown on its last
+# step shows the next lesson's title card, the next one that lesson's first step; PageUp crosses back.
+xdotool key Next;       expect title_card True; expect lesson N23; expect step N23/c1
+xdotool key Next;       expect title_card False; expect step N23/c1
+xdotool key Prior;      expect title_card True; expect lesson N23
+xdotool key Prior;      expect title_card False; expect step RC-T3/b3
 
 for i in 1 2 3; do
   xdotool windowminimize --sync "$wid" || xdotool windowunmap --sync "$wid"

@@ -1,4 +1,4 @@
-// The shipped lessons and scenarios, found on disk (lessons/*.json, lessons/scenarios/*.json,
+// The shipped lessons and scenarios, found on disk (lessons/*.json but the course, lessons/scenarios/*.json,
 // assets/scenarios/*.json) so a new file is tested without editing any list.
 #pragma once
 
@@ -20,7 +20,14 @@ inline std::vector<std::filesystem::path> JsonFilesIn(const std::filesystem::pat
   return out;
 }
 
-inline std::vector<std::filesystem::path> ShippedLessons() { return JsonFilesIn(kRoot + "/lessons"); }
+// lessons/course.json is the shipped course (data/course.h), not a lesson.
+inline const std::string kCourseFile = kRoot + "/lessons/course.json";
+
+inline std::vector<std::filesystem::path> ShippedLessons() {
+  auto all = JsonFilesIn(kRoot + "/lessons");
+  all.erase(std::remove(all.begin(), all.end(), std::filesystem::path(kCourseFile)), all.end());
+  return all;
+}
 
 inline std::vector<std::filesystem::path> ShippedScenarios() {
   auto a = JsonFilesIn(kRoot + "/lessons/scenarios");
