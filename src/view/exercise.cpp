@@ -27,6 +27,7 @@ std::string Normalise(const std::string& s) {
       if (d >= 0x90 && d <= 0x99) { out += static_cast<char>('0' + (d - 0x90)); i += 3; continue; }
       if (d == 0x8F) { out += '/'; i += 3; continue; }
       if (d == 0x8E) { out += '.'; i += 3; continue; }
+      if (d == 0x8C) { out += ','; i += 3; continue; }
       if (d == 0x8D) { out += '-'; i += 3; continue; }
     }
     if (s.compare(i, 3, "\u2212") == 0) { out += '-'; i += 3; continue; }
@@ -60,6 +61,10 @@ std::optional<Typed> Parse(const std::string& raw) {
     if (t.den_digits.find_first_not_of('0') == std::string::npos) return std::nullopt;  // x/0
     return t;
   }
+  // A decimal comma (22,86: how much of Europe writes 22.86) reads as the point, when it is the one
+  // separator typed; "1,000.5" stays unreadable rather than guessed.
+  if (const auto comma = s.find(','); comma != std::string::npos && s.find('.') == std::string::npos && s.find(',', comma + 1) == std::string::npos)
+    s[comma] = '.';
   const auto dot = s.find('.');
   t.int_digits = s.substr(0, dot);
   if (dot != std::string::npos) t.frac_digits = s.substr(dot + 1);

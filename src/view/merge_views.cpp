@@ -288,11 +288,21 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     sc.texts.push_back(t);
   };
   const bool mean_right = run.output(0) >= run.average_of_block_outputs(0);
+  // A plain mean that happens to equal the output is not wrong here: "=" in the text colour, and the
+  // legend says it is a coincidence of this input (N50/h1's 130/6), not the rule.
+  const bool coincide = PlainMeanEqualsOutput(run);
+  const std::string mid_mark = coincide ? "= " : "\u00d7 ";
   marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
-  marker("balance.midpoint", run.average_of_block_outputs(0), pal.wrong, 1.4f, "\u00d7 " + mid, !mean_right);
+  marker("balance.midpoint", run.average_of_block_outputs(0), coincide ? pal.text_muted : pal.wrong, 1.4f, mid_mark + mid, !mean_right);
   sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
   sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
-                      "\u00d7 " + UiText(Str::balance_midpoint, lang)});
+                      mid_mark + UiText(coincide ? Str::balance_coincidence : Str::balance_midpoint, lang)});
+}
+
+bool PlainMeanEqualsOutput(const engine::SingleQueryRun& run) {
+  if (run.exact) return run.exact->average_of_block_outputs[0] == run.exact->output[0];
+  const double a = run.average_of_block_outputs(0), o = run.output(0);
+  return std::isfinite(a) && std::isfinite(o) && std::abs(a - o) <= 5e-13 * std::max(std::abs(o), 1e-300);
 }
 
 }  // namespace bw::view

@@ -32,6 +32,11 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
 // goes for a single-query scenario — one row of P on a six-decade log scale would show 2/7, 1/7 and
 // 4/7 as the same colour; the balance's bars are linear. Empty (no records) when d_v ≠ 1.
 // The scene takes its box: a wider box spreads the bars and labels over a wider scene.
+// The plain mean of the block outputs equals the output for this input (blocks of equal weight, the
+// historical 2,1,3 → 130/6): then it is marked "equal here, by coincidence", never "wrong". Exact
+// runs compare the fractions; float runs to 12 significant digits (never a NaN).
+bool PlainMeanEqualsOutput(const engine::SingleQueryRun& run);
+
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
                         float width = kBalanceWidth);
 // The balance's width in em for a box of box_w × box_h pixels whose text is text_px, and in `em` the

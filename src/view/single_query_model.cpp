@@ -116,7 +116,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   acc.rows.push_back({T(Str::blocked_output), all_in ? q.at("output") : not_yet});
   // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
   // the block outputs happens to equal the output.
-  PanelRow wrong{T(Str::wrong_average), all_in ? q.at("average") : not_yet, all_in && q.at("average") != q.at("output")};
+  const bool coincide = all_in && PlainMeanEqualsOutput(run_);
+  PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), all_in ? q.at("average") : not_yet, all_in && !coincide};
   wrong.answer = true;
   acc.rows.push_back(wrong);
   if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});

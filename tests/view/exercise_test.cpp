@@ -26,12 +26,13 @@ ExpectedNumber Exact(long num, long den) {
 TEST(Exercise, TypedNumberAgainstAnExactValue) {
   const auto e = Exact(160, 7);
   for (const char* right : {"160/7", "320/14", "22.857", "22.86", "22.9", "22.857142857", " 160 / 7 ", "≈22.857",
-                            "１６０／７", "２２．８５７", "+160/7"})
+                            "１６０／７", "２２．８５７", "+160/7", "22,86", "22,857", "２２，８６"})  // a decimal comma too (issue 29)
     EXPECT_EQ(CheckTypedNumber(right, e), CheckVerdict::kRight) << right;
   for (const char* wrong : {"65/3", "21.67", "21.7", "22.8", "22", "-160/7", "−22.857", "22.858", "161/7", "0"})
     EXPECT_EQ(CheckTypedNumber(wrong, e), CheckVerdict::kWrong) << wrong;
   EXPECT_EQ(CheckTypedNumber("23", e), CheckVerdict::kTooCoarse);       // right to the unit, too few digits
-  for (const char* junk : {"", "abc", "22.", "160/0", "1/2/3", "22,857", "1e3", "12345678901234567890"})
+  EXPECT_EQ(CheckTypedNumber("21,67", e), CheckVerdict::kWrong);
+  for (const char* junk : {"", "abc", "22.", "160/0", "1/2/3", "2,2,857", "22,857.1", "1e3", "12345678901234567890"})
     EXPECT_EQ(CheckTypedNumber(junk, e), CheckVerdict::kUnreadable) << junk;
 }
 

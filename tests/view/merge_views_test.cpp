@@ -146,6 +146,7 @@ TEST(Balance, LinearBarsBlockWeightsMeanAndMidpoint) {
   EXPECT_TRUE(mean->answer && mid->answer);
   EXPECT_NE(FindText(end, "balance.mean.label")->text.find("160/7"), std::string::npos);
   EXPECT_NE(FindText(end, "balance.midpoint.label")->text.find("65/3"), std::string::npos);
+  EXPECT_EQ(FindText(end, "balance.midpoint.label")->text.rfind("\u00d7 ", 0), 0u) << "65/3 is marked wrong";
   // Positions on the number line 10…30: the weighted mean 160/7 lies right of the midpoint 65/3.
   const auto* axis = end.FindRect("balance.axis");
   const auto x_of = [&](double v) { return axis->x + static_cast<float>((v - 10) / 20) * axis->w; };
@@ -166,6 +167,11 @@ TEST(Balance, HistoricalExampleMeetsAtTheMidpoint) {
   const auto* mid = end.FindRect("balance.midpoint");
   ASSERT_TRUE(mean && mid);
   EXPECT_FLOAT_EQ(mean->x, mid->x);
+  // Equal here by coincidence (blocks of equal weight): marked "=" and said so, never "× wrong"
+  // beside the "✓" of the same number (issue 29); the side panel's row likewise.
+  EXPECT_EQ(FindText(end, "balance.midpoint.label")->text, "= 65/3 \u2248 21.67") << "mean " << FindText(end, "balance.mean.label")->text;
+  EXPECT_EQ(FindText(end, "balance.legend.midpoint")->text, "= " + UiText(Str::balance_coincidence, "en"));
+  EXPECT_EQ(FindText(end, "balance.mean.label")->text, "\u2713 65/3 \u2248 21.67");  // 130/6
   EXPECT_EQ(FindText(end, "balance.block.1")->text, "\u2713 block 1: 3");
   EXPECT_EQ(FindText(end, "balance.block.2")->text, "\u2713 block 2: 3");
 }
