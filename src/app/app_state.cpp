@@ -25,7 +25,8 @@ void NewStep(AppState& s) {
 }  // namespace
 
 std::optional<view::Str> LessonStatus(const AppState& s) {
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_end, view::Str::course_start})
+  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_end, view::Str::course_start,
+                            view::Str::presenter_one_screen})
     for (const char* lang : {"zh", "en"})
       if (s.ui.status == view::UiText(k, lang)) return k;
   return std::nullopt;
@@ -93,6 +94,17 @@ void Reveal(AppState& s) {
     if (s.ui.answer_verdict != static_cast<int>(view::CheckVerdict::kRight)) s.ui.answer_verdict = s.ui.answer_mistake = -1;
   }
   if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
+}
+
+void TogglePresenter(AppState& s, int monitors) {
+  if (!s.ui.presenter && monitors <= 1 && !s.ui.presenter_confirm) {
+    s.ui.presenter_confirm = true;
+    s.ui.status = view::UiText(view::Str::presenter_one_screen, s.options.lang);
+    return;
+  }
+  if (s.ui.status == view::UiText(view::Str::presenter_one_screen, s.options.lang)) s.ui.status.clear();
+  s.ui.presenter_confirm = false;
+  s.ui.presenter = !s.ui.presenter;
 }
 
 void CheckTypedAnswer(AppState& s) {

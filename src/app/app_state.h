@@ -91,6 +91,7 @@ struct Transient {
   bool title_card = false;
   std::map<int, std::set<int>> course_revealed;
   bool blank = false;            // B or '.': the projected screen is blanked, as presentation software does
+  bool presenter_confirm = false;  // F5 on one screen said the notes would cover the projection: F5 again opens them
   bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
@@ -201,6 +202,10 @@ bool GoToStepId(AppState& s, const std::string& step_id);
 // shows one: such a message clears at the next step and follows the language switch.
 std::optional<view::Str> LessonStatus(const AppState& s);
 void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer
+// F5: the presenter notes window opens or closes. With one screen (`monitors` ≤ 1, a mirrored
+// projector) it would open over the projected picture, notes and answers in front of the class: the
+// first F5 only says so in the status line, a second F5 opens it anyway.
+void TogglePresenter(AppState& s, int monitors);
 // The current step's checked exercise: check the typed text (a number question) or choice K
 // (1-based; a choice question) against the engine (view/exercise.h). A right answer reveals.
 void CheckTypedAnswer(AppState& s);

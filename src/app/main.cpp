@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -132,6 +133,10 @@ int main(int argc, char** argv) {
   const bool headless = !args.screenshot.empty();
   const bool use_settings = !args.no_settings && !headless && args.soak == 0;
   const auto settings_path = bw::app::SettingsPath();
+  // The first launch (no saved settings yet) speaks the locale's language and opens maximised.
+  std::error_code settings_ec;
+  const bool first_launch = use_settings && !std::filesystem::exists(settings_path, settings_ec);
+  if (first_launch) state.options.lang = bw::app::LanguageFromLocale(std::getenv("LC_ALL"), std::getenv("LC_MESSAGES"), std::getenv("LANG"));
   if (use_settings) {
     const std::string warn = bw::app::LoadSettings(state, settings_path);
     if (!warn.empty()) std::cerr << "warning: " << warn << "\n";
@@ -184,6 +189,7 @@ int main(int argc, char** argv) {
 
   GLFWwindow* window = bw::app::platform::OpenWindow(args.width, args.height, /*vsync=*/args.soak == 0, &state);
   if (!window) return 1;
+  if (first_launch) bw::app::platform::MaximizeWindow(window);
 
   IMGUI_CHECKVERSION();
   ImGuiContext* main_ctx = ImGui::CreateContext();

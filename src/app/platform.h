@@ -32,6 +32,9 @@ GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state);
 // emscripten_set_main_loop — the browser owns the loop, so on the web this never returns).
 void RunFrameLoop(GLFWwindow* window, const std::function<void()>& frame);
 void CloseWindow(GLFWwindow* window);
+// The first launch (no saved settings) opens maximised, as a desktop app does (web: the canvas fills
+// the page already: nothing).
+void MaximizeWindow(GLFWwindow* window);
 // [events] The idle wait: clears state.ui.input_seen, then sleeps until input arrives or `timeout`
 // seconds pass (desktop: glfwWaitEventsTimeout), so the caller sees whether anything happened. The
 // browser cannot sleep and delivers input between frames: there input_seen keeps what arrived since
@@ -62,6 +65,9 @@ void PictureLost(GLFWwindow* window);
 // null — Emscripten's GLFW has no glfwGetKeyName (it throws), and its keys come from the browser's
 // keyCode, which already follows the layout for letters and digits.
 const char* KeyName(int key, int scancode);
+// [monitors] How many monitors the desktop has (F5 on one screen: the notes window would open over
+// the projected picture). Web: 1 (the browser shows one page).
+int MonitorCount();
 
 // [shaders] The GLSL version line for ImGui's OpenGL3 backend and our shaders: "#version 130"
 // (OpenGL 3.0) on the desktop, "#version 300 es" (WebGL 2) on the web.

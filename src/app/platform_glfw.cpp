@@ -104,6 +104,14 @@ void WaitForInput(AppState& state, double timeout) {
 
 const char* KeyName(int key, int scancode) { return glfwGetKeyName(key, scancode); }
 
+void MaximizeWindow(GLFWwindow* window) { glfwMaximizeWindow(window); }
+
+int MonitorCount() {
+  int count = 0;
+  glfwGetMonitors(&count);
+  return count;
+}
+
 const char* GlslVersion() { return "#version 130"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\n"; }
 

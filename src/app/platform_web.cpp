@@ -110,6 +110,8 @@ void PictureLost(GLFWwindow*) {}
 bool CanRedrawInPart(GLFWwindow*) { return false; }
 
 const char* KeyName(int, int) { return nullptr; }  // glfwGetKeyName throws "not implemented" here
+int MonitorCount() { return 1; }
+void MaximizeWindow(GLFWwindow*) {}
 
 const char* GlslVersion() { return "#version 300 es"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }

@@ -51,4 +51,10 @@ std::string SaveSettings(const AppState& s, const std::filesystem::path& path) {
   return platform::WriteSettingsText(path, j.dump(2) + "\n");
 }
 
+std::string LanguageFromLocale(const char* lc_all, const char* lc_messages, const char* lang) {
+  for (const char* v : {lc_all, lc_messages, lang})
+    if (v && *v) return std::string(v).rfind("zh", 0) == 0 ? "zh" : "en";
+  return "en";
+}
+
 }  // namespace bw::app

@@ -15,6 +15,10 @@ namespace bw::app {
 std::filesystem::path SettingsPath();
 // Fills s.options and s.recent from the file; returns a warning ("" when fine or absent).
 std::string LoadSettings(AppState& s, const std::filesystem::path& path);
+// The UI language of a first launch (no saved settings) from the locale, as POSIX orders it: the
+// first of LC_ALL, LC_MESSAGES, LANG that is set and not empty; "zh" for zh_*, else "en" (a null
+// pointer is unset). "C" / "POSIX" / unset: "en".
+std::string LanguageFromLocale(const char* lc_all, const char* lc_messages, const char* lang);
 // Returns an error line ("" on success).
 std::string SaveSettings(const AppState& s, const std::filesystem::path& path);
 

@@ -59,7 +59,7 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_space, {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
       {view::Str::key_reveal, {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
       {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
-      {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.presenter); }},
+      {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { TogglePresenter(s, platform::MonitorCount()); }},
       {view::Str::key_f11, {Key(GLFW_KEY_F11)},
        [](AppState& s, const KeyPress& k) {
          if (k.mods & kShift) {  // next monitor (the projector is often the second one)

@@ -14,6 +14,7 @@
 
 #include "../lessons/lesson_files.h"
 #include "app/app_state.h"
+#include "app/settings.h"
 #include "data/load_error.h"
 #include "view/course_model.h"
 
@@ -145,6 +146,37 @@ TEST(Course, ALessonOpenedOnItsOwnPlaysInsideItsFoldersCourse) {
   StepLesson(s, +1);
   EXPECT_TRUE(s.OnTitleCard());
   EXPECT_EQ(s.model.lesson->lesson.id, "MASK");
+}
+
+// F5 on one screen (a mirrored projector): the notes window would open over the projected picture.
+TEST(Lecture, F5OnOneScreenSaysSoBeforeTheNotesOpen) {
+  AppState s = OpenCourse();
+  s.options.lang = "en";
+  TogglePresenter(s, 1);
+  EXPECT_FALSE(s.ui.presenter) << "the first F5 on one screen opens nothing";
+  EXPECT_EQ(s.ui.status, view::UiText(view::Str::presenter_one_screen, "en"));
+  TogglePresenter(s, 1);
+  EXPECT_TRUE(s.ui.presenter) << "the second F5 opens the notes anyway";
+  EXPECT_TRUE(s.ui.status.empty());
+  TogglePresenter(s, 1);
+  EXPECT_FALSE(s.ui.presenter);
+  TogglePresenter(s, 1);
+  EXPECT_FALSE(s.ui.presenter) << "asked again after it was closed";
+  AppState two = OpenCourse();
+  TogglePresenter(two, 2);
+  EXPECT_TRUE(two.ui.presenter) << "with a second screen the notes open at once";
+}
+
+// The first launch speaks the locale's language (POSIX order: LC_ALL, LC_MESSAGES, LANG).
+TEST(Lecture, TheFirstLaunchFollowsTheLocale) {
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "en_US.UTF-8"), "en");
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "zh_CN.UTF-8"), "zh");
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "zh_TW.UTF-8"), "zh");
+  EXPECT_EQ(LanguageFromLocale("en_GB.UTF-8", nullptr, "zh_CN.UTF-8"), "en");
+  EXPECT_EQ(LanguageFromLocale("", "zh_CN.UTF-8", "en_US.UTF-8"), "zh");
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "de_DE.UTF-8"), "en");
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "C"), "en");
+  EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, nullptr), "en");
 }
 
 // A folder of one's own: a lesson without a course stays a lesson; a course there with two lessons.
