@@ -101,6 +101,11 @@ void DropAnswers(view::Scene& scene, const AppState& s) {
   }
 }
 
+bool ConcealedNow(const AppState& s, const std::string& id) {
+  const auto* st = s.CurrentStep();
+  return st && s.PredictPending() && std::find(st->conceal.begin(), st->conceal.end(), id) != st->conceal.end();
+}
+
 std::string AwayFromStepLine(const AppState& s) {
   if (!s.InLesson() || !s.Current() || s.ui.event == s.model.lesson->EventOf(s.ui.step)) return "";
   const int e = s.model.lesson->EventOf(s.ui.step);

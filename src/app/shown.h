@@ -31,6 +31,10 @@ view::Scene SceneNow(const AppState& s);
 // Leaves out a scene's answer records while the step's question is open (SceneNow does this).
 void DropAnswers(view::Scene& scene, const AppState& s);
 
+// The step's question is open and its "conceal" names `id` (a scene rect, a panel section, or
+// view::kConcealHeatmap: the P heatmap beside the diagram).
+bool ConcealedNow(const AppState& s, const std::string& id);
+
 // Every string the main window shows now (step text, panels, diagram labels, timeline label).
 std::vector<std::string> VisibleTexts(const AppState& s);
 // Scrubbed away from the current step's own event: the line above its text that says which event

@@ -148,6 +148,10 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
   ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title).c_str());
+  if (ConcealedNow(s, view::kConcealHeatmap)) {  // the mask in it would answer the open question (MASK/k1)
+    Wrapped(T(s, view::Str::hidden_answer));
+    return;
+  }
   if (h->not_computed_yet) {
     Wrapped(T(s, h->computing ? view::Str::heatmap_computing : view::Str::heatmap_not_yet));
     return;

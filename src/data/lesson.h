@@ -47,8 +47,8 @@ struct LessonStep {
   // Optional, only with "predict": what would give the answer away while the question is open,
   // hidden until it is revealed — ids of scene rects (the rect stays, its label reads "?" and every
   // text drawn inside it is left out: "sram.acc") and of side-panel sections (left out:
-  // "accumulator", "blocks"). view::LoadLessonModel checks that each names one or the other at the
-  // step's position.
+  // "accumulator", "blocks"), or "heatmap" (the P heatmap, view::kConcealHeatmap). view::LoadLessonModel
+  // checks that each names one of them at the step's position.
   std::vector<std::string> conceal;
   // Optional. "panel": the id of the side-panel section the step is about ("accumulator",
   // "blocks", "counters", "compare", …; view::PanelSection::id). It is the one panel shown in

@@ -83,7 +83,7 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       for (size_t k = 0; k < st.conceal.size(); ++k) {
         const std::string& id = st.conceal[k];
         const bool section = std::any_of(panels.begin(), panels.end(), [&](const PanelSection& p) { return p.id == id; });
-        if (section || scene.FindRect(id)) continue;
+        if (section || scene.FindRect(id) || (id == kConcealHeatmap && sc.HeatmapAt(e))) continue;
         std::string rects, sections;
         for (size_t q = 0; q < scene.rects.size() && q < 8; ++q) rects += (q ? ", " : "") + scene.rects[q].id;
         if (scene.rects.size() > 8) rects += ", …";

@@ -14,6 +14,10 @@
 
 namespace bw::view {
 
+// A step's "conceal" may name the P heatmap beside the diagram (where the scenario draws one): it
+// shows "? (predict first)" while the question is open (MASK/k1: the mask in it counts the skipped tiles).
+inline constexpr const char* kConcealHeatmap = "heatmap";
+
 struct LessonModel {
   data::Lesson lesson;
   std::map<std::string, std::shared_ptr<const ScenarioModel>> scenarios;  // by the lesson's key

@@ -57,32 +57,39 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
     const std::vector<TextSpan> ab_spans = {{"\u03b1 = e^(m\u2212m\u2032) = " + a, st},
                                             {"    ", txt},
                                             {"\u03b2 = e^(m_b\u2212m\u2032) = " + be, bl}};
+    // Raw mode subtracts no maximum: m stays 0 and α = β = 1 at every merge, so the strip says what
+    // the merge is there — add the numerators, add the denominators — and names no m, α or β (N50/w1
+    // showed "m = 0, α = β = 1" before s1 introduces them, a walkthrough found).
+    const bool raw = run.problem.mode == engine::SoftmaxMode::kRaw;
+    const std::string a_ = raw ? "" : a + "\u00b7", b_ = raw ? "" : be + "\u00b7";
     SceneText l = Line("strip.l", x, 0, size, pal,
-                       {{"l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = ", txt},
-                        {a + "\u00b7" + Num(b.before.l, ex ? &ex->before.l : nullptr), st},
+                       {{raw ? "l\u2032 = l + l_b = " : "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = ", txt},
+                        {a_ + Num(b.before.l, ex ? &ex->before.l : nullptr), st},
                         {" + ", txt},
-                        {be + "\u00b7" + Num(b.local.l, ex ? &ex->local.l : nullptr), bl},
+                        {b_ + Num(b.local.l, ex ? &ex->local.l : nullptr), bl},
                         {" = " + Num(b.after.l, ex ? &ex->after.l : nullptr), txt}});
     SceneText u = Line("strip.u", x, 0, size, pal,
-                       {{"u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = ", txt},
-                        {a + "\u00b7" + VecNum(b.before.u, ex ? &ex->before.u : nullptr), st},
+                       {{raw ? "u\u2032 = u + u_b = " : "u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = ", txt},
+                        {a_ + VecNum(b.before.u, ex ? &ex->before.u : nullptr), st},
                         {" + ", txt},
-                        {be + "\u00b7" + VecNum(b.local.u, ex ? &ex->local.u : nullptr), bl},
+                        {b_ + VecNum(b.local.u, ex ? &ex->local.u : nullptr), bl},
                         {" = " + VecNum(b.after.u, ex ? &ex->after.u : nullptr), txt}});
-    // The m′ line with α and β after it when it fits, else α and β on the next line.
-    std::vector<TextSpan> joined = m_spans;
-    joined.push_back({"    ", txt});
-    joined.insert(joined.end(), ab_spans.begin(), ab_spans.end());
     float y = y0;
-    SceneText m = Line("strip.m", x, y, size, pal, joined);
-    if (fits(m, x)) {
-      sc.texts.push_back(std::move(m));
-    } else {
-      sc.texts.push_back(Line("strip.m", x, y, size, pal, m_spans));
+    if (!raw) {
+      // The m′ line with α and β after it when it fits, else α and β on the next line.
+      std::vector<TextSpan> joined = m_spans;
+      joined.push_back({"    ", txt});
+      joined.insert(joined.end(), ab_spans.begin(), ab_spans.end());
+      SceneText m = Line("strip.m", x, y, size, pal, joined);
+      if (fits(m, x)) {
+        sc.texts.push_back(std::move(m));
+      } else {
+        sc.texts.push_back(Line("strip.m", x, y, size, pal, m_spans));
+        y += step;
+        sc.texts.push_back(Line("strip.ab", x, y, size, pal, ab_spans));
+      }
       y += step;
-      sc.texts.push_back(Line("strip.ab", x, y, size, pal, ab_spans));
     }
-    y += step;
     // l′ and u′ side by side (u′ in the right column) when both fit, else one under the other.
     l.y = y;
     u.x = x_u, u.y = y;
@@ -293,10 +300,17 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const bool coincide = PlainMeanEqualsOutput(run);
   const std::string mid_mark = coincide ? "= " : "\u00d7 ";
   marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
-  marker("balance.midpoint", run.average_of_block_outputs(0), coincide ? pal.text_muted : pal.wrong, 1.4f, mid_mark + mid, !mean_right);
   sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
+  if (!OutputWrittenAt(run, event)) return;
+  marker("balance.midpoint", run.average_of_block_outputs(0), coincide ? pal.text_muted : pal.wrong, 1.4f, mid_mark + mid, !mean_right);
   sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
                       mid_mark + UiText(coincide ? Str::balance_coincidence : Str::balance_midpoint, lang)});
+}
+
+bool OutputWrittenAt(const engine::SingleQueryRun& run, int event) {
+  for (int e = 0; e <= event && e < static_cast<int>(run.events.size()); ++e)
+    if (run.events[static_cast<size_t>(e)].kind == engine::QueryEventKind::kWriteOutput) return true;
+  return false;
 }
 
 bool PlainMeanEqualsOutput(const engine::SingleQueryRun& run) {

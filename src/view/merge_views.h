@@ -36,6 +36,10 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
 // historical 2,1,3 → 130/6): then it is marked "equal here, by coincidence", never "wrong". Exact
 // runs compare the fractions; float runs to 12 significant digits (never a NaN).
 bool PlainMeanEqualsOutput(const engine::SingleQueryRun& run);
+// The output has been written by `event` (the trace's write event or after it). The wrong "plain mean
+// of the block outputs" is shown from then on, beside the output written — not as soon as the last
+// block is merged: N50/w2 (update:2) showed the purple 65/3 before w3 asks what went wrong.
+bool OutputWrittenAt(const engine::SingleQueryRun& run, int event);
 
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
                         float width = kBalanceWidth);

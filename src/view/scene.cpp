@@ -278,15 +278,20 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     sc.rects.push_back(std::move(r));
   }
   SceneRect acc = Panel("sram.acc", kSramX + 1, kAccTop, 17, acc_h, {255, 255, 255}, pal);
-  acc.label = UiText(Str::acc_title, lang);
+  const bool raw = run.problem.mode == engine::SoftmaxMode::kRaw;
+  acc.label = UiText(raw ? Str::acc_title_raw : Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
   // The three rows share the box's height below its title; the painter may enlarge them (Ctrl + beyond
   // what the layout took) only as far as their pitch allows.
   const float ax = kSramX + 1.8f, row_top = kRow2 + 0.3f, size = 1.35f * ts;
-  const float row = (kAccTop + acc_h - 0.4f - row_top) / 3;
-  const char* names[] = {"m", "l", "u"};
-  for (int k = 0; k < 3; ++k) {
+  // Raw mode subtracts no maximum: its accumulator is l and u (an m pinned at 0 only raised the
+  // question of what m is, before N50/s1 introduces it).
+  const int rows = raw ? 2 : 3;
+  const float row = (kAccTop + acc_h - 0.4f - row_top) / static_cast<float>(rows);
+  const char* all_names[] = {"m", "l", "u"};
+  const char* const* names = raw ? all_names + 1 : all_names;
+  for (int k = 0; k < rows; ++k) {
     SceneText t{std::string("acc.") + names[k], ax, row_top + row * static_cast<float>(k), size, pal.state_term,
                 std::string(names[k]) + " = " + q.at(names[k])};
     t.max_grow = (row - 0.15f) / size;
@@ -315,7 +320,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       a.kind = ArrowKind::kMerge;
       a.points = {{sram_kv_c, kRow1 + kTileH}, {sram_kv_c, kRow2 - 1.5f}};
       a.color = pal.merge_arrow;
-      a.label = UiText(Str::merge, lang);
+      a.label = UiText(raw ? Str::merge_raw : Str::merge, lang);
       a.label_at = {kSramX + 1.0f, kRow1 + kTileH + 0.15f};
       sc.arrows.push_back(std::move(a));
       break;

@@ -85,7 +85,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   const auto T = [&](Str k) { return UiText(k, lang); };
   const int merged = run_.BlocksMergedAt(e);
   // Predict, then reveal: what the trace has not reached yet is not shown. A block's own (m_b, l_b,
-  // u_b) appear once it is merged; the true output and the wrong average once every block is in.
+  // u_b) appear once it is merged; the true output once every block is in, the wrong average once the
+  // output is written.
   const bool all_in = merged == run_.BlockCount();
   const std::string not_yet = T(Str::not_yet);
   PanelSection acc;
@@ -93,7 +94,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   acc.title = T(Str::panel_accumulator);
   const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? Str::mode_raw : Str::mode_stable);
   acc.rows.push_back({T(Str::mode), mode + (run_.exact ? "  \u00b7  " + T(Str::exact_note) : "")});
-  acc.rows.push_back({"m", q.at("m")});
+  const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: no maximum is subtracted, no m, no rescale
+  if (!raw) acc.rows.push_back({"m", q.at("m")});
   acc.rows.push_back({"l", q.at("l")});
   acc.rows.push_back({"u", q.at("u")});
   acc.rows.push_back({T(Str::output_so_far), q.at("output_so_far")});
@@ -101,14 +103,14 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
     const std::string before = merged > 1 ? "@" + std::to_string(merged - 1) : "";
-    const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: m is 0 from the start
-    acc.rows.push_back({T(Str::before) + " (m, l, u)", merged > 1 ? q.at("m" + before) + ", " + q.at("l" + before) + ", " +
-                                                                  q.at("u" + before)
-                                                            : T(raw ? Str::empty_state_raw : Str::empty_state)});
+    const std::string m_before = raw ? "" : q.at("m" + before) + ", ";
+    acc.rows.push_back({T(Str::before) + (raw ? " (l, u)" : " (m, l, u)"), merged > 1 ? m_before + q.at("l" + before) + ", " + q.at("u" + before)
+                                                                                   : T(raw ? Str::empty_state_raw : Str::empty_state)});
     // The factor answers "what happens to the old l and u?" (RC-T3/b1), and its name says "rescale":
-    // the row is held back while a question is open.
-    acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true, true});
-    acc.rows.push_back({T(Str::block) + " " + j + " (m_b, l_b, u_b)", q.at("m_b@" + j) + ", " + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
+    // the row is held back while a question is open. Raw mode never rescales.
+    if (!raw) acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true, true});
+    acc.rows.push_back({T(Str::block) + " " + j + (raw ? " (l_b, u_b)" : " (m_b, l_b, u_b)"),
+                        (raw ? "" : q.at("m_b@" + j) + ", ") + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
   PanelRow truth{T(Str::true_output), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
@@ -116,8 +118,10 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   acc.rows.push_back({T(Str::blocked_output), all_in ? q.at("output") : not_yet});
   // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
   // the block outputs happens to equal the output.
-  const bool coincide = all_in && PlainMeanEqualsOutput(run_);
-  PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), all_in ? q.at("average") : not_yet, all_in && !coincide};
+  // The wrong average beside the output written (OutputWrittenAt), not as soon as the last block is in.
+  const bool written = OutputWrittenAt(run_, e);
+  const bool coincide = written && PlainMeanEqualsOutput(run_);
+  PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), written ? q.at("average") : not_yet, written && !coincide};
   wrong.answer = true;
   acc.rows.push_back(wrong);
   if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});

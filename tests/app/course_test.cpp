@@ -15,6 +15,7 @@
 #include "../lessons/lesson_files.h"
 #include "app/app_state.h"
 #include "app/settings.h"
+#include "app/shown.h"
 #include "data/load_error.h"
 #include "view/course_model.h"
 
@@ -177,6 +178,37 @@ TEST(Lecture, TheFirstLaunchFollowsTheLocale) {
   EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "de_DE.UTF-8"), "en");
   EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, "C"), "en");
   EXPECT_EQ(LanguageFromLocale(nullptr, nullptr, nullptr), "en");
+}
+
+// What a step's question asks is concealed until its reveal (issue 29, item 4): MASK/k1's heatmap
+// would count the skipped tiles; BWD/r1's comparison table and the materialising box would say which
+// backward moves more data.
+TEST(Lecture, WhatAQuestionAsksStaysOffTheScreenUntilTheReveal) {
+  AppState s = OpenCourse();
+  s.options.lang = "en";
+  ASSERT_TRUE(GoToStepId(s, "MASK/k1"));
+  ASSERT_TRUE(s.Current()->HeatmapAt(s.ui.event).has_value());
+  EXPECT_TRUE(ConcealedNow(s, view::kConcealHeatmap));
+  Reveal(s);
+  EXPECT_FALSE(ConcealedNow(s, view::kConcealHeatmap));
+
+  ASSERT_TRUE(GoToStepId(s, "BWD/r1"));
+  const auto texts = [&] {
+    std::string all;
+    for (const auto& t : SceneNow(s).texts) all += t.text + "\n";
+    return all;
+  };
+  const auto sections = [&] {
+    std::set<std::string> ids;
+    for (const auto& sec : PanelsNow(s)) ids.insert(sec.id);
+    return ids;
+  };
+  EXPECT_EQ(sections().count("backward"), 0u);
+  EXPECT_EQ(texts().find("scratch"), std::string::npos) << texts();
+  EXPECT_EQ(texts().find("128"), std::string::npos) << "the materialising path's P reads";
+  Reveal(s);
+  EXPECT_EQ(sections().count("backward"), 1u);
+  EXPECT_NE(texts().find("128"), std::string::npos);
 }
 
 // A folder of one's own: a lesson without a course stays a lesson; a course there with two lessons.

@@ -31,20 +31,23 @@ Scene At(const ScenarioModel& m, const std::string& position, const char* lang =
 TEST(MergeStrip, WorkedExampleRawMode) {
   const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
   const Palette pal = ClassroomPalette();
-  // Raw mode: m stays 0 from the start, so α = β = 1 at every merge (never "rescale 0").
+  // Raw mode subtracts no maximum: the merge adds numerators and denominators, and the strip names no
+  // m, α or β (N50/w1 showed "m = 0, α = β = 1" before N50/s1 introduces them; issue 29).
   const Scene s1 = At(*m, "update:1");
-  ASSERT_TRUE(FindText(s1, "strip.m"));
-  EXPECT_EQ(FindText(s1, "strip.m")->text, "m\u2032 = max(m = 0, m_b = 0) = 0    \u03b1 = e^(m\u2212m\u2032) = 1    \u03b2 = e^(m_b\u2212m\u2032) = 1");
-  EXPECT_EQ(FindText(s1, "strip.l")->text, "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = 1\u00b70 + 1\u00b73 = 3");
+  EXPECT_FALSE(FindText(s1, "strip.m"));
+  EXPECT_FALSE(FindText(s1, "strip.ab"));
+  EXPECT_EQ(FindText(s1, "strip.l")->text, "l\u2032 = l + l_b = 0 + 3 = 3");
+  EXPECT_FALSE(FindText(s1, "acc.m")) << "the raw accumulator is l and u";
+  EXPECT_EQ(FindText(s1, "acc.l")->text, "l = 3");
   const Scene s2 = At(*m, "update:2");
-  EXPECT_EQ(FindText(s2, "strip.l")->text, "l\u2032 = \u03b1\u00b7l + \u03b2\u00b7l_b = 1\u00b73 + 1\u00b74 = 7");
-  EXPECT_EQ(FindText(s2, "strip.u")->text, "u\u2032 = \u03b1\u00b7u + \u03b2\u00b7u_b = 1\u00b740 + 1\u00b7120 = 160");
+  EXPECT_EQ(FindText(s2, "strip.l")->text, "l\u2032 = l + l_b = 3 + 4 = 7");
+  EXPECT_EQ(FindText(s2, "strip.u")->text, "u\u2032 = u + u_b = 40 + 120 = 160");
   // Colour-linked: the old state's term is teal like the accumulator's values, the block's amber.
   const auto& spans = FindText(s2, "strip.l")->spans;
   ASSERT_EQ(spans.size(), 5u);
-  EXPECT_EQ(spans[1].text, "1\u00b73");
+  EXPECT_EQ(spans[1].text, "3");
   EXPECT_EQ(spans[1].color, pal.state_term);
-  EXPECT_EQ(spans[3].text, "1\u00b74");
+  EXPECT_EQ(spans[3].text, "4");
   EXPECT_EQ(spans[3].color, pal.block_term);
   EXPECT_EQ(FindText(s2, "acc.l")->color, pal.state_term);
   const Scene sw = At(*m, "write");
@@ -174,6 +177,27 @@ TEST(Balance, HistoricalExampleMeetsAtTheMidpoint) {
   EXPECT_EQ(FindText(end, "balance.mean.label")->text, "\u2713 65/3 \u2248 21.67");  // 130/6
   EXPECT_EQ(FindText(end, "balance.block.1")->text, "\u2713 block 1: 3");
   EXPECT_EQ(FindText(end, "balance.block.2")->text, "\u2713 block 2: 3");
+}
+
+// The wrong plain mean comes with the output written, not with the last merge: N50/w2 (update:2)
+// showed the purple 65/3 before w3 (write) asks what went wrong (issue 29). The side panel agrees.
+TEST(Balance, ThePlainMeanComesWithTheWrite) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
+  const Scene merged = BalanceAt(*m, "update:2");
+  EXPECT_TRUE(merged.FindRect("balance.mean")) << "the weighted mean is there once every block is in";
+  EXPECT_FALSE(merged.FindRect("balance.midpoint"));
+  EXPECT_FALSE(FindText(merged, "balance.midpoint.label"));
+  const Scene written = BalanceAt(*m, "write");
+  ASSERT_TRUE(FindText(written, "balance.midpoint.label"));
+  EXPECT_EQ(FindText(written, "balance.midpoint.label")->text, "\u00d7 65/3 \u2248 21.67");
+  const auto row = [&](const std::string& position) {
+    for (const auto& sec : m->Panels(m->FindPosition(position), "en"))
+      for (const auto& r : sec.rows)
+        if (r.name == UiText(Str::wrong_average, "en")) return r.value;
+    return std::string("(no row)");
+  };
+  EXPECT_EQ(row("update:2"), UiText(Str::not_yet, "en"));
+  EXPECT_EQ(row("write"), "65/3 \u2248 21.67");
 }
 
 }  // namespace
