@@ -50,8 +50,9 @@ void DrawEditor(AppState& s) {
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
   // Each field shows its own error (and the masked-logit hint) right under it.
-  const auto field = [&](const char* label, std::string* text, int index) {
-    changed |= ImGui::InputText(label, text);
+  // Labelled in the UI's language (an error under a field names its JSON path, /weights/1).
+  const auto field = [&](view::Str label, std::string* text, int index) {
+    changed |= ImGui::InputText((T(s, label) + "##field" + std::to_string(index)).c_str(), text);
     const bool here = !ed.error.empty() && ed.error_key == EditorKey(ed, index);
     const bool hint = index == 0 && ed.masked_hint;
     if (here || hint) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
@@ -59,9 +60,9 @@ void DrawEditor(AppState& s) {
     if (hint) Wrapped(T(s, view::Str::masked_hint));
     if (here || hint) ImGui::PopStyleColor();
   };
-  field(ed.logits ? "logits" : "weights", &ed.scores, 0);
-  field("values", &ed.values, 1);
-  field("block sizes", &ed.blocks, 2);
+  field(ed.logits ? view::Str::editor_logits : view::Str::editor_weights, &ed.scores, 0);
+  field(view::Str::editor_values, &ed.values, 1);
+  field(view::Str::editor_blocks, &ed.blocks, 2);
   ImGui::PopItemWidth();
   changed |= ImGui::Checkbox(T(s, view::Str::stable_mode).c_str(), &ed.stable);
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen

@@ -147,7 +147,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
-  ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title).c_str());
+  ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title + (h->not_finite ? "  \u00b7  NaN / \u221e: " + T(s, view::Str::num_title) : "")).c_str());
   if (ConcealedNow(s, view::kConcealHeatmap)) {  // the mask in it would answer the open question (MASK/k1)
     Wrapped(T(s, view::Str::hidden_answer));
     return;

@@ -292,7 +292,7 @@ std::optional<Heatmap> AttentionModel::HeatmapAt(int e) const {
   h.value_rows = P.value_rows;
   h.value_cols = P.value_cols;
   h.values = P.values.data();
-  if (!runs_.reference_P_finite) h.title += "  \u00b7  NaN / \u221e: " + UiText(Str::num_title, "en") + " / " + UiText(Str::num_title, "zh");
+  h.not_finite = !runs_.reference_P_finite;
   if (!runs_.run.trace.empty() && !Tiled() && !IsBackward(std::clamp(e, 0, EventCount() - 1))) {
     // The reference writes P in its pass 2; before that event there is no P to show.
     const auto& tr = runs_.run.trace;

@@ -84,8 +84,8 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
     sc.texts.push_back({id + ".label", std::max(a.x, b.x - 12.0f), a.y - 1.1f, 0.75f, c, label});
   };
   char buf[160];
-  std::snprintf(buf, sizeof buf, "bf16/fp16 tensor core %.0f TFLOP/s", peaks.tensor_flops / 1e12);
-  flat("roof.tensor", ridge_tensor, peaks.tensor_flops, tensor_c, buf);
+  std::snprintf(buf, sizeof buf, "%.0f", peaks.tensor_flops / 1e12);
+  flat("roof.tensor", ridge_tensor, peaks.tensor_flops, tensor_c, UiFormat(Str::gpu_roof_tensor, lang, {buf}));
   std::snprintf(buf, sizeof buf, "fp32 %.0f TFLOP/s", peaks.fp32_flops / 1e12);
   flat("roof.fp32", ridge_fp32, peaks.fp32_flops, fp32_c, buf);
   std::snprintf(buf, sizeof buf, "HBM %.1f TB/s", bw / 1e12);

@@ -61,6 +61,9 @@ struct Heatmap {
   // 0: rows × cols, P itself.
   int value_rows = 0, value_cols = 0;
   std::string title;
+  // P holds NaN or ∞ (the reference's softmax): the title then names the numerics report, in the
+  // UI's language (the app adds it: HeatmapAt takes no language).
+  bool not_finite = false;
   int r0 = 0, r1 = 0, c0 = 0, c1 = 0;  // highlighted cells [r0, r1) × [c0, c1); empty when r0 == r1
   // P has not been computed yet at this event (the materialising reference before its pass 2):
   // the app says so instead of showing the picture, which would give the answer away.

@@ -156,6 +156,14 @@ TEST(GpuRoofline, ShippedRecordingsArePlacedAgainstTheH200Peaks) {
     EXPECT_FLOAT_EQ(pt->y + pt->h / 2, want.y);
     // Below its own roof on screen: the roof at that intensity is higher up (smaller y).
     EXPECT_LT(RooflineToScene(p.intensity, p.roof_flops, 40.0f, 15.0f).y, want.y + 1e-4f);
+    // The roof's label in the UI's language (zh mode showed "bf16/fp16 tensor core 989 TFLOP/s").
+    const auto label = [&](const char* lang) {
+      for (const auto& t : BuildRooflineScene(run, h200, 40.0f, 15.0f, lang, ClassroomPalette()).texts)
+        if (t.id == "roof.tensor.label") return t.text;
+      return std::string("(none)");
+    };
+    EXPECT_EQ(label("zh"), "bf16/fp16 \u5f20\u91cf\u6838\u5fc3 989 TFLOP/s");
+    EXPECT_EQ(label("en"), "bf16/fp16 tensor core 989 TFLOP/s");
   }
   // The issue-6 recording, placed by hand: fp32, N = 8192, d = 64, causal, B_r = B_c = 64, one head.
   const cuda::RunSummary r = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200.json");
