@@ -366,6 +366,34 @@ bool OpenFile(AppState& s, const std::string& path) {
   return true;
 }
 
+std::vector<int> LibraryShown(const AppState& s) {
+  std::vector<int> out;
+  for (int i = 0; i < static_cast<int>(s.model.library.size()); ++i) {
+    const auto& e = s.model.library[static_cast<size_t>(i)];
+    if (e.kind == view::LibraryEntry::Kind::kLesson && view::LibraryMatches(e, s.ui.library_filter)) out.push_back(i);
+  }
+  return out;
+}
+
+void LibraryMove(AppState& s, int delta) {
+  const int n = static_cast<int>(LibraryShown(s).size());
+  s.ui.library_pick = n == 0 ? 0 : std::clamp(s.ui.library_pick + delta, 0, n - 1);
+}
+
+bool LibraryOpen(AppState& s) {
+  const auto shown = LibraryShown(s);
+  if (shown.empty()) return false;
+  const auto& e = s.model.library[static_cast<size_t>(shown[static_cast<size_t>(std::clamp(s.ui.library_pick, 0, static_cast<int>(shown.size()) - 1))])];
+  const bool ok = (e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson)
+                      ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false)
+                      : OpenFile(s, e.path);
+  if (ok) {
+    s.ui.show_library = false;
+    s.ui.library_filter.clear();
+  }
+  return ok;
+}
+
 void ScaleFont(AppState& s, float factor) {
   s.options.font_px = std::clamp(s.options.font_px * factor, 10.0f, 96.0f);
   s.ui.fonts_dirty = true;

@@ -15,6 +15,7 @@
 #include "app/frame_cache.h"
 #include "view/course_model.h"
 #include "view/layout.h"
+#include "view/library.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
 #include "view/scene.h"
@@ -91,6 +92,12 @@ struct Transient {
   bool title_card = false;
   std::map<int, std::set<int>> course_revealed;
   bool blank = false;            // B or '.': the projected screen is blanked, as presentation software does
+  // The library (the start screen): what there is to teach, as cards; typed text filters it, the
+  // arrows pick, Enter or PageDown opens. library_columns: the cards per row as last drawn (↑ ↓ move a row).
+  bool show_library = false;
+  std::string library_filter;
+  int library_pick = 0;
+  int library_columns = 1;
   bool presenter_confirm = false;  // F5 on one screen said the notes would cover the projection: F5 again opens them
   bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
@@ -108,7 +115,8 @@ struct Transient {
   bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
   GpuStatus gpu;                 // written by the GPU panel each frame it draws
   ReplayClock gpu_replay;        // the GPU replay's position, shared by the panel and the timeline
-  std::string open_path;         // its path field
+  std::string open_path;         // its path field, which also filters the lessons and scenarios listed
+  int open_pick = 0;             // the listed entry ↑ ↓ picked (Enter opens it when the field names no file)
   bool presenter = false;        // F5: notes go to a second window; the main one shows diagram + text large
   bool fullscreen = false;       // F11 (applied by main, which owns the window)
   bool monitor_changed = false;  // Shift+F11 picked the next monitor: move a fullscreen window there
@@ -137,6 +145,7 @@ struct Model {
   std::optional<view::CourseModel> course;
   std::optional<view::LessonModel> lesson;              // lesson mode when set and no standalone
   std::shared_ptr<const view::ScenarioModel> standalone;  // a scenario opened on its own
+  std::vector<view::LibraryEntry> library;              // the shipped lessons and scenarios (view/library.h)
 };
 
 struct AppState {
@@ -232,6 +241,13 @@ bool OpenFile(AppState& s, const std::string& path);
 // event where possible. A file that no longer loads keeps the old model and shows the error.
 // Returns true when something was reloaded (or failed to).
 bool ReloadIfChanged(AppState& s);
+// The library's lessons that match the typed filter (indices into model.library), in order.
+std::vector<int> LibraryShown(const AppState& s);
+// Moves the picked card by `delta` (clamped to the cards shown).
+void LibraryMove(AppState& s, int delta);
+// Opens the picked card's lesson (a course lesson inside the course, at its first step) and closes the
+// library; false when nothing is picked or it does not load (s.ui.error says why; the library stays).
+bool LibraryOpen(AppState& s);
 // Font size in steps of 10 %, clamped to 10–96 px; the atlas is rebuilt before the next frame.
 void ScaleFont(AppState& s, float factor);
 

@@ -1,13 +1,18 @@
-// Ctrl+O: recent files, shipped lessons and scenarios, a path field; see panels.h.
+// Ctrl+O: a path field that also filters, the lessons by title (the course's in teaching order) above
+// the scenarios, recent files; ↑ ↓ pick, Enter opens the file typed or else the entry picked; see panels.h.
 #include "app/panels.h"
 #include "app/widgets.h"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <filesystem>
+
 namespace bw::app {
 
 void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
+  (void)files;  // listed through s.model.library, which was built from them (view/library.h)
   if (!s.ui.show_open) return;
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
@@ -15,11 +20,35 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   ImGui::Begin(T(s, view::Str::open_title).c_str(), &s.ui.show_open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings);
   ImGui::TextUnformatted(T(s, view::Str::open_path).c_str());
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type a path (any script) at once
+  if (ImGui::IsWindowAppearing()) {
+    ImGui::SetKeyboardFocusHere();  // type a path (any script) or part of a title at once
+    s.ui.open_pick = 0;
+  }
+  const std::string before = s.ui.open_path;
   const bool enter = ImGui::InputText("##path", &s.ui.open_path, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (s.ui.open_path != before) s.ui.open_pick = 0;
   ImGui::SameLine();
-  if ((ImGui::Button(T(s, view::Str::open).c_str()) || enter) && !s.ui.open_path.empty()) {
-    if (OpenFile(s, s.ui.open_path)) s.ui.show_open = false;
+  const bool button = ImGui::Button(T(s, view::Str::open).c_str());
+  // What the field filters: lessons first (the library's order), then scenarios.
+  std::vector<const view::LibraryEntry*> listed;
+  for (const auto& e : s.model.library)
+    if (view::LibraryMatches(e, s.ui.open_path)) listed.push_back(&e);
+  s.ui.open_pick = listed.empty() ? 0 : std::clamp(s.ui.open_pick, 0, static_cast<int>(listed.size()) - 1);
+  const auto open = [&](const view::LibraryEntry& e) {
+    const bool ok = (e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson)
+                        ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false)
+                        : OpenFile(s, e.path);
+    if (ok) s.ui.show_open = s.ui.show_library = false;
+  };
+  if (enter || button) {
+    std::error_code ec;
+    if (!s.ui.open_path.empty() && std::filesystem::exists(s.ui.open_path, ec)) {
+      if (OpenFile(s, s.ui.open_path)) s.ui.show_open = s.ui.show_library = false;
+    } else if (!listed.empty()) {
+      open(*listed[static_cast<size_t>(s.ui.open_pick)]);
+    } else if (!s.ui.open_path.empty()) {
+      OpenFile(s, s.ui.open_path);  // says why it does not open (file, reason)
+    }
   }
   if (!s.ui.error.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
@@ -28,18 +57,43 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   }
   ImGui::Separator();
   ImGui::BeginChild("files");
-  const auto list = [&](const char* title, const std::vector<std::string>& items) {
-    if (items.empty()) return;
-    ImGui::TextDisabled("%s", title);
-    for (const auto& f : items)
-      if (ImGui::Selectable(f.c_str())) {
-        s.ui.open_path = f;
-        if (OpenFile(s, f)) s.ui.show_open = false;
+  const std::string& lang = s.options.lang;
+  for (const auto kind : {view::LibraryEntry::Kind::kLesson, view::LibraryEntry::Kind::kScenario}) {
+    bool headed = false;
+    for (size_t k = 0; k < listed.size(); ++k) {
+      const auto& e = *listed[k];
+      if (e.kind != kind) continue;
+      if (!headed) {
+        ImGui::TextDisabled("%s", T(s, kind == view::LibraryEntry::Kind::kLesson ? view::Str::open_lessons : view::Str::open_scenarios).c_str());
+        headed = true;
       }
-    ImGui::Spacing();
-  };
-  list(T(s, view::Str::recent).c_str(), s.options.recent);
-  list(T(s, view::Str::shipped).c_str(), files);
+      const std::string name = std::filesystem::path(e.path).filename().string();
+      const std::string label = e.title.In(lang) + "   \u00b7  " +
+                                (kind == view::LibraryEntry::Kind::kLesson ? e.id + "  \u00b7  " + view::UiFormat(view::Str::library_steps, lang, {std::to_string(e.steps)})
+                                                                           : name) +
+                                "##" + e.path;
+      const bool picked = static_cast<int>(k) == s.ui.open_pick;
+      if (ImGui::Selectable(label.c_str(), picked)) {
+        s.ui.open_pick = static_cast<int>(k);
+        open(e);
+      }
+      if (picked) ImGui::SetScrollHereY(0.3f);
+      if (!s.ui.show_open) break;
+    }
+    if (headed) ImGui::Spacing();
+    if (!s.ui.show_open) break;
+  }
+  if (s.ui.show_open && !s.options.recent.empty()) {
+    ImGui::TextDisabled("%s", T(s, view::Str::recent).c_str());
+    for (const auto& f : s.options.recent)
+      if (ImGui::Selectable((f + "##recent").c_str())) {
+        s.ui.open_path = f;
+        if (OpenFile(s, f)) {
+          s.ui.show_open = s.ui.show_library = false;
+          break;
+        }
+      }
+  }
   ImGui::EndChild();
   ImGui::End();
 }

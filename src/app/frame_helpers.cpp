@@ -54,6 +54,8 @@ nlohmann::json StateJson(const AppState& s) {
                                                    {"lessons", s.model.course->LessonCount()}}
                                   : nlohmann::json()},
           {"title_card", s.OnTitleCard()},
+          {"library", s.ui.show_library},
+          {"library_filter", s.ui.library_filter},
           {"blank", s.ui.blank},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},

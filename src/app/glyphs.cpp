@@ -15,7 +15,7 @@ namespace bw::app {
 std::vector<std::string> RuntimeTexts(const AppState& s) {
   std::vector<std::string> t = s.options.recent;
   const Editor& ed = s.ui.editor;
-  for (const std::string* p : {&s.ui.open_path, &s.ui.status, &s.ui.toast, &s.ui.error, &s.ui.opened_path,
+  for (const std::string* p : {&s.ui.open_path, &s.ui.library_filter, &s.ui.status, &s.ui.toast, &s.ui.error, &s.ui.opened_path,
                                &s.options.export_dir, &ed.scores, &ed.values, &ed.blocks, &ed.save_path, &ed.error})
     if (!p->empty()) t.push_back(*p);
   if (s.ui.answer_typed[0]) t.emplace_back(s.ui.answer_typed.data());  // a typed answer (full-width digits)

@@ -117,8 +117,8 @@ int main(int argc, char** argv) {
   cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
-  cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O) or help (?); for screenshots")
-      ->check(CLI::IsMember({"settings", "open", "help"}));
+  cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O), help (?) or library (the start screen); for screenshots")
+      ->check(CLI::IsMember({"settings", "open", "help", "library"}));
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_flag("--full-redraw", args.full_redraw, "Draw every frame whole and swap buffers, not only the parts that changed since the picture the back buffer holds (for tests and benchmarks)");
   cli.add_flag("--check-redraw", args.check_redraw, "With --soak: after each partially drawn frame draw it whole too and count the frames whose pixels differ (a test)");
@@ -179,6 +179,11 @@ int main(int argc, char** argv) {
     bw::app::SetEvent(state, e);
   }
   if (args.reveal) bw::app::Reveal(state);
+  // The library of what there is to teach, the course's lessons as cards: the start screen when no
+  // file, lesson, scenario or step was named (the course is open behind it: Esc shows its first step).
+  state.model.library = bw::view::BuildLibrary(ShippedFiles(), state.model.course ? &*state.model.course : nullptr);
+  state.ui.show_library = args.show == "library" ||
+                          (args.file.empty() && args.lesson.empty() && args.scenario.empty() && args.step.empty() && args.position.empty());
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 #ifndef __EMSCRIPTEN__

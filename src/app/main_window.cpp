@@ -56,6 +56,12 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // so larger text never shrinks the diagram; text and panels scroll instead.
   const ImVec2 origin = ImGui::GetCursorPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (s.ui.show_library) {  // the start screen: what there is to teach
+    DrawLibrary(s, fonts, avail.x, avail.y);
+    ImGui::End();
+    DrawHelp(s);
+    return {};
+  }
   if (s.OnTitleCard()) {  // between two lessons of a course: the next one's title card, nothing else
     DrawTitleCard(s, fonts, avail.x, avail.y);
     ImGui::End();
@@ -181,6 +187,10 @@ std::vector<std::string> ShownTexts(const AppState& s) {
         texts.push_back(st.title.en);
       }
     }
+  }
+  for (const auto& e : s.model.library) {  // the start screen and the Ctrl+O list
+    texts.push_back(e.title.zh);
+    texts.push_back(e.title.en);
   }
   if (!s.ui.error.empty()) texts.push_back(s.ui.error);
   return texts;

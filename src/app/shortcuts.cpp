@@ -157,6 +157,10 @@ void HandleKeys(AppState& s) {
     // go of the keyboard, so Space and R are shortcuts again.
     const bool answer_field = s.ui.answer_field != 0 && ImGui::GetActiveID() == s.ui.answer_field;
     for (const KeyPress& k : keys) {
+      if (s.ui.show_open && (k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN)) {  // the Ctrl+O list, from its field
+        s.ui.open_pick += k.key == GLFW_KEY_DOWN ? 1 : -1;
+        continue;
+      }
       const bool clicker = k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_F5;
       if (k.key != GLFW_KEY_ESCAPE && !(clicker && answer_field)) continue;
       if (clicker) ImGui::ClearActiveID();
@@ -167,6 +171,43 @@ void HandleKeys(AppState& s) {
         continue;
       }
       if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+    }
+    return;
+  }
+  if (s.ui.show_library && !io.WantTextInput) {  // the start screen: keys pick, typed text filters
+    for (const KeyPress& k : keys) {
+      switch (k.key) {
+        case GLFW_KEY_LEFT: case GLFW_KEY_PAGE_UP: LibraryMove(s, -1); continue;
+        case GLFW_KEY_RIGHT: LibraryMove(s, +1); continue;
+        case GLFW_KEY_UP: LibraryMove(s, -s.ui.library_columns); continue;
+        case GLFW_KEY_DOWN: LibraryMove(s, +s.ui.library_columns); continue;
+        case GLFW_KEY_HOME: LibraryMove(s, -(1 << 20)); continue;
+        case GLFW_KEY_END: LibraryMove(s, 1 << 20); continue;
+        case GLFW_KEY_ENTER: case GLFW_KEY_KP_ENTER: case GLFW_KEY_PAGE_DOWN: LibraryOpen(s); continue;
+        case GLFW_KEY_BACKSPACE:
+          if (!s.ui.library_filter.empty()) {  // one UTF-8 character
+            size_t n = s.ui.library_filter.size() - 1;
+            while (n > 0 && (static_cast<unsigned char>(s.ui.library_filter[n]) & 0xC0) == 0x80) --n;
+            s.ui.library_filter.resize(n);
+            s.ui.library_pick = 0;
+          }
+          continue;
+        case GLFW_KEY_ESCAPE:
+          if (!s.ui.library_filter.empty()) s.ui.library_filter.clear();
+          else if (s.Current()) s.ui.show_library = false;  // back to the lesson behind it
+          s.ui.library_pick = 0;
+          continue;
+        default: break;
+      }
+      // Ctrl shortcuts and the function keys still work (Ctrl+O, Ctrl +, F11); letters are typed.
+      if ((k.mods & (kCtrl | kAlt)) || (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25))
+        if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
+    }
+    for (ImWchar c : io.InputQueueCharacters) {
+      if (c < 0x20 || c == 0x7F) continue;
+      char u[5] = {};
+      s.ui.library_filter += ImTextCharToUtf8(u, c);
+      s.ui.library_pick = 0;
     }
     return;
   }

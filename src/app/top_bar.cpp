@@ -10,7 +10,9 @@ namespace bw::app {
 void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::PushFont(fonts.chrome);
   std::string title = "Blockwise";
-  if (s.OnTitleCard()) {
+  if (s.ui.show_library) {
+    title += "  \u00b7  " + T(s, view::Str::library_title);
+  } else if (s.OnTitleCard()) {
     title += "  \u00b7  " + s.model.course->course.title.In(s.options.lang);
   } else if (const auto* st = s.CurrentStep()) {
     title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
@@ -19,7 +21,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   }
   ImGui::TextUnformatted(title.c_str());
   ImGui::PopFont();
-  if (s.CurrentStep() && !s.OnTitleCard()) {
+  if (s.CurrentStep() && !s.OnTitleCard() && !s.ui.show_library) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }

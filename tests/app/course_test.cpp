@@ -211,6 +211,48 @@ TEST(Lecture, WhatAQuestionAsksStaysOffTheScreenUntilTheReveal) {
   EXPECT_NE(texts().find("128"), std::string::npos);
 }
 
+// The library (the start screen, and the Ctrl+O list): the course's lessons in teaching order, then
+// the scenarios; typed words filter it by id, either title or file name; Enter opens in the course.
+TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
+  AppState s = OpenCourse();
+  std::vector<std::string> files;
+  for (const auto& f : lessons_test::ShippedLessons()) files.push_back(f.string());
+  for (const auto& f : lessons_test::ShippedScenarios()) files.push_back(f.string());
+  files.push_back(lessons_test::kCourseFile);
+  s.model.library = view::BuildLibrary(files, &*s.model.course);
+  const auto& L = s.model.library;
+  ASSERT_EQ(L.size(), files.size() - 1) << "every lesson and scenario once, the course file not";
+  for (int i = 0; i < 10; ++i) {
+    EXPECT_EQ(L[static_cast<size_t>(i)].id, s.model.course->outlines[static_cast<size_t>(i)].id);
+    EXPECT_EQ(L[static_cast<size_t>(i)].course_lesson, i);
+    EXPECT_GT(L[static_cast<size_t>(i)].minutes, 0);
+  }
+  for (size_t i = 10; i < L.size(); ++i) EXPECT_EQ(L[i].kind, view::LibraryEntry::Kind::kScenario) << L[i].path;
+  s.ui.show_library = true;
+  EXPECT_EQ(LibraryShown(s).size(), 10u) << "the start screen's cards: the lessons";
+  s.ui.library_filter = "mask";
+  ASSERT_EQ(LibraryShown(s).size(), 1u);
+  EXPECT_EQ(L[static_cast<size_t>(LibraryShown(s)[0])].id, "MASK");
+  s.ui.library_filter = "\u63a9\u7801";  // 掩码: the zh title
+  ASSERT_EQ(LibraryShown(s).size(), 1u);
+  s.ui.library_filter = "WORKED n50";  // every word, case folded
+  ASSERT_EQ(LibraryShown(s).size(), 1u);
+  s.ui.library_filter = "no such lesson";
+  EXPECT_TRUE(LibraryShown(s).empty());
+  EXPECT_FALSE(LibraryOpen(s));
+  EXPECT_TRUE(s.ui.show_library);
+  s.ui.library_filter.clear();
+  LibraryMove(s, +3);
+  LibraryMove(s, +100);
+  EXPECT_EQ(s.ui.library_pick, 9);
+  LibraryMove(s, -6);
+  ASSERT_TRUE(LibraryOpen(s));
+  EXPECT_FALSE(s.ui.show_library);
+  EXPECT_EQ(s.model.lesson->lesson.id, "N50");
+  EXPECT_EQ(s.ui.course_lesson, 3) << "opened inside the course: PageDown goes on to N51";
+  EXPECT_EQ(s.CurrentStep()->id, "N50/w1");
+}
+
 // A folder of one's own: a lesson without a course stays a lesson; a course there with two lessons.
 class OwnFolder : public ::testing::Test {
  protected:

@@ -6,7 +6,7 @@
 #            stays the logical 22 and the content scale is 1.25 / 2
 #   iconify  a playing window, iconified (as a window manager does it: WM_STATE Iconic, unmapped),
 #            uses ≈ 0 % CPU over 5 s and does not advance; restored, it plays on
-#   firstlaunch  no saved settings and no file: the course opens in the locale's language
+#   firstlaunch  no saved settings and no file: the library, in the locale's language; typing filters it
 #   glyphs   a scenario named 溢出逻辑_全屏浏览.json: Recent (Ctrl+O) and Chinese typed into the path
 #            field leave no character outside the atlas (state JSON missing_glyphs = 0)
 #   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
@@ -186,7 +186,7 @@ PY
     same before notes_closed 10000 || { echo "FAIL: the main window was not whole after the notes window closed"; exit 1; }
     stop ;;
   firstlaunch)
-    # No saved settings, no file: the shipped course at its first step, in the locale's language
+    # No saved settings, no file: the library of the course's lessons, in the locale's language
     # (LANG=en_US.UTF-8 → English, zh_CN → Chinese), and the settings are written for the next launch.
     for locale in en_US.UTF-8:en zh_CN.UTF-8:zh; do
       cfg=$(mktemp -d)
@@ -195,9 +195,11 @@ PY
       pid=$!
       xdotool search --sync --onlyvisible --name '^Blockwise$' >/dev/null
       expect lang "${locale##*:}"
-      expect lesson RC-T3
-      expect step RC-T3/b0
-      expect title_card False
+      expect library True
+      # The library is keyboard first: typed text filters, Enter opens the lesson picked, in its course.
+      xdotool type --delay 50 mask; expect library_filter mask
+      xdotool key Return;  expect library False; expect lesson MASK; expect step MASK/k1
+      expect course "{'id': 'FLASH', 'lesson_index': 5, 'lessons': 10}"
       stop
       [ -f "$cfg/blockwise/settings.json" ] || { echo "FAIL: the first launch saved no settings"; exit 1; }
       rm -rf "$cfg"
