@@ -182,8 +182,9 @@ int main(int argc, char** argv) {
   // The library of what there is to teach, the course's lessons as cards: the start screen when no
   // file, lesson, scenario or step was named (the course is open behind it: Esc shows its first step).
   state.model.library = bw::view::BuildLibrary(ShippedFiles(), state.model.course ? &*state.model.course : nullptr);
-  state.ui.show_library = args.show == "library" ||
-                          (args.file.empty() && args.lesson.empty() && args.scenario.empty() && args.step.empty() && args.position.empty());
+  // (A soak steps through the lessons themselves.)
+  state.ui.show_library = args.show == "library" || (args.soak == 0 && args.file.empty() && args.lesson.empty() &&
+                                                     args.scenario.empty() && args.step.empty() && args.position.empty());
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 #ifndef __EMSCRIPTEN__
