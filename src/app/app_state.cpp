@@ -380,18 +380,23 @@ void LibraryMove(AppState& s, int delta) {
   s.ui.library_pick = n == 0 ? 0 : std::clamp(s.ui.library_pick + delta, 0, n - 1);
 }
 
-bool LibraryOpen(AppState& s) {
-  const auto shown = LibraryShown(s);
-  if (shown.empty()) return false;
-  const auto& e = s.model.library[static_cast<size_t>(shown[static_cast<size_t>(std::clamp(s.ui.library_pick, 0, static_cast<int>(shown.size()) - 1))])];
+bool OpenLibraryEntry(AppState& s, const view::LibraryEntry& e) {
   const bool ok = (e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson)
                       ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false)
                       : OpenFile(s, e.path);
   if (ok) {
-    s.ui.show_library = false;
+    s.ui.show_library = s.ui.show_open = false;
     s.ui.library_filter.clear();
   }
   return ok;
+}
+
+bool LibraryOpen(AppState& s) {
+  const auto shown = LibraryShown(s);
+  if (shown.empty()) return false;
+  const int k = shown[static_cast<size_t>(std::clamp(s.ui.library_pick, 0, static_cast<int>(shown.size()) - 1))];
+  const view::LibraryEntry e = s.model.library[static_cast<size_t>(k)];  // a copy, not a reference into the model being opened
+  return OpenLibraryEntry(s, e);
 }
 
 void ScaleFont(AppState& s, float factor) {

@@ -245,6 +245,9 @@ bool ReloadIfChanged(AppState& s);
 std::vector<int> LibraryShown(const AppState& s);
 // Moves the picked card by `delta` (clamped to the cards shown).
 void LibraryMove(AppState& s, int delta);
+// Opens a library entry: a lesson of the open course inside it (OpenCourseLesson), anything else as a
+// file (OpenFile); on success the library and the Ctrl+O dialog close.
+bool OpenLibraryEntry(AppState& s, const view::LibraryEntry& e);
 // Opens the picked card's lesson (a course lesson inside the course, at its first step) and closes the
 // library; false when nothing is picked or it does not load (s.ui.error says why; the library stays).
 bool LibraryOpen(AppState& s);

@@ -34,12 +34,7 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   for (const auto& e : s.model.library)
     if (view::LibraryMatches(e, s.ui.open_path)) listed.push_back(&e);
   s.ui.open_pick = listed.empty() ? 0 : std::clamp(s.ui.open_pick, 0, static_cast<int>(listed.size()) - 1);
-  const auto open = [&](const view::LibraryEntry& e) {
-    const bool ok = (e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson)
-                        ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false)
-                        : OpenFile(s, e.path);
-    if (ok) s.ui.show_open = s.ui.show_library = false;
-  };
+  const auto open = [&](const view::LibraryEntry& e) { OpenLibraryEntry(s, e); };
   if (enter || button) {
     std::error_code ec;
     if (!s.ui.open_path.empty() && std::filesystem::exists(s.ui.open_path, ec)) {
