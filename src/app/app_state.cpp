@@ -22,6 +22,19 @@ void NewStep(AppState& s) {
   s.ui.answer_mistake = -1;
 }
 
+
+// The current lesson's revealed steps by id, and back (a step id that is gone is dropped).
+std::set<std::string> RevealedIds(const AppState& s) {
+  std::set<std::string> ids;
+  for (const int k : s.ui.revealed_steps)
+    if (k >= 0 && k < static_cast<int>(s.model.lesson->lesson.steps.size())) ids.insert(s.model.lesson->lesson.steps[static_cast<size_t>(k)].id);
+  return ids;
+}
+void RestoreRevealed(AppState& s, const std::set<std::string>& ids) {
+  for (const auto& id : ids)
+    if (const int k = s.model.lesson->lesson.FindStep(id); k >= 0) s.ui.revealed_steps.insert(k);
+}
+
 }  // namespace
 
 std::optional<view::Str> LessonStatus(const AppState& s) {
@@ -49,6 +62,7 @@ void SetEvent(AppState& s, int event) {
 void GoToStep(AppState& s, int step) {
   if (!s.InLesson()) return;
   s.ui.title_card = false;
+  s.ui.show_library = false;  // a step is shown (the notes window's outline, a lesson opened): not the start screen
   s.ui.step = std::clamp(step, 0, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
   s.ui.event = s.model.lesson->EventOf(s.ui.step);
   NewStep(s);
@@ -60,6 +74,7 @@ void StepLesson(AppState& s, int delta) {
   if (s.OnTitleCard()) {  // the card stands before the lesson's first step
     if (delta > 0) {
       s.ui.title_card = false;
+      if (LessonStatus(s)) s.ui.status.clear();  // "the course's first lesson" is stale on its first step
     } else if (s.ui.course_lesson > 0) {
       OpenCourseLesson(s, s.ui.course_lesson - 1, /*at_end=*/true);
     } else {
@@ -232,10 +247,20 @@ bool ReloadIfChanged(AppState& s) {
   }
   if (!changed) return false;
   const int step = s.ui.step, event = s.ui.event;
+  const bool card = s.OnTitleCard();
+  // A file saved while the class watches (a typo fixed mid-lecture) keeps what the class has seen:
+  // the answers revealed, in this lesson and the course's others, and the title card.
+  auto revealed = s.ui.course_revealed;
+  if (s.InLesson()) revealed[s.ui.course_lesson] = RevealedIds(s);
   auto watched = s.ui.watched;
   if (OpenFile(s, s.ui.opened_path)) {
-    if (s.InLesson()) GoToStep(s, step);
+    s.ui.course_revealed = revealed;
+    if (s.InLesson()) {
+      RestoreRevealed(s, revealed[s.ui.course_lesson]);
+      GoToStep(s, step);
+    }
     SetEvent(s, event);
+    s.ui.title_card = card && s.InCourse();
     s.ui.status = "reloaded " + s.ui.opened_path;
   } else {
     s.ui.watched = watched;  // keep watching the file that failed, with its new time
@@ -283,13 +308,14 @@ std::optional<view::CourseModel> CourseBeside(AppState& s, const std::filesystem
 // revealed so far are kept, lesson by lesson), else of `course` (nullopt: a lesson on its own). A
 // `course` given with `same_course` is a fresh read of the open course's file and replaces it.
 void ShowLesson(AppState& s, view::LessonModel lesson, int index, bool same_course, std::optional<view::CourseModel> course) {
-  if (same_course) s.ui.course_revealed[s.ui.course_lesson] = s.ui.revealed_steps;
-  else s.ui.course_revealed.clear();
+  if (same_course && s.InLesson()) s.ui.course_revealed[s.ui.course_lesson] = RevealedIds(s);
+  else if (!same_course) s.ui.course_revealed.clear();
   if (course || !same_course) s.model.course = std::move(course);
   s.model.standalone.reset();
   s.model.lesson = std::move(lesson);
   s.ui.course_lesson = s.model.course ? index : 0;
-  s.ui.revealed_steps = s.model.course ? s.ui.course_revealed[index] : std::set<int>{};
+  s.ui.revealed_steps.clear();
+  if (s.model.course) RestoreRevealed(s, s.ui.course_revealed[index]);
 }
 
 }  // namespace
@@ -381,9 +407,10 @@ void LibraryMove(AppState& s, int delta) {
 }
 
 bool OpenLibraryEntry(AppState& s, const view::LibraryEntry& e) {
-  const bool ok = (e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson)
-                      ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false)
-                      : OpenFile(s, e.path);
+  // A lesson of the course opens on its title card, as the clicker reaches it (the next PageDown begins).
+  const bool in_course = e.course_lesson >= 0 && s.model.course && s.model.course->FindLesson(e.path) == e.course_lesson;
+  const bool ok = in_course ? OpenCourseLesson(s, e.course_lesson, /*at_end=*/false) : OpenFile(s, e.path);
+  if (ok && in_course) s.ui.title_card = true;
   if (ok) {
     s.ui.show_library = s.ui.show_open = false;
     s.ui.library_filter.clear();

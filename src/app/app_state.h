@@ -90,7 +90,7 @@ struct Transient {
   // the steps revealed in each lesson left, so crossing back shows their answers again.
   int course_lesson = 0;
   bool title_card = false;
-  std::map<int, std::set<int>> course_revealed;
+  std::map<int, std::set<std::string>> course_revealed;  // by step id: a lesson edited meanwhile keeps its answers where they belong
   bool blank = false;            // B or '.': the projected screen is blanked, as presentation software does
   // The library (the start screen): what there is to teach, as cards; typed text filters it, the
   // arrows pick, Enter or PageDown opens. library_columns: the cards per row as last drawn (↑ ↓ move a row).

@@ -37,7 +37,7 @@ void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
   const auto open = [&](const view::LibraryEntry& e) { OpenLibraryEntry(s, e); };
   if (enter || button) {
     std::error_code ec;
-    if (!s.ui.open_path.empty() && std::filesystem::exists(s.ui.open_path, ec)) {
+    if (!s.ui.open_path.empty() && std::filesystem::is_regular_file(s.ui.open_path, ec)) {  // a folder named by a filter word is no file
       if (OpenFile(s, s.ui.open_path)) s.ui.show_open = s.ui.show_library = false;
     } else if (!listed.empty()) {
       open(*listed[static_cast<size_t>(s.ui.open_pick)]);

@@ -50,7 +50,10 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_pages, {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
        [](AppState& s, const KeyPress& k) { StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1); }},
       // A clicker's "blank screen" key sends B or '.' (as in presentation software).
-      {view::Str::key_blank, {Char('b', 0, kCtrl | kAlt), Char('.', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.blank); }},
+      {view::Str::key_blank, {Char('b', 0, kCtrl | kAlt), Char('.', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) {
+         Toggle(s.ui.blank);
+         s.ui.playing = false;  // nothing moves on behind the black screen
+       }},
       {view::Str::key_home_end, {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
        [](AppState& s, const KeyPress& k) {
          const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;
@@ -174,8 +177,19 @@ void HandleKeys(AppState& s) {
     }
     return;
   }
+  size_t first = 0;   // the keys the start screen took; the rest (after it closed) step the lesson
+  bool typed = false;  // the typed characters went into the library's filter
   if (s.ui.show_library && !io.WantTextInput) {  // the start screen: keys pick, typed text filters
-    for (const KeyPress& k : keys) {
+    // Typed text first: "mask⏎" arriving in one frame filters, then opens what the filter left.
+    for (ImWchar c : io.InputQueueCharacters) {
+      if (c < 0x20 || c == 0x7F) continue;
+      char u[5] = {};
+      s.ui.library_filter += ImTextCharToUtf8(u, c);
+      s.ui.library_pick = 0;
+    }
+    typed = true;
+    for (; first < keys.size() && s.ui.show_library; ++first) {
+      const KeyPress& k = keys[first];
       switch (k.key) {
         case GLFW_KEY_LEFT: case GLFW_KEY_PAGE_UP: LibraryMove(s, -1); continue;
         case GLFW_KEY_RIGHT: LibraryMove(s, +1); continue;
@@ -203,23 +217,23 @@ void HandleKeys(AppState& s) {
       if ((k.mods & (kCtrl | kAlt)) || (k.key >= GLFW_KEY_F1 && k.key <= GLFW_KEY_F25))
         if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
     }
-    for (ImWchar c : io.InputQueueCharacters) {
-      if (c < 0x20 || c == 0x7F) continue;
-      char u[5] = {};
-      s.ui.library_filter += ImTextCharToUtf8(u, c);
-      s.ui.library_pick = 0;
-    }
-    return;
   }
-  for (const KeyPress& k : keys) {
-    // A blanked screen comes back with the clicker's keys (and Esc) before they do anything else: the
-    // class sees the step it left, not the next one.
-    if (s.ui.blank && (k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_ESCAPE)) {
-      s.ui.blank = false;
+  for (size_t i = first; i < keys.size(); ++i) {
+    const KeyPress& k = keys[i];
+    if (s.ui.blank) {
+      // A blanked screen: the clicker's keys (and Esc) bring the same step back before they do
+      // anything else; B, '.' and F5 work; nothing else acts unseen behind the black screen.
+      if (k.key == GLFW_KEY_PAGE_DOWN || k.key == GLFW_KEY_PAGE_UP || k.key == GLFW_KEY_ESCAPE) {
+        s.ui.blank = false;
+        continue;
+      }
+      const Shortcut* sc = Match(k);
+      if (sc && sc->run && (sc->help == view::Str::key_blank || sc->help == view::Str::key_f5)) sc->run(s, k);
       continue;
     }
     if (const Shortcut* sc = Match(k); sc && sc->run) sc->run(s, k);
   }
+  if (typed || s.ui.blank) return;
   for (ImWchar c : io.InputQueueCharacters)
     if (const Shortcut* sc = MatchTyped(c); sc && sc->run) sc->run(s, KeyPress{0, 0, c});
 }

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <string>
@@ -209,6 +210,7 @@ TEST(Lecture, WhatAQuestionAsksStaysOffTheScreenUntilTheReveal) {
   Reveal(s);
   EXPECT_EQ(sections().count("backward"), 1u);
   EXPECT_NE(texts().find("128"), std::string::npos);
+  EXPECT_NE(texts().find("scratch"), std::string::npos);
 }
 
 // The library (the start screen, and the Ctrl+O list): the course's lessons in teaching order, then
@@ -250,6 +252,8 @@ TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
   EXPECT_FALSE(s.ui.show_library);
   EXPECT_EQ(s.model.lesson->lesson.id, "N50");
   EXPECT_EQ(s.ui.course_lesson, 3) << "opened inside the course: PageDown goes on to N51";
+  EXPECT_TRUE(s.OnTitleCard()) << "a course lesson opens on its title card, as the clicker reaches it";
+  StepLesson(s, +1);
   EXPECT_EQ(s.CurrentStep()->id, "N50/w1");
 }
 
@@ -280,6 +284,7 @@ class OwnFolder : public ::testing::Test {
       view::LoadCourseModel(dir_ / "course.json");
       return "";
     } catch (const data::LoadError& e) {
+      EXPECT_EQ(e.file(), (dir_ / "course.json").string()) << "the course's errors name the course file";
       return e.json_path() + ": " + e.reason();
     }
   }
@@ -319,6 +324,40 @@ TEST_F(OwnFolder, ACourseOfOnesOwnPlaysInItsOrder) {
   EXPECT_EQ(s.CurrentStep()->id, before);
   EXPECT_FALSE(s.OnTitleCard());
   EXPECT_NE(s.ui.error.find("rc-t3.json"), std::string::npos) << s.ui.error;
+}
+
+// A lesson saved while the class watches it (a typo fixed mid-lecture) reloads, and what the class has
+// seen stays: the answers revealed in this lesson and in the course's others, and the title card.
+TEST_F(OwnFolder, AReloadInACourseKeepsWhatTheClassHasSeen) {
+  Write("course.json", Course(Entry("n51-three-blocks.json") + "," + Entry("rc-t3.json")));
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, (dir_ / "course.json").string())) << s.ui.error;
+  ASSERT_TRUE(s.PredictPending());
+  StepLesson(s, +1);  // N51/t0 revealed
+  ASSERT_TRUE(s.ui.revealed);
+  GoToStep(s, 1 << 20);
+  while (s.PredictPending()) StepLesson(s, +1);
+  StepLesson(s, +1);  // RC-T3's card
+  ASSERT_TRUE(s.OnTitleCard());
+  StepLesson(s, +1);
+  StepLesson(s, +1);  // RC-T3/b0 revealed
+  ASSERT_TRUE(s.ui.revealed);
+  // The file changes on disk (a new mtime): the watch reloads it.
+  const auto later = fs::last_write_time(dir_ / "rc-t3.json") + std::chrono::seconds(5);
+  fs::last_write_time(dir_ / "rc-t3.json", later);
+  ASSERT_TRUE(ReloadIfChanged(s));
+  EXPECT_TRUE(s.ui.error.empty()) << s.ui.error;
+  EXPECT_EQ(s.CurrentStep()->id, "RC-T3/b0");
+  EXPECT_TRUE(s.ui.revealed) << "the answer on screen stays shown";
+  StepLesson(s, -1);
+  ASSERT_TRUE(s.OnTitleCard());
+  fs::last_write_time(dir_ / "rc-t3.json", later + std::chrono::seconds(5));
+  ASSERT_TRUE(ReloadIfChanged(s));
+  EXPECT_TRUE(s.OnTitleCard()) << "the card stays on screen";
+  StepLesson(s, -1);  // back to N51's last step, then its first: still revealed
+  GoToStep(s, 0);
+  EXPECT_EQ(s.CurrentStep()->id, "N51/t0");
+  EXPECT_TRUE(s.ui.revealed);
 }
 
 TEST_F(OwnFolder, EveryCourseMistakeIsNamedWithItsPath) {

@@ -614,5 +614,62 @@ TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
   ImGui::DestroyContext();
 }
 
+// The start screen takes the keys only while it is shown: "mask", Enter and a PageDown in one batch
+// (a slow frame, xdotool) open MASK and then step it — the PageDown is not a second Enter on the
+// unfiltered list (a review found RC-T3 opened). A blanked screen stops playing, lets no key act
+// behind it but B, '.' and F5, and its PageDown only brings the same step back.
+TEST(Keys, TheStartScreenAndTheBlankScreenTakeOnlyTheirKeys) {
+  ImGuiIO& io = HeadlessImGui(1280, 720);
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, (kRoot / "lessons" / "course.json").string())) << s.ui.error;
+  std::vector<std::string> files;
+  for (const char* f : {"rc-t3.json", "masks.json", "n50-worked-example.json"}) files.push_back((kRoot / "lessons" / f).string());
+  s.model.library = view::BuildLibrary(files, &*s.model.course);
+  s.ui.show_library = true;
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    HandleKeys(s);
+    ImGui::EndFrame();
+  };
+  for (const char c : std::string("mask")) io.AddInputCharacter(static_cast<unsigned>(c));
+  s.ui.keys.push_back({GLFW_KEY_M, 0, 'm'});
+  s.ui.keys.push_back({GLFW_KEY_ENTER, 0});
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});
+  frame();
+  EXPECT_FALSE(s.ui.show_library);
+  ASSERT_EQ(s.model.lesson->lesson.id, "MASK") << "the typed filter, then Enter";
+  EXPECT_FALSE(s.OnTitleCard()) << "the PageDown after Enter left MASK's title card for its first step";
+  EXPECT_EQ(s.CurrentStep()->id, "MASK/k1");
+  EXPECT_EQ(s.ui.library_filter, "");
+  // Blank while playing: playing stops, → and R do nothing unseen, PageDown brings MASK/k1 back.
+  s.ui.keys.push_back({GLFW_KEY_RIGHT, 0});
+  frame();
+  const int event = s.ui.event;
+  TogglePlay(s);
+  ASSERT_TRUE(s.ui.playing);
+  s.ui.keys.push_back({GLFW_KEY_B, 0, 'b'});
+  frame();
+  EXPECT_TRUE(s.ui.blank);
+  EXPECT_FALSE(s.ui.playing) << "nothing moves on behind the black screen";
+  s.ui.keys.push_back({GLFW_KEY_RIGHT, 0});
+  s.ui.keys.push_back({GLFW_KEY_R, 0, 'r'});
+  frame();
+  EXPECT_EQ(s.ui.event, event);
+  EXPECT_FALSE(s.ui.revealed);
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});
+  frame();
+  EXPECT_FALSE(s.ui.blank);
+  EXPECT_EQ(s.CurrentStep()->id, "MASK/k1");
+  EXPECT_FALSE(s.ui.revealed) << "the PageDown that unblanks does not also reveal";
+  s.ui.keys.push_back({GLFW_KEY_PERIOD, 0, '.'});
+  frame();
+  EXPECT_TRUE(s.ui.blank);
+  s.ui.keys.push_back({GLFW_KEY_PERIOD, 0, '.'});
+  frame();
+  EXPECT_FALSE(s.ui.blank);
+  ImGui::DestroyContext();
+}
+
 }  // namespace
 }  // namespace bw::app

@@ -54,8 +54,9 @@ grep -q "160/7" <<<"$out" || { echo "$out"; fail "blockwise-cli run did not prin
 "$root/usr/bin/blockwise-cli" check "$root"/usr/share/blockwise/lessons/*.json >"$work/check.log" || { cat "$work/check.log"; fail "blockwise-cli check"; }
 echo "blockwise-cli: run prints 160/7; check: $(grep -c '^ok\|: ok' "$work/check.log" || true) lessons ok"
 
-# The app from the unpacked root, its default lesson, a screenshot and the scene.
-xvfb-run -a -s "-screen 0 1280x800x24" "$root/usr/bin/blockwise" --no-settings --lang en --width 1024 --height 700 \
+# The app from the unpacked root, its default course at its first step (with no step named it opens on the
+# library), a screenshot and the scene.
+xvfb-run -a -s "-screen 0 1280x800x24" "$root/usr/bin/blockwise" --no-settings --lang en --width 1024 --height 700 --step RC-T3/b0 \
   --screenshot shot.png --dump-scene scene.json >"$work/app.log" 2>&1 || { cat "$work/app.log"; fail "blockwise --screenshot"; }
 [ -s shot.png ] || fail "no screenshot"
 /usr/bin/python3 - "$root" <<'PY' || fail "the app's scene"
