@@ -14,7 +14,8 @@ namespace {
 // A new step is shown: its question is open (unless the class has seen its answer already: going
 // back to a revealed step shows the answer again) and nothing is typed.
 void NewStep(AppState& s) {
-  if (LessonStatus(s)) s.ui.status.clear();
+  if (LessonStatus(s) || s.ui.status_of_step) s.ui.status.clear();
+  s.ui.status_of_step = false;
   s.ui.revealed = s.ui.revealed_steps.count(s.ui.step) > 0;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
@@ -201,7 +202,19 @@ bool PlayTick(AppState& s) {
   return true;
 }
 
-void StepEvent(AppState& s, int delta) { SetEvent(s, s.ui.event + delta); }
+void StepEvent(AppState& s, int delta) {
+  const auto* cur = s.Current();
+  // → at the end of this scenario's trace while the lesson goes on in another scenario (N50/w3 → s1):
+  // say so instead of stopping silently.
+  if (cur && delta > 0 && s.ui.event + 1 >= cur->EventCount() && s.InLesson() &&
+      s.ui.step + 1 < static_cast<int>(s.model.lesson->lesson.steps.size())) {
+    const auto& next = s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step + 1)];
+    s.ui.status = view::UiFormat(view::Str::trace_end_next, s.options.lang, {next.id});
+    s.ui.status_of_step = true;
+    return;
+  }
+  SetEvent(s, s.ui.event + delta);
+}
 
 void StepBlock(AppState& s, int delta) {
   const auto* cur = s.Current();

@@ -124,6 +124,7 @@ struct Transient {
   double anim_start = -1;        // glfwGetTime() when the current event's transfer started animating
   Editor editor;
   std::string status;            // last non-error message (export written, file reloaded, …)
+  bool status_of_step = false;   // the status is about the step shown (→ at a trace's end): it goes with the step
   std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
   std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none

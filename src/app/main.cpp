@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
   cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2 (in the lesson open, else in the lesson of its course that owns it); a lesson id of the course (MASK) starts at its title card");
   cli.add_option("--position", args.position, "Then go to this trace position (1-based, e.g. update:2, tile:2,1, event:17)");
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
-  cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting, else zh)")
+  cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting; at a first launch the locale's, zh_* → zh, else en; with --no-settings zh)")
       ->check(CLI::IsMember({"zh", "en"}));
   cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines, larger text)");
   cli.add_flag("--presenter", args.presenter, "Presenter mode: teacher notes in a second window (F5)");

@@ -257,6 +257,22 @@ TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
   EXPECT_EQ(s.CurrentStep()->id, "N50/w1");
 }
 
+// → at the end of a scenario's trace, while the lesson goes on in another (N50/w3's trace ends; s1 uses
+// the stable scenario), says that PageDown goes on instead of stopping silently; the line goes with the step.
+TEST(Lecture, TheArrowAtATracesEndSaysPageDownGoesOn) {
+  AppState s = OpenCourse();
+  s.options.lang = "en";
+  ASSERT_TRUE(GoToStepId(s, "N50/w3"));
+  SetEvent(s, 1 << 20);
+  const int last = s.ui.event;
+  StepEvent(s, +1);
+  EXPECT_EQ(s.ui.event, last);
+  EXPECT_EQ(s.ui.status, view::UiFormat(view::Str::trace_end_next, "en", {"N50/s1"}));
+  StepLesson(s, +1);
+  EXPECT_EQ(s.CurrentStep()->id, "N50/s1");
+  EXPECT_TRUE(s.ui.status.empty()) << "the line went with its step";
+}
+
 // A folder of one's own: a lesson without a course stays a lesson; a course there with two lessons.
 class OwnFolder : public ::testing::Test {
  protected:
