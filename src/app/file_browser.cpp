@@ -11,8 +11,7 @@
 
 namespace bw::app {
 
-void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files) {
-  (void)files;  // listed through s.model.library, which was built from them (view/library.h)
+void DrawOpenBrowser(AppState& s) {
   if (!s.ui.show_open) return;
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y * 0.5f), ImGuiCond_Always, ImVec2(0.5f, 0.5f));

@@ -73,7 +73,7 @@ struct Args {
 
 using bw::app::Root;  // the data root: BLOCKWISE_ROOT, the installed share/blockwise, or the source tree
 
-// Every shipped lesson and scenario, for the Ctrl+O browser.
+// Every shipped lesson and scenario, for the library (the start screen and Ctrl+O).
 std::vector<std::string> ShippedFiles() {
   std::vector<std::string> files;
   for (const char* dir : {"lessons", "assets/scenarios"}) {
@@ -226,7 +226,6 @@ int main(int argc, char** argv) {
   glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { seen(w); bw::app::platform::PictureLost(w); });
   glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { seen(w); bw::app::platform::PictureLost(w); });
 
-  const std::vector<std::string> shipped = ShippedFiles();
   bw::app::GpuPanel gpu(Root() + "/assets/gpu/recorded_run_h200.json", state.ui.gpu_replay);
   if (args.gpu_replay_at >= 0) {
     state.ui.show_gpu = true;
@@ -420,7 +419,7 @@ int main(int argc, char** argv) {
     bw::app::HandleKeys(state);
     if (state.ui.show_gpu) gpu.Tick(state, glfwGetTime());  // the timeline shows the replay's position now
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
-    bw::app::DrawOpenBrowser(state, shipped);
+    bw::app::DrawOpenBrowser(state);
     if (state.ui.show_gpu) {
       bw::app::Painted gp = gpu.Draw(state, fonts, glfwGetTime());
       painted.rects.insert(painted.rects.end(), gp.rects.begin(), gp.rects.end());

@@ -39,8 +39,9 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height);
 void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer);  // or the balance (single query)
 // The presenter's notes window content (F5).
 void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
-// Ctrl+O: recent files, the shipped lessons and scenarios, and a path field.
-void DrawOpenBrowser(AppState& s, const std::vector<std::string>& files);
+// Ctrl+O: a path field that filters, the library's lessons by title above its scenarios (s.model.library),
+// recent files.
+void DrawOpenBrowser(AppState& s);
 void DrawStatus(AppState& s);
 // Edit the current single-query scenario (weights/logits, values, block sizes, mode) with live
 // recompute; Save As writes it atomically.
