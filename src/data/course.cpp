@@ -43,7 +43,9 @@ Course LoadCourse(const std::filesystem::path& path) {
     const bool inside = InsideFolder(folder, cl.path, ec);
     if (ec) r.Fail(fp, "lesson path cannot be resolved: " + ec.message());
     if (!inside) r.Fail(fp, "lesson path \"" + cl.relative_path + "\" leaves the course's folder");
-    if (!std::filesystem::is_regular_file(cl.path, ec)) r.Fail(fp, "no lesson file \"" + cl.relative_path + "\" beside the course");
+    if (!std::filesystem::exists(cl.path, ec)) r.Fail(fp, "no lesson file \"" + cl.relative_path + "\" beside the course");
+    if (!std::filesystem::is_regular_file(cl.path, ec))  // a folder, a FIFO, a device: never read (a FIFO would block)
+      r.Fail(fp, "\"" + cl.relative_path + "\" is not a regular file");
     for (const auto& before : course.lessons)
       if (std::filesystem::equivalent(before.path, cl.path, ec))
         r.Fail(fp, "lesson \"" + cl.relative_path + "\" is listed twice");

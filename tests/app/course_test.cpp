@@ -5,6 +5,7 @@
 // a lesson stay revealed when the class comes back to it. Also: --step by id across the course, a
 // lesson opened on its own plays inside its folder's course, and the course file's errors.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <chrono>
@@ -387,6 +388,10 @@ TEST_F(OwnFolder, EveryCourseMistakeIsNamedWithItsPath) {
   EXPECT_EQ(Error(R"({"schema_version": 1, "id": "X", "title": {"zh": "a", "en": "b"}, "lessons": [], "lesons": 1})"),
             "/lesons: unknown key; did you mean /lessons?");
   EXPECT_EQ(Error(Course(R"({"file": "rc-t3.json", "minutes": 5})")), "/lessons/0/covers: required field is missing");
+  // A FIFO or a folder is refused by name, never opened (a FIFO would block the app).
+  ASSERT_EQ(::mkfifo((dir_ / "fifo.json").c_str(), 0600), 0);
+  EXPECT_EQ(Error(Course(Entry("fifo.json"))), "/lessons/0/file: \"fifo.json\" is not a regular file");
+  EXPECT_EQ(Error(Course(Entry("scenarios"))), "/lessons/0/file: \"scenarios\" is not a regular file");
   // Not a lesson.
   Write("scenario.json", R"({"schema_version": 1, "weights": [1], "values": [1], "block_sizes": [1], "mode": "raw"})");
   EXPECT_EQ(Error(Course(Entry("scenario.json"))), "/lessons/0/file: \"scenario.json\" is not a lesson (a lesson file has \"steps\")");
