@@ -16,6 +16,8 @@ namespace {
 void NewStep(AppState& s) {
   if (LessonStatus(s) || s.ui.status_of_step) s.ui.status.clear();
   s.ui.status_of_step = false;
+  s.ui.text_page = 0;
+  s.ui.text_page_top = {0.0f};
   s.ui.revealed = s.ui.revealed_steps.count(s.ui.step) > 0;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
@@ -84,6 +86,16 @@ void StepLesson(AppState& s, int delta) {
     return;
   }
   if (delta > 0 && s.PredictPending()) return Reveal(s);
+  // The step's text in pages: its next (last) page before the next (last) step.
+  const int pages = static_cast<int>(s.ui.text_page_top.size());
+  if (delta > 0 && s.ui.text_page >= 0 && s.ui.text_page + 1 < pages) {
+    ++s.ui.text_page;
+    return;
+  }
+  if (delta < 0 && s.ui.text_page != 0 && pages > 1) {
+    s.ui.text_page = (s.ui.text_page < 0 ? pages - 1 : s.ui.text_page) - 1;
+    return;
+  }
   const int last = static_cast<int>(s.model.lesson->lesson.steps.size()) - 1;
   if (delta > 0 && s.ui.step == last) {
     if (s.InCourse() && s.ui.course_lesson + 1 < s.model.course->LessonCount()) {
@@ -99,12 +111,14 @@ void StepLesson(AppState& s, int delta) {
     return;
   }
   GoToStep(s, s.ui.step + delta);
+  if (delta < 0) s.ui.text_page = -1;  // back into a step: its text's last page
 }
 
 void Reveal(AppState& s) {
   if (s.OnTitleCard()) return;  // the first step's question is not on screen yet
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
-    s.ui.revealed = s.ui.scroll_to_answer = true;
+    s.ui.revealed = true;
+    s.ui.text_page = 0;  // the question (and so its answer) is on the first page
     s.ui.revealed_steps.insert(s.ui.step);
     // "Not right yet: think again (or ask for the reveal)" is stale once the answer is shown.
     if (s.ui.answer_verdict != static_cast<int>(view::CheckVerdict::kRight)) s.ui.answer_verdict = s.ui.answer_mistake = -1;

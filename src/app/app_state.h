@@ -99,7 +99,17 @@ struct Transient {
   int library_pick = 0;
   int library_columns = 1;
   bool presenter_confirm = false;  // F5 on one screen said the notes would cover the projection: F5 again opens them
-  bool scroll_to_answer = false; // just revealed: the text pane scrolls the answer into view once
+  // The step text's pages (issue 29: a clicker cannot scroll): text_page_top holds where each page
+  // of the current step's text begins (pixels from its top, as last drawn: DrawMainWindow), and
+  // PageDown / PageUp show the next / last page before the next / last step. text_page −1: the last
+  // page (PageUp back into a step), resolved when drawn.
+  int text_page = 0;
+  std::vector<float> text_page_top{0.0f};
+  // The side panel's text scale (projector): what makes its content fit the panel, found from the
+  // last frame's content height, never below the legible floor (24 px em). 1 = no shrinking.
+  float side_fit = 1.0f;
+  std::string side_fit_for;  // what it was found for (lesson, step, event, language, size, reveal): else it starts again at 1
+  bool layout_settling = false;  // the pages or the panel's fit moved this frame: draw another one
   // The current step's checked exercise (data::LessonStep::Check), reset with each new step: the
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
   // (-1 = not checked yet, else a view::CheckVerdict).

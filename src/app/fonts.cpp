@@ -125,6 +125,9 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
     fonts.chrome_px = base_px;
   }
   io.Fonts->Build();
+  // The em: 一 (U+4E00) advances one em in a CJK face; the default font (no CJK) keeps 1/1.448.
+  if (const ImFontGlyph* g = fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(0x4E00)); g && fonts.body->FontSize > 0)
+    fonts.em_ratio = g->AdvanceX / fonts.body->FontSize;
   io.Fonts->ClearInputData();  // glyphs are baked; the TTF bytes and configs are no longer needed
   if (file.subset && fonts.error.empty()) {  // a user's own file may use characters the subset lacks: say which
     std::set<unsigned> missing;

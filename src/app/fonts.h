@@ -26,6 +26,11 @@ struct Fonts {
   ImFont* chrome = nullptr;  // top bar and timeline: sized from the window (view::ChromePx), not Ctrl ±
   ImFont* small = nullptr;   // the diagram's state words (0.85/1.15 of its label size), sharp
   float body_px = 0, text_px = 0, large_px = 0, diagram_px = 0, chrome_px = 0, small_px = 0;
+  // ImGui's font size is the line height (ascender − descender: ≈ 1.45 em for Noto Sans CJK); the
+  // glyphs' size, the em, is a full-width ideograph's advance. em_ratio = em / font size, read from
+  // the baked body font (一's advance), so the legibility rules are measured in the glyphs' ink.
+  float em_ratio = 1.0f / 1.448f;
+  float Em(float font_px) const { return font_px * em_ratio; }
   std::string error;         // non-empty when the CJK font could not be loaded
   // Web edition (a build-time subset of the font): the shown characters it lacks, as one line
   // ("3 characters are not in the web font: 龘 …"); empty when none are or the font is complete.

@@ -61,6 +61,8 @@ nlohmann::json StateJson(const AppState& s) {
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
                       {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()}}},
           {"event_index", s.ui.event},
+          {"text_page", s.ui.text_page},
+          {"text_pages", s.ui.text_page_top.size()},
           {"event_count", cur ? cur->EventCount() : 0},
           {"playing", s.ui.playing},
           {"lang", s.options.lang},
@@ -100,7 +102,13 @@ nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted) {
   }
   j["labels"] = nlohmann::json::array();
   for (const auto& l : painted.labels)
-    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}});
+    j["labels"].push_back({{"owner", l.owner}, {"text", l.text}, {"box", {l.x0, l.y0, l.x1, l.y1}}, {"px", l.px}, {"em", l.em}});
+  // The panels' lines as drawn: "px" is ImGui's font size (the line height), "em" the glyphs' size.
+  j["drawn_texts"] = nlohmann::json::array();
+  for (const auto& t : painted.texts)
+    j["drawn_texts"].push_back({{"region", t.region}, {"text", t.text}, {"box", {t.x0, t.y0, t.x1, t.y1}}, {"px", t.px},
+                                {"em", t.em},
+                                {"role", t.role == PaintedText::Role::kValue ? "value" : t.role == PaintedText::Role::kHint ? "hint" : "text"}});
   j["em_px"] = painted.em;
   j["texts"] = VisibleTexts(s);   // everything the window shows as text now
   return j;

@@ -17,13 +17,14 @@ void CheckWidgets(AppState& s) {
   const auto& check = *st->check;
   const auto& lang = s.options.lang;
   if (!check.number.empty()) {
-    ImGui::TextUnformatted(T(s, view::Str::check_prompt).c_str());
+    Said(T(s, view::Str::check_prompt));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                         ImGuiInputTextFlags_EnterReturnsTrue);
     s.ui.answer_field = ImGui::GetItemID();
     if (ImGui::IsItemEdited()) s.ui.answer_verdict = s.ui.answer_mistake = -1;  // a new answer: not checked yet
-    s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y};
+    s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
+                             ImGui::GetItemRectMax().y};
     ImGui::SameLine();
     if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s);
   } else {
@@ -34,31 +35,37 @@ void CheckWidgets(AppState& s) {
     const float pad = ImGui::GetStyle().FramePadding.x * 2;
     for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
       const bool picked = k == s.ui.answer_choice;
-      const std::string text = std::string(picked ? (k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
+      const std::string text =
+          std::string(picked ? (k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
       std::string label;
       for (const auto& line : WrapLines(text, avail - pad)) label += (label.empty() ? "" : "\n") + line;
       label += "##choice" + std::to_string(k);
       if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k);
+      SaidItem(text);
     }
     ImGui::PopStyleVar();
   }
-  static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong, view::Str::check_unreadable, view::Str::check_coarse};
+  static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong,
+                                               view::Str::check_unreadable, view::Str::check_coarse};
   if (s.ui.answer_verdict >= 0) {
     const bool choice = !check.choices.empty();
     const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
     const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
     if (const std::string hint = MistakeHint(s); wrong && !hint.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);   // purple with ×, never red
+      ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);  // purple with ×, never red
       Wrapped("\u00d7 " + hint);
       ImGui::PopStyleColor();
     } else {
-      Wrapped(T(s, choice && wrong ? view::Str::check_choice_wrong : choice && right ? view::Str::check_choice_right : kVerdictKeys[s.ui.answer_verdict]));
+      Wrapped(T(s, choice && wrong   ? view::Str::check_choice_wrong
+                   : choice && right ? view::Str::check_choice_right
+                                     : kVerdictKeys[s.ui.answer_verdict]));
     }
   }
 }
 
 // The question in a tinted box exactly as tall as its content, with its answer once revealed.
-void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
+// Returns the box's top and bottom (screen pixels).
+std::pair<float, float> PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   ImGui::Spacing();
   auto* dl = ImGui::GetWindowDrawList();
   dl->ChannelsSplit(2);
@@ -68,23 +75,23 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   const float width = ImGui::GetContentRegionAvail().x;
   ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
   ImGui::BeginGroup();
+  // On a projector the choices and the typed field are question text too: the text font (≥ 28 px em).
+  const bool big = s.options.projector || s.ui.presenter;
   ImGui::PushFont(fonts.text);
   Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
   if (!st.answer.empty()) {
-    // Just revealed: bring the answer (and the explanation under it) into view; on a projector at
-    // 1920×1080 it used to open below the fold of the text pane.
-    if (s.ui.scroll_to_answer) {
-      ImGui::SetScrollHereY(0.0f);
-      s.ui.scroll_to_answer = false;
-    }
     Wrapped("\u2192 " + st.answer);
   }
-  ImGui::PopFont();
+  if (!big) ImGui::PopFont();
   if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
+  if (big) ImGui::PopFont();
   if (!st.reveal.empty()) {
     if (ImGui::Button(T(s, view::Str::reveal).c_str())) Reveal(s);
+    SaidItem(T(s, view::Str::reveal), TextRole::kHint);
     ImGui::SameLine();
-    ImGui::TextDisabled("%s", st.reveal.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    Wrapped(st.reveal, TextRole::kHint);
+    ImGui::PopStyleColor();
   }
   ImGui::EndGroup();
   const ImVec2 bottom = ImGui::GetItemRectMax();
@@ -94,6 +101,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
   dl->AddRect(top, br, IM_COL32(30, 101, 216, 255), ImGui::GetFontSize() * 0.3f, 0, 2.0f);
   dl->ChannelsMerge();
   ImGui::Dummy(ImVec2(0, pad));
+  return {top.y, br.y};
 }
 
 }  // namespace
@@ -103,14 +111,14 @@ float DrawStepTitle(const AppState& s, const Fonts& fonts, float width) {
   if (st.title.empty()) return 0;
   const float y0 = ImGui::GetCursorPosY();
   ImGui::PushFont(fonts.large);
-  for (const auto& line : WrapLines(st.title, width)) ImGui::TextUnformatted(line.c_str());
+  for (const auto& line : WrapLines(st.title, width)) Said(line);
   ImGui::PopFont();
   return ImGui::GetCursorPosY() - y0;
 }
 
-void DrawStepText(AppState& s, const Fonts& fonts) {
+std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts) {
   const ShownStep st = StepTextNow(s);
-  if (st.title.empty()) return;
+  if (st.title.empty()) return {0, 0};
   // Scrubbed away from the step's own event (a step owns the stretch up to the next step's mark): the
   // text still describes that event, so say which, with a way back (a helper read MASK/k3's text
   // about tile (2,2) while the diagram showed tile (4,2)).
@@ -118,25 +126,30 @@ void DrawStepText(AppState& s, const Fonts& fonts) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
     ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(0, 0, 0, 0));
     ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0, 0.5f));
-    if (ImGui::Button(line.c_str())) SetEvent(s, s.model.lesson->EventOf(s.ui.step));  // keeps what the class typed or picked
+    if (ImGui::Button(line.c_str()))
+      SetEvent(s, s.model.lesson->EventOf(s.ui.step));  // keeps what the class typed or picked
+    SaidItem(line, TextRole::kHint);
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(2);
   }
-  // An open question comes first, so it is never scrolled away below a long text (1280×720, Ctrl +).
-  const bool open = !st.predict.empty() && !st.reveal.empty();
-  if (open) PredictBox(s, fonts, st);
+  // The question comes first, open or answered: it is on the text's first page, and the reveal adds
+  // its answer in place (the box used to move below the body on reveal, and the picture jumped).
+  std::pair<float, float> box{0, 0};
+  if (!st.predict.empty()) box = PredictBox(s, fonts, st);
   ImGui::Spacing();
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
   if (big) ImGui::PushFont(fonts.text);
   Wrapped(st.body);
   if (big) ImGui::PopFont();
-  if (!st.predict.empty() && !open) PredictBox(s, fonts, st);
   if (!st.further.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
+    if (big) ImGui::PushFont(fonts.text);  // the worked numbers live here (RC-T3/b2's 2,1,4): as large as the body
     Wrapped(T(s, view::Str::further) + " \u2014 " + st.further);
+    if (big) ImGui::PopFont();
     ImGui::PopStyleColor();
   }
+  return box;
 }
 
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {
@@ -168,11 +181,13 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
     ImGui::PopStyleColor();
   }
   if (s.InCourse())
-    ImGui::TextDisabled("%s", view::UiFormat(view::Str::card_lesson_of, s.options.lang,
-                                             {std::to_string(s.ui.course_lesson + 1), std::to_string(s.model.course->LessonCount())}).c_str());
+    ImGui::TextDisabled(
+        "%s", view::UiFormat(view::Str::card_lesson_of, s.options.lang,
+                             {std::to_string(s.ui.course_lesson + 1), std::to_string(s.model.course->LessonCount())})
+                  .c_str());
   if (s.InCourse()) ImGui::SameLine();
-  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s%s", T(s, view::Str::step).c_str(), s.ui.step + 1, L.steps.size(), st->id.c_str(),
-                      s.OnTitleCard() ? (" " + T(s, view::Str::notes_title_card)).c_str() : "");
+  ImGui::TextDisabled("%s %d / %zu  \u00b7  %s%s", T(s, view::Str::step).c_str(), s.ui.step + 1, L.steps.size(),
+                      st->id.c_str(), s.OnTitleCard() ? (" " + T(s, view::Str::notes_title_card)).c_str() : "");
   Heading(fonts, Fill(s, st->title.In(s.options.lang)));
   ImGui::Separator();
   ImGui::PushFont(fonts.text);
@@ -209,7 +224,8 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
   const auto steps = [&] {
     for (int i = 0; i < static_cast<int>(L.steps.size()); ++i) {
       const std::string& title = L.steps[i].title.In(s.options.lang);
-      const std::string label = (s.InCourse() ? "    " : "") + (title.empty() ? L.steps[i].id : title) + "##step" + std::to_string(i);
+      const std::string label =
+          (s.InCourse() ? "    " : "") + (title.empty() ? L.steps[i].id : title) + "##step" + std::to_string(i);
       if (ImGui::Selectable(label.c_str(), i == s.ui.step && !s.OnTitleCard())) GoToStep(s, i);
     }
   };
@@ -219,11 +235,14 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
     return;
   }
   const auto& C = *s.model.course;
-  ImGui::TextDisabled("%s  \u00b7  %s", T(s, view::Str::notes_course).c_str(), C.course.title.In(s.options.lang).c_str());
+  ImGui::TextDisabled("%s  \u00b7  %s", T(s, view::Str::notes_course).c_str(),
+                      C.course.title.In(s.options.lang).c_str());
   for (int k = 0; k < C.LessonCount(); ++k) {
     const auto& o = C.outlines[static_cast<size_t>(k)];
-    const std::string minutes = view::UiFormat(view::Str::notes_minutes, s.options.lang, {std::to_string(C.course.lessons[static_cast<size_t>(k)].minutes)});
-    const std::string label = std::to_string(k + 1) + ". " + o.title.In(s.options.lang) + "  (" + minutes + ")##lesson" + std::to_string(k);
+    const std::string minutes = view::UiFormat(view::Str::notes_minutes, s.options.lang,
+                                               {std::to_string(C.course.lessons[static_cast<size_t>(k)].minutes)});
+    const std::string label =
+        std::to_string(k + 1) + ". " + o.title.In(s.options.lang) + "  (" + minutes + ")##lesson" + std::to_string(k);
     if (ImGui::Selectable(label.c_str(), k == s.ui.course_lesson && s.OnTitleCard()) && k != s.ui.course_lesson &&
         OpenCourseLesson(s, k, /*at_end=*/false))
       s.ui.title_card = true;

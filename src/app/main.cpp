@@ -477,7 +477,7 @@ int main(int argc, char** argv) {
     bw::app::platform::FramePainted(state, painted);  // web: what bw_scene_dump() reports
     // A character this frame showed that the atlas lacks: rebuild it before the next frame.
     bw::app::RequestGlyphs(state, fonts, glyphs_tried);
-    if (state.ui.fonts_dirty) redraw_frames = std::max(redraw_frames, 2);
+    if (state.ui.fonts_dirty || std::exchange(state.ui.layout_settling, false)) redraw_frames = std::max(redraw_frames, 2);
     if (first_frame_ms < 0)
       first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - kProcessStart).count();
 

@@ -1,5 +1,6 @@
 // The main window's arrangement and the glyph texts; see panels.h.
 #include "app/panels.h"
+#include "app/shown.h"
 #include "app/widgets.h"
 
 #include <imgui.h>
@@ -18,7 +19,8 @@ void UpdateFontSizes(AppState& s, float display_h) {
   // when a size moves by more than a step.
   const float chrome_px = view::ChromePx(display_h);
   // font_px is logical: the content scale is applied once (FontPx), the window's growth in logical rows.
-  const float text_px = s.FontPx() * view::WindowTextScale(display_h / s.ui.content_scale);
+  const float text_px = s.FontPx() * view::WindowTextScale(display_h / s.ui.content_scale) *
+                        (s.options.projector ? view::kProjectorTextScale : 1.0f);
   const auto moved = [](float now, float was) { return std::abs(now - was) > was * 0.04f; };
   if (moved(chrome_px, s.ui.chrome_px) || moved(text_px, s.ui.text_px)) {
     s.ui.chrome_px = chrome_px;
@@ -26,6 +28,70 @@ void UpdateFontSizes(AppState& s, float display_h) {
     s.ui.fonts_dirty = true;
   }
 }
+
+namespace {
+
+// The step text in pages, never behind a scrollbar (a clicker cannot scroll): the page
+// s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
+// begins is found from the lines just drawn (no line is ever cut in two); PageDown shows the next.
+void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::vector<PaintedText>& texts, float pane[4]) {
+  ImGui::BeginChild("text", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  auto& tops = s.ui.text_page_top;
+  if (tops.empty()) tops = {0.0f};
+  const int pages = static_cast<int>(tops.size());
+  const int page = s.ui.text_page < 0 || s.ui.text_page >= pages ? pages - 1 : s.ui.text_page;
+  const float top = tops[static_cast<size_t>(page)];
+  const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  pane[0] = at.x, pane[1] = at.y, pane[2] = at.x + w, pane[3] = at.y + h;
+  // Room for the "more" line under a page that is not the last.
+  ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h, bottom - top)), true);
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
+  const size_t first = texts.size();
+  const auto [box_top, box_bottom] = DrawStepText(s, fonts);
+  ImGui::PopClipRect();
+  // Where the pages begin: a new page at the first line that does not end inside this one.
+  std::vector<float> found{0.0f};
+  const float room = h - line * 1.2f;  // a page keeps a line for its "more" mark
+  // The question box stays on one page when it fits on one: a line inside it starts a page at the
+  // box's top (the box comes first, so that is its own page), never between its choices.
+  const float qb0 = box_top - at.y + top, qb1 = box_bottom - at.y + top;
+  const bool keep = box_bottom > box_top && qb1 - qb0 <= room;
+  for (size_t i = first; i < texts.size(); ++i) {
+    float y0 = texts[i].y0 - at.y + top;
+    const float y1 = texts[i].y1 - at.y + top;
+    if (keep && y0 >= qb0 && y1 <= qb1) y0 = qb0;
+    if (y1 > found.back() + room + 0.5f && y0 > found.back() + 0.5f) found.push_back(y0);
+  }
+  if (found.size() == 1) found = {0.0f};  // it all fits: one page (the mark's line is not needed)
+  // Lines outside the page shown are not on screen: drop them from the record (the legibility test
+  // reads what the class sees).
+  const float shown_to = page + 1 < pages ? bottom : top + h;
+  texts.erase(std::remove_if(texts.begin() + static_cast<std::ptrdiff_t>(first), texts.end(),
+                             [&](const PaintedText& t) {
+                               return t.y1 - at.y + top > shown_to + 0.5f || t.y0 - at.y + top < top - 0.5f;
+                             }),
+              texts.end());
+  if (found != tops) {
+    tops = found;
+    s.ui.layout_settling = true;
+    if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
+  } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
+    s.ui.text_page = static_cast<int>(tops.size()) - 1;
+  }
+  if (tops.size() > 1) {  // "▼ more: PageDown (1/2)" at the pane's foot, a button for the mouse
+    const std::string mark = view::UiFormat(page + 1 < pages ? view::Str::text_more : view::Str::text_last_page,
+                                            s.options.lang, {std::to_string(page + 1), std::to_string(pages)});
+    const float mw = ImGui::CalcTextSize(mark.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
+    ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, at.y + h - line));
+    if (ImGui::SmallButton(mark.c_str())) StepLesson(s, page + 1 < pages ? +1 : -1);
+    SaidItem(mark, TextRole::kHint);
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace
 
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap) {
   const ImGuiIO& io = ImGui::GetIO();
@@ -48,6 +114,8 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   ImGui::Begin("Blockwise", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoBringToFrontOnFocus |
                    ImGuiWindowFlags_NoBackground);  // glClear paints it: one full-screen layer less to blend
+  Painted painted;
+  const TextLog log(&painted.texts, fonts.em_ratio);  // every line of text drawn, with its em (--dump-scene)
   ImGui::PushFont(fonts.chrome);
   DrawTopBar(s, fonts);
   DrawErrorBanner(s);
@@ -60,13 +128,13 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     DrawLibrary(s, fonts, avail.x, avail.y);
     ImGui::End();
     DrawHelp(s);
-    return {};
+    return painted;
   }
   if (s.OnTitleCard()) {  // between two lessons of a course: the next one's title card, nothing else
     DrawTitleCard(s, fonts, avail.x, avail.y);
     ImGui::End();
     DrawHelp(s);
-    return {};
+    return painted;
   }
   const auto* cur = s.Current();
   view::LayoutInput in;
@@ -77,6 +145,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   in.projector = s.options.projector;
   in.presenter = s.ui.presenter;
   in.heatmap = cur && cur->HeatmapAt(s.ui.event).has_value();
+  // A projector shows no empty panel: while the open question conceals every section (RC-T3/b0),
+  // the diagram and the step text take its width, and the panel comes back with the answer.
+  in.side = !(s.options.projector && PanelsNow(s).empty());
   view::Layout L = view::ComputeLayout(in);
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
@@ -86,9 +157,14 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 
   place(L.diagram);
-  ImGui::BeginChild("diagram", ImVec2(L.diagram.w, L.diagram.h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::BeginChild("diagram", ImVec2(L.diagram.w, L.diagram.h), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   float label_px = 0;
-  Painted painted = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, text_scale, arrow_progress, &label_px);
+  {
+    Painted diagram = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, text_scale, arrow_progress, &label_px);
+    diagram.texts = std::move(painted.texts);
+    painted = std::move(diagram);
+  }
   ImGui::EndChild();
   // The diagram's labels get a font baked at their size: rebuild the atlas when the scale moved by
   // more than a step (~12 %), e.g. after a resize or going fullscreen.
@@ -106,23 +182,53 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   ImGui::PopClipRect();
   place(L.text);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + title_h);
-  ImGui::BeginChild("text", ImVec2(L.text.w, std::max(1.0f, L.text.h - title_h)), false);
-  DrawStepText(s, fonts);
-  ImGui::EndChild();
+  DrawPagedStepText(s, fonts, L.text.w, std::max(1.0f, L.text.h - title_h), painted.texts, painted.text_pane);
   if (L.heatmap.w > 0) {
     place(L.heatmap);
-    ImGui::BeginChild("heatmap", ImVec2(L.heatmap.w, L.heatmap.h), false);
+    ImGui::BeginChild("heatmap", ImVec2(L.heatmap.w, L.heatmap.h), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     DrawHeatmap(s, fonts, heatmap);
     ImGui::EndChild();
   }
-  place(L.side);
-  ImGui::BeginChild("right", ImVec2(L.side.w, L.side.h), true);
-  DrawPanels(s, fonts);
-  // Teacher notes never reach the projected screen: in projector or presenter mode they live in
-  // the F5 window only; otherwise folded until opened.
-  if (!s.ui.presenter && !s.options.projector) DrawTeacherNotes(s, fonts);
-  if (!s.options.projector) DrawEditor(s);
-  ImGui::EndChild();
+  if (L.side.w > 0) {
+    place(L.side);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    painted.side_pane[0] = at.x, painted.side_pane[1] = at.y, painted.side_pane[2] = at.x + L.side.w, painted.side_pane[3] = at.y + L.side.h;
+    ImGui::BeginChild("right", ImVec2(L.side.w, L.side.h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    if (s.options.projector) {
+      // The projector's panel has no scrollbar: its text shrinks until it fits, to 24 px em at most
+      // (the key numbers' 36 then give way too; issue 29). What is still taller is cut, and the
+      // legibility test names it.
+      // The fit only shrinks while the panel shows the same thing (growing back made wrapped rows
+      // flip between one line and two), and starts again at 1 when it shows something else.
+      const std::string fit_for = std::to_string(s.ui.course_lesson) + "/" + std::to_string(s.ui.step) + "/" +
+                                  std::to_string(s.ui.event) + "/" + s.options.lang + "/" + std::to_string(fonts.text_px) +
+                                  (s.ui.revealed ? "/r" : "") + "/" + std::to_string(L.side.w) + "x" + std::to_string(L.side.h);
+      if (fit_for != s.ui.side_fit_for) s.ui.side_fit_for = fit_for, s.ui.side_fit = 1.0f;
+      const float y0 = ImGui::GetCursorPosY();
+      ImGui::SetWindowFontScale(s.ui.side_fit);
+      // Rows 52 px high need no 8 px between them: the separators part them.
+      ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2.0f));
+      DrawPanels(s, fonts);
+      ImGui::PopStyleVar();
+      ImGui::SetWindowFontScale(1.0f);
+      const float used = ImGui::GetCursorPosY() - y0, room = L.side.h - 2 * ImGui::GetStyle().WindowPadding.y;
+      const float floor = std::min(1.0f, 24.0f / std::max(1.0f, fonts.Em(fonts.text_px)));
+      float fit = s.ui.side_fit;
+      if (used > room + 0.5f) fit = std::max(floor, std::min(fit - 0.01f, fit * room / used * 0.995f));
+      if (fit < s.ui.side_fit) {
+        s.ui.side_fit = fit;
+        s.ui.layout_settling = true;
+      }
+    } else {
+      DrawPanels(s, fonts);
+    }
+    // Teacher notes never reach the projected screen: in projector or presenter mode they live in
+    // the F5 window only; otherwise folded until opened.
+    if (!s.ui.presenter && !s.options.projector) DrawTeacherNotes(s, fonts);
+    if (!s.options.projector) DrawEditor(s);
+    ImGui::EndChild();
+  }
   place(L.timeline);
   ImGui::PushFont(fonts.chrome);
   DrawTimeline(s);
@@ -195,6 +301,5 @@ std::vector<std::string> ShownTexts(const AppState& s) {
   if (!s.ui.error.empty()) texts.push_back(s.ui.error);
   return texts;
 }
-
 
 }  // namespace bw::app

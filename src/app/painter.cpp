@@ -103,9 +103,10 @@ struct Placer {
   }
 };
 
-void Record(Painted& painted, Placer& placer, const std::string& owner, const std::string& text, ImVec2 pos, ImVec2 size, float px) {
+void Record(Painted& painted, Placer& placer, const std::string& owner, const std::string& text, ImVec2 pos, ImVec2 size, float px,
+            const Fonts& fonts) {
   placer.placed.emplace_back(pos, ImVec2(pos.x + size.x, pos.y + size.y));
-  painted.labels.push_back({owner, text, pos.x, pos.y, pos.x + size.x, pos.y + size.y, px});
+  painted.labels.push_back({owner, text, pos.x, pos.y, pos.x + size.x, pos.y + size.y, px, fonts.Em(px)});
 }
 
 // A rectangle's label lines (the first larger) and its state word with its symbol, fitted inside it.
@@ -179,7 +180,7 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
         dl->AddRectFilled({pc.pos.x - 0.2f * em * scale, pc.pos.y}, {pc.pos.x + pc.size.x + 0.2f * em * scale, pc.pos.y + pc.size.y},
                           IM_COL32(255, 255, 255, 220), 0.1f * em);
       Text(dl, fonts, pc.px, pc.pos, ToImColor(pal.text), pc.text);
-      Record(painted, placer, pc.owner, pc.text, pc.pos, pc.size, pc.px);
+      Record(painted, placer, pc.owner, pc.text, pc.pos, pc.size, pc.px, fonts);
     }
     return;
   }
@@ -246,7 +247,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
       // edge); the fallback below is the only exception.
       if (placer.CrossesWall(box)) return false;
       out.push_back({size_px, c, col, text, spans});
-      Record(painted, placer, owner, text, c, sz, size_px);
+      Record(painted, placer, owner, text, c, sz, size_px, fonts);
       return true;
     };
     if (std::any_of(candidates.begin(), candidates.end(), place_at)) return true;
@@ -274,7 +275,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
   const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
   const ImVec2 sz = Measure(fonts, std::min(px, small), text);
   out.push_back({std::min(px, small), want, col, text, spans});
-  Record(painted, placer, owner, text, want, sz, std::min(px, small));
+  Record(painted, placer, owner, text, want, sz, std::min(px, small), fonts);
   return false;
 }
 

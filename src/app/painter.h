@@ -32,13 +32,31 @@ struct PaintedLabel {
   std::string owner;      // "rect:ID", "sublabel:ID", "text:ID" or "arrow:ID"
   std::string text;
   float x0, y0, x1, y1;   // framebuffer pixels
-  float px;               // the font size it was drawn at
+  float px;               // the font size it was drawn at (ImGui's size: the line height, ≈ 1.45 em)
+  float em;               // the glyphs' size: a full-width ideograph's advance (Fonts::Em)
+};
+
+// Every piece of text the ImGui panels drew (step text, question, side panels, heatmap caption),
+// line by line, as Wrapped put it on screen: --dump-scene and the legibility test read it.
+struct PaintedText {
+  std::string region;     // the child window it is in: "text", "right", "heatmap", "title", "top"
+  std::string text;
+  float x0, y0, x1, y1;   // framebuffer pixels
+  float px;               // the font size (line height)
+  float em;               // the glyphs' size (Fonts::Em)
+  enum class Role { kText, kValue, kHint };
+  // kValue: a side panel's value (a number the step is about); kHint: how to go on (the reveal
+  // button and its key hint, the page mark), not lesson content.
+  Role role = Role::kText;
 };
 
 struct Painted {
   std::vector<PaintedRect> rects;
   std::vector<PaintedArrow> arrows;
   std::vector<PaintedLabel> labels;
+  std::vector<PaintedText> texts;   // the panels' text (DrawMainWindow)
+  float text_pane[4] = {0, 0, 0, 0};  // the step text's pane, x0 y0 x1 y1 (framebuffer pixels)
+  float side_pane[4] = {0, 0, 0, 0};  // the side panel's (all 0 when there is none)
   float em = 0;           // pixels per em the scene was painted at
 };
 

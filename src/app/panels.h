@@ -2,6 +2,7 @@
 // Each reads AppState and calls its actions; none keeps state of its own.
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "app/app_state.h"
@@ -21,7 +22,9 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
                     float arrow_progress = 1.0f, float* label_px = nullptr);
 // The step's title in the large font, wrapped at `width` px, above the scrolled text; returns its height (px).
 float DrawStepTitle(const AppState& s, const Fonts& fonts, float width);
-void DrawStepText(AppState& s, const Fonts& fonts);   // body, predict box (Reveal), further: scrolls
+// The question box (Reveal, the check), the body, the further line; returns the question box's top
+// and bottom (screen pixels; 0, 0 when the step asks nothing), which a page keeps together.
+std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);

@@ -14,8 +14,8 @@
 
 namespace bw::app {
 
-Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale, float arrow_progress,
-                    float* label_px) {
+Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
+                    float arrow_progress, float* label_px) {
   const auto* cur = s.Current();
   if (!cur) return {};
   const auto pal = s.Palette();
@@ -24,14 +24,15 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   const view::Scene scene = SceneNow(s);
   // The scene fills its box (centred across it): its scale follows the window, not the font.
   const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);
-  const float ts = text_scale / scene.text_scale;  // what is left for the painter to enlarge (or shrink: Ctrl −)
+  const float ts = text_scale / scene.text_scale;     // what is left for the painter to enlarge (or shrink: Ctrl −)
   if (label_px) *label_px = em * 1.15f * text_scale;  // the largest label size the painter uses
   ImVec2 origin = ImGui::GetCursorScreenPos();
   origin.x += std::max(0.0f, (width - scene.width * em) / 2);
   // The step's highlights apply at the step's own event (not while scrubbing away from it).
   std::vector<std::string> highlight;
   // (A lesson must not highlight its own question's answer: the lesson tests check MOE's.)
-  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step)) highlight = st->highlight;
+  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step))
+    highlight = st->highlight;
   auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;
@@ -54,7 +55,9 @@ std::vector<std::string> Cells(const view::PanelRow& r, size_t columns) {
 
 // One panel section as a table with its columns; `cells`: each row's Cells.
 void DrawTable(const view::PanelSection& sec, const std::vector<std::vector<std::string>>& cells) {
-  if (!ImGui::BeginTable("table", static_cast<int>(sec.columns.size()), ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+  if (!ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
+                         ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp))
+    return;
   for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < sec.rows.size(); ++i) {
@@ -80,7 +83,9 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
     // Every section would answer the open question (the step conceals them all): say why the panel
     // is empty rather than leave a blank box on the projector (a helper saw one at RC-T3/b0).
     if (big) ImGui::PushFont(fonts.text);
-    ImGui::TextDisabled("%s", T(s, view::Str::hidden_answer).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    Wrapped(T(s, view::Str::hidden_answer));
+    ImGui::PopStyleColor();
     if (big) ImGui::PopFont();
     return;
   }
@@ -88,7 +93,10 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
     ImGui::PushID(n++);
     Heading(fonts, sec.title);
     if (big) ImGui::PushFont(fonts.text);
-    if (sec.columns.empty()) {
+    if (sec.columns.empty() && big) {
+      ImGui::Separator();
+      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, r.warning, r.key);
+    } else if (sec.columns.empty()) {
       if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
@@ -104,16 +112,22 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       std::vector<std::vector<std::string>> cells;
       for (const auto& r : sec.rows) {
         cells.push_back(Cells(r, sec.columns.size()));
-        for (size_t c = 0; c < cells.back().size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells.back()[c].c_str()).x);
+        for (size_t c = 0; c < cells.back().size(); ++c)
+          widest[c] = std::max(widest[c], ImGui::CalcTextSize(cells.back()[c].c_str()).x);
       }
       float text = 0;  // the cells' text; the padding does not shrink with the font scale
       for (float w : widest) text += w;
       const float padding = static_cast<float>(widest.size()) * (2 * ImGui::GetStyle().CellPadding.x + 1);
       const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize - padding;
-      const float fit = text > room && text > 0 ? std::clamp(room / text, 0.6f, 1.0f) : 1.0f;
-      ImGui::SetWindowFontScale(fit);
+      // … but never below the legible floor (24 px em on a projector, 14 on a laptop: issue 29);
+      // beyond it the cells wrap, between words and never inside a number (WrapLines).
+      const float floor_em = big ? 24.0f : 14.0f;
+      const float min_fit = std::clamp(floor_em / std::max(1.0f, fonts.Em(ImGui::GetFontSize())), 0.6f, 1.0f);
+      const float fit = text > room && text > 0 ? std::clamp(room / text, min_fit, 1.0f) : 1.0f;
+      const float panel_scale = big ? s.ui.side_fit : 1.0f;  // the projector panel's own fit (DrawMainWindow)
+      ImGui::SetWindowFontScale(panel_scale * fit);
       DrawTable(sec, cells);
-      ImGui::SetWindowFontScale(1.0f);
+      ImGui::SetWindowFontScale(panel_scale);
     }
     if (big) ImGui::PopFont();
     ImGui::Spacing();
@@ -126,14 +140,18 @@ namespace {
 // A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
 void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
-  ImGui::TextUnformatted(T(s, view::Str::balance_heading).c_str());
+  Said(T(s, view::Str::balance_heading));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float em = 0;
-  const float width = view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em);
+  const float width =
+      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em);
   view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width);
   DropAnswers(scene, s);
-  em = std::min(em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width);
-  PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f);
+  // Within its box both ways: the box has no scrollbar (its legend used to be cut at the foot).
+  em = std::min({em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width, std::max(1.0f, avail.y) / scene.height});
+  SaidLabels(
+      PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f)
+          .labels);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
 }
 
@@ -147,7 +165,8 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
-  ImGui::TextUnformatted((T(s, view::Str::heatmap) + "  " + h->title + (h->not_finite ? "  \u00b7  NaN / \u221e: " + T(s, view::Str::num_title) : "")).c_str());
+  Said(T(s, view::Str::heatmap) + "  " + h->title +
+       (h->not_finite ? "  \u00b7  NaN / \u221e: " + T(s, view::Str::num_title) : ""));
   if (ConcealedNow(s, view::kConcealHeatmap)) {  // the mask in it would answer the open question (MASK/k1)
     Wrapped(T(s, view::Str::hidden_answer));
     return;

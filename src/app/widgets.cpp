@@ -26,24 +26,69 @@ std::string Fill(const AppState& s, const std::string& tmpl) {
 // and never starts a line with closing punctuation.
 namespace {
 
-bool IsCjk(unsigned c) { return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF); }
+bool IsCjk(unsigned c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
 bool NoLineStart(unsigned c) {
-  for (unsigned p : {0xFF0Cu, 0x3002u, 0xFF1Bu, 0xFF1Au, 0x3001u, 0xFF09u, 0x300Fu, 0x300Du, 0x3011u, 0xFF01u, 0xFF1Fu, 0x201Du})
+  for (unsigned p :
+       {0xFF0Cu, 0x3002u, 0xFF1Bu, 0xFF1Au, 0x3001u, 0xFF09u, 0x300Fu, 0x300Du, 0x3011u, 0xFF01u, 0xFF1Fu, 0x201Du})
     if (c == p) return true;
   return false;
 }
 
 }  // namespace
 
-void Wrapped(const std::string& text) {
-  for (const auto& line : WrapLines(text, ImGui::GetContentRegionAvail().x)) ImGui::TextUnformatted(line.c_str());
+namespace {
+
+struct Log {
+  std::vector<PaintedText>* out = nullptr;
+  float em_ratio = 1.0f / 1.448f;
+};
+Log g_log;  // the open TextLog's sink (one frame at a time, on the UI thread)
+
+// The child window the cursor is in: ImGui 1.86 names a child "Parent/name_XXXXXXXX".
+std::string Region() {
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  std::string name = w && w->Name ? w->Name : "";
+  if (const size_t slash = name.rfind('/'); slash != std::string::npos) name = name.substr(slash + 1);
+  if (const size_t us = name.rfind('_');
+      us != std::string::npos && name.find('/') == std::string::npos && us + 9 == name.size())
+    name = name.substr(0, us);
+  return name == "Blockwise" ? "top" : name;
+}
+
+}  // namespace
+
+TextLog::TextLog(std::vector<PaintedText>* out, float em_ratio) { g_log = {out, em_ratio}; }
+TextLog::~TextLog() { g_log = {}; }
+
+void SaidItem(const std::string& line, TextRole role) {
+  if (!g_log.out || line.empty()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const float px = ImGui::GetFontSize();
+  g_log.out->push_back({Region(), line, a.x, a.y, b.x, b.y, px, px * g_log.em_ratio, role});
+}
+
+void SaidLabels(const std::vector<PaintedLabel>& labels) {
+  if (!g_log.out) return;
+  const std::string region = Region();
+  for (const auto& l : labels) g_log.out->push_back({region, l.text, l.x0, l.y0, l.x1, l.y1, l.px, l.em, TextRole::kText});
+}
+
+void Said(const std::string& line, TextRole role) {
+  ImGui::TextUnformatted(line.c_str());
+  SaidItem(line, role);
+}
+
+void Wrapped(const std::string& text, TextRole role) {
+  for (const auto& line : WrapLines(text, ImGui::GetContentRegionAvail().x)) Said(line, role);
 }
 
 std::vector<std::string> WrapLines(const std::string& text, float avail) {
   std::vector<std::string> lines;
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
-  const float width = std::max(size * 2, avail);   // a narrow table column wraps, never spills into the next
+  const float width = std::max(size * 2, avail);  // a narrow table column wraps, never spills into the next
   const char* s = text.c_str();
   const char* end = s + text.size();
   while (s < end) {
@@ -55,7 +100,10 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
     while (p < end) {
       unsigned c = 0;
       const int len = ImTextCharFromUtf8(&c, p, end);
-      if (c == '\n') { brk = p; break; }
+      if (c == '\n') {
+        brk = p;
+        break;
+      }
       if (p > line && (c == ' ' || ((IsCjk(c) || IsCjk(prev)) && !NoLineStart(c)))) brk = p;
       w += font->CalcTextSizeA(size, 1e9f, 0, p, p + len).x;
       if (w > width && p > line) {
@@ -91,17 +139,58 @@ void Row(const char* name, const std::string& value, bool emphasise, float bar) 
     // ImGui right-aligns a bar's text and cuts what overflows on the left: "320 elements, …" read
     // "0 elements, …" in a narrow column (a helper). Too wide for the bar: the text wrapped above a
     // thin bar.
-    if (ImGui::CalcTextSize(value.c_str()).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x <= ImGui::GetContentRegionAvail().x) {
+    if (ImGui::CalcTextSize(value.c_str()).x + 2 * ImGui::GetStyle().ItemInnerSpacing.x <=
+        ImGui::GetContentRegionAvail().x) {
       ImGui::ProgressBar(bar, ImVec2(-1, 0), value.c_str());
+      SaidItem(value, TextRole::kValue);
     } else {
-      Wrapped(value);
+      Wrapped(value, TextRole::kValue);
       ImGui::ProgressBar(bar, ImVec2(-1, std::max(3.0f, 0.3f * ImGui::GetFontSize())), "");
     }
     ImGui::PopStyleColor();
   } else {
-    Wrapped(value);
+    Wrapped(value, TextRole::kValue);
   }
   if (emphasise) ImGui::PopStyleColor();
+}
+
+void BigRow(const Fonts& f, const std::string& name, const std::string& value, bool emphasise, bool key) {
+  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+  const std::string shown = emphasise ? "\u00d7 " + name : name;
+  ImFont* value_font = key ? f.large : f.text;
+  const TextRole role = key ? TextRole::kValue : TextRole::kText;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float gap = ImGui::GetStyle().ItemSpacing.x * 2;
+  ImGui::PushFont(f.text);
+  const float name_w = ImGui::CalcTextSize(shown.c_str()).x;
+  ImGui::PopFont();
+  ImGui::PushFont(value_font);
+  const float value_w = ImGui::CalcTextSize(value.c_str()).x;
+  const float value_h = ImGui::GetTextLineHeight();
+  ImGui::PopFont();
+  if (name_w + gap + value_w <= avail) {
+    // One line: the name in the text font on the value's baseline, the value at the right edge.
+    const ImVec2 at = ImGui::GetCursorPos();
+    ImGui::PushFont(f.text);
+    ImGui::SetCursorPosY(at.y + (value_h - ImGui::GetTextLineHeight()) * 0.8f);
+    Said(shown);
+    ImGui::PopFont();
+    ImGui::SetCursorPos(ImVec2(at.x + avail - value_w, at.y));
+    ImGui::PushFont(value_font);
+    Said(value, role);
+    ImGui::PopFont();
+  } else {
+    ImGui::PushFont(f.text);
+    Wrapped(shown);
+    ImGui::PopFont();
+    ImGui::PushFont(value_font);
+    ImGui::Indent(ImGui::GetFontSize() * 0.5f);
+    Wrapped(value, role);
+    ImGui::Unindent(ImGui::GetFontSize() * 0.5f);
+    ImGui::PopFont();
+  }
+  if (emphasise) ImGui::PopStyleColor();
+  ImGui::Separator();
 }
 
 }  // namespace bw::app

@@ -7,6 +7,7 @@
 
 #include "app/app_state.h"
 #include "app/fonts.h"
+#include "app/painter.h"
 #include "view/ui_text.h"
 
 namespace bw::app {
@@ -20,11 +21,34 @@ const std::string& T(const AppState& s, view::Str key);
 // A lesson text with its {placeholders} filled from the engine at the current event.
 std::string Fill(const AppState& s, const std::string& tmpl);
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).
-void Wrapped(const std::string& text);
+// `role`: what the line is, for the TextLog (a side panel's value, a hint).
+using TextRole = PaintedText::Role;
+void Wrapped(const std::string& text, TextRole role = TextRole::kText);
 // The lines Wrapped would draw `text` in at `avail` pixels wide, in the current font.
 std::vector<std::string> WrapLines(const std::string& text, float avail);
 void Heading(const Fonts& f, const std::string& text);
+
+// The text record of one frame: while a TextLog is alive, Wrapped, Said and Row put every line they
+// draw (its box, font size and em) into `out` — what --dump-scene reports and the legibility test
+// measures. One at a time (DrawMainWindow opens it); without one, nothing is recorded.
+class TextLog {
+ public:
+  TextLog(std::vector<PaintedText>* out, float em_ratio);
+  ~TextLog();
+  TextLog(const TextLog&) = delete;
+  TextLog& operator=(const TextLog&) = delete;
+};
+// Draws one line as ImGui::TextUnformatted and records it.
+void Said(const std::string& line, TextRole role = TextRole::kText);
+// Records a painted scene's labels (the balance beside the step text) in the current region.
+void SaidLabels(const std::vector<PaintedLabel>& labels);
+// Records the last item (a button, a progress bar's caption) as the text `line`.
+void SaidItem(const std::string& line, TextRole role = TextRole::kText);
 // One name/value table row; `emphasise` marks a wrong value; `bar` (0–1) draws the value on a bar.
 void Row(const char* name, const std::string& value, bool emphasise = false, float bar = -1);
+// The projector's row, read from the back of the room: name and value on one line where they fit
+// (the value at the right edge), else the name above its value.
+// `key` (view::PanelRow::key): a number the step is about, in the large font; else the text font.
+void BigRow(const Fonts& f, const std::string& name, const std::string& value, bool emphasise = false, bool key = true);
 
 }  // namespace bw::app

@@ -15,10 +15,12 @@ Layout ComputeLayout(const LayoutInput& in) {
   const float timeline_h = timeline_ref;
   const float body_h = std::max(0.0f, in.height - timeline_h - gap);
   // The side panel is a share of the window, never of the font: at 96 px text it scrolls.
-  const float side_share = in.projector ? 0.27f : (in.presenter ? 0.28f : 0.31f);
-  const float side_w = std::clamp(in.width * side_share, std::min(in.width * 0.45f, 240.0f), in.width * 0.45f);
-  const float left_w = std::max(0.0f, in.width - side_w - gap);
-  const float diagram_share = in.projector ? 0.64f : 0.60f;
+  const float side_share = in.projector ? 0.30f : (in.presenter ? 0.28f : 0.31f);
+  const float side_w = in.side ? std::clamp(in.width * side_share, std::min(in.width * 0.45f, 240.0f), in.width * 0.45f) : 0.0f;
+  const float left_w = std::max(0.0f, in.width - side_w - (in.side ? gap : 0.0f));
+  // The projector's text is 1.5× (kProjectorTextScale): the diagram keeps the same share as on a
+  // laptop, and the step text pages where it does not fit.
+  const float diagram_share = 0.60f;
   const float diagram_h = std::min(body_h, (in.height - timeline_ref - gap) * diagram_share);
   L.diagram = {0, 0, left_w, diagram_h};
   const float text_y = diagram_h + gap;
@@ -44,7 +46,7 @@ void GiveUnusedDiagramHeight(Layout& L, float scene_w, float scene_h) {
 
 float ChromePx(float display_h) { return std::clamp(display_h / 40.0f, 16.0f, 56.0f); }
 
-float WindowTextScale(float display_h) { return std::clamp(display_h / 1080.0f, 0.8f, 3.0f); }
+float WindowTextScale(float display_h) { return std::clamp(display_h / 1080.0f, 0.95f, 3.0f); }
 
 float TextScale(float font_px) { return std::clamp(font_px / kDefaultFontPx, 0.75f, 2.0f); }
 

@@ -22,6 +22,7 @@ struct LayoutInput {
   bool projector = false;        // projector layout: diagram + the step's panel + the step text
   bool presenter = false;        // notes in the F5 window
   bool heatmap = false;          // the scenario has a P heatmap beside the step text
+  bool side = true;              // the side panel has something to show (false: the left part takes its width)
 };
 
 struct Layout {
@@ -43,10 +44,16 @@ void GiveUnusedDiagramHeight(Layout& L, float scene_w, float scene_h);
 float ChromePx(float display_h);
 // The step text and panels grow with the window too: a 4K projector gets twice the 1080p size
 // (the base font × this), 0.8–3.
+// A 1280×720 laptop keeps 0.95 (body ≈ 14.4 px em ≥ 14).
 float WindowTextScale(float display_h);
 // How much Ctrl ± enlarges the diagram's labels: the base font over its default (22 px), 0.75–2.
 float TextScale(float font_px);
 inline constexpr float kDefaultFontPx = 22.0f;
+// Projector mode enlarges the text 1.5× (issue 29, measured in the glyphs' ink at 1920×1080): the
+// step text and question in the text font (1.3 × base ≈ 29.6 px em ≥ 28), the side panel's numbers
+// in the large font (1.6 × base ≈ 36.5 px em ≥ 36), nothing the step refers to in less than the
+// text font. Text that no longer fits is paged (PageDown), never scrolled.
+inline constexpr float kProjectorTextScale = 1.5f;
 
 // The diagram's scale: pixels per em so that a scene of `scene_w × scene_h` em fills `box`.
 float FitEm(const Box& box, float scene_w, float scene_h);

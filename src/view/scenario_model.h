@@ -34,6 +34,9 @@ struct PanelRow {
   // … and so does its name ("rescale factor e^(m−m′)" answers RC-T3/b1's "what happens to the old
   // l and u?"): the whole row is left out while the question is open (app::PanelsNow).
   bool name_answers = false;
+  // A number the step is about (m, l, u, the output, the right and the wrong mean): a projector draws
+  // it in the large font (≥ 36 px em at 1080p, issue 29); the other rows in the text font.
+  bool key = false;
 };
 struct PanelSection {
   std::string id;         // "accumulator", "blocks", "counters", …: what a lesson step's "panel" names

@@ -95,10 +95,14 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? Str::mode_raw : Str::mode_stable);
   acc.rows.push_back({T(Str::mode), mode + (run_.exact ? "  \u00b7  " + T(Str::exact_note) : "")});
   const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: no maximum is subtracted, no m, no rescale
-  if (!raw) acc.rows.push_back({"m", q.at("m")});
-  acc.rows.push_back({"l", q.at("l")});
-  acc.rows.push_back({"u", q.at("u")});
-  acc.rows.push_back({T(Str::output_so_far), q.at("output_so_far")});
+  const auto key = [](PanelRow r) {
+    r.key = true;
+    return r;
+  };
+  if (!raw) acc.rows.push_back(key({"m", q.at("m")}));
+  acc.rows.push_back(key({"l", q.at("l")}));
+  acc.rows.push_back(key({"u", q.at("u")}));
+  acc.rows.push_back(key({T(Str::output_so_far), q.at("output_so_far")}));
   if (merged > 0) {
     // The merge that produced this state: the old (m, l, u), its rescale factor, the block's share.
     const std::string j = std::to_string(merged);
@@ -114,8 +118,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   }
   PanelRow truth{T(Str::true_output), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
-  acc.rows.push_back(truth);
-  acc.rows.push_back({T(Str::blocked_output), all_in ? q.at("output") : not_yet});
+  acc.rows.push_back(key(truth));
+  acc.rows.push_back(key({T(Str::blocked_output), all_in ? q.at("output") : not_yet}));
   // Marked wrong only where it is: with blocks of equal weight (the historical 2,1,3) the mean of
   // the block outputs happens to equal the output.
   // The wrong average beside the output written (OutputWrittenAt), not as soon as the last block is in.
@@ -123,7 +127,7 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   const bool coincide = written && PlainMeanEqualsOutput(run_);
   PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), written ? q.at("average") : not_yet, written && !coincide};
   wrong.answer = true;
-  acc.rows.push_back(wrong);
+  acc.rows.push_back(key(wrong));
   if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});
 
   PanelSection blocks;

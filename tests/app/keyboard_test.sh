@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Drives the real app with the keyboard (xdotool, XTEST) inside its own Xvfb server and checks the
-# state the app writes (--state-file): → moves one event, PageDown reveals a question's answer and
-# then moves one lesson step, B blanks the screen, PageDown crosses into the course's next lesson through its
+# state the app writes (--state-file): → moves one event, PageDown reveals a question's answer,
+# shows a long text's next page, then moves one lesson step, B blanks the screen, PageDown crosses into the course's next lesson through its
 # title card and PageUp back, Space plays to the next step's mark (not past an open question), Shift+→ jumps a block, ? opens the shortcut list, Ctrl+= enlarges the font; the app
 # survives minimise/restore and resize loops and still answers keys afterwards.
 # Usage: keyboard_test.sh APP ROOT OUTDIR   (run it under xvfb-run)
@@ -26,6 +26,15 @@ expect() {
   done
   echo "FAIL: $f is '$got', expected '$want'"; cat "$out/app.log"; exit 1
 }
+# PageDown through the current step's remaining text pages (their count depends on the font).
+through_pages() {
+  local page
+  for _ in $(seq 12); do
+    page=$(field text_page)
+    { [ "$page" -lt 0 ] || [ $((page + 1)) -ge "$(field text_pages)" ]; } && return 0  # (−1: the last page)
+    xdotool key Next; expect text_page $((page + 1))
+  done
+}
 alive() { kill -0 $pid 2>/dev/null || { echo "FAIL: the app exited"; cat "$out/app.log"; exit 1; }; }
 
 wid=$(xdotool search --sync --onlyvisible --name '^Blockwise$' | head -1)
@@ -35,10 +44,16 @@ expect event_index 0
 xdotool key Right;      expect event_index 1
 # b0 asks a question: the first PageDown (a clicker's) reveals the answer, the second moves on.
 xdotool key Next;       expect step RC-T3/b0; expect revealed True
-xdotool key Next;       expect step RC-T3/b1; expect event update:1; expect revealed False
-xdotool key Prior;      expect step RC-T3/b0; expect revealed True
-# (A revealed answer stays revealed: the class has seen it.)
-xdotool key Next Next Next;  expect step RC-T3/b2; expect revealed False
+# A step text longer than its pane is paged (no scrollbar a clicker cannot scroll): PageDown shows
+# its next page before the next step, PageUp back into a step lands on its last page.
+pages=$(field text_pages)
+for k in $(seq 2 "$pages"); do xdotool key Next; expect text_page $((k - 1)); expect step RC-T3/b0; done
+xdotool key Next;       expect step RC-T3/b1; expect event update:1; expect revealed False; expect text_page 0
+# (Back at b0's own event its text has no "away from this step" line: count its pages again.)
+xdotool key Prior;      expect step RC-T3/b0; expect revealed True; sleep 0.3; expect text_page $(($(field text_pages) - 1))
+# (A revealed answer stays revealed: the class has seen it.) PageDown on to b2: b1's reveal, its pages.
+for _ in $(seq 12); do [ "$(field step)" = RC-T3/b2 ] && break; xdotool key Next; sleep 0.3; done
+expect step RC-T3/b2; expect revealed False
 # The step follows the position: one block back is b1's stretch of the trace, its answer still shown.
 xdotool key shift+Left; expect event load:2; expect step RC-T3/b1; expect revealed True
 # Space plays to the next step's mark and stops there.
@@ -60,6 +75,7 @@ xdotool key period;     expect blank True
 xdotool key period;     expect blank False
 # The lesson opened is RC-T3 of the shipped course (lessons/course.json beside it): PageDown on its last
 # step shows the next lesson's title card, the next one that lesson's first step; PageUp crosses back.
+through_pages
 xdotool key Next;       expect title_card True; expect lesson N23; expect step N23/c1
 xdotool key Next;       expect title_card False; expect step N23/c1
 xdotool key Prior;      expect title_card True; expect lesson N23

