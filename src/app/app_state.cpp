@@ -3,6 +3,7 @@
 #include "app/replay_clock.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "data/json_file.h"
 #include "view/document.h"
@@ -340,6 +341,7 @@ void ShowLesson(AppState& s, view::LessonModel lesson, int index, bool same_cour
   if (course || !same_course) s.model.course = std::move(course);
   s.model.standalone.reset();
   s.model.lesson = std::move(lesson);
+  s.model.unedited.clear();
   s.ui.course_lesson = s.model.course ? index : 0;
   s.ui.revealed_steps.clear();
   if (s.model.course) RestoreRevealed(s, s.ui.course_revealed[index]);
@@ -378,6 +380,45 @@ bool GoToStepId(AppState& s, const std::string& step_id) {
   return k >= 0;
 }
 
+std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> model) {
+  const int event = s.ui.event;
+  if (!s.InLesson()) {
+    s.model.standalone = std::move(model);
+    SetEvent(s, std::min(event, s.Current()->EventCount() - 1));
+    return "";
+  }
+  auto& L = *s.model.lesson;
+  const std::string key = L.lesson.steps[static_cast<size_t>(s.ui.step)].scenario;
+  std::vector<int> events = L.step_events;
+  for (size_t i = 0; i < L.lesson.steps.size(); ++i) {
+    const auto& st = L.lesson.steps[i];
+    if (st.scenario != key) continue;
+    const int e = model->FindPosition(st.position);
+    if (e < 0)
+      return view::UiFormat(view::Str::edit_refused, s.options.lang, {st.id, st.position, model->PositionHelp()});
+    events[i] = e;
+  }
+  s.model.unedited.emplace(key, L.scenarios.at(key));  // the first edit keeps the loaded one
+  L.scenarios[key] = std::move(model);
+  L.step_events = std::move(events);
+  SetEvent(s, std::min(event, s.Current()->EventCount() - 1));
+  return "";
+}
+
+bool EditedNow(const AppState& s) {
+  return s.InLesson() && s.model.unedited.count(s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step)].scenario) > 0;
+}
+
+void RevertEdit(AppState& s) {
+  if (!EditedNow(s)) return;
+  const std::string key = s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step)].scenario;
+  auto loaded = s.model.unedited.at(key);
+  s.model.unedited.erase(key);
+  const std::string err = ApplyEdit(s, std::move(loaded));  // the loaded trace holds every position: it loaded
+  s.model.unedited.erase(key);
+  (void)err;
+}
+
 bool OpenFile(AppState& s, const std::string& path) {
   const bool ok = Loading(s, path, [&] {
     view::OpenedDocument doc = view::OpenDocument(path);
@@ -408,6 +449,7 @@ bool OpenFile(AppState& s, const std::string& path) {
     Watch(s, s.InCourse() ? s.model.course->course.lessons[static_cast<size_t>(s.ui.course_lesson)].path.string() : path);
   });
   if (!ok) return false;
+  if (std::exchange(s.ui.status_of_save, false)) s.ui.status.clear();  // "saved x.json" is not about this file
   // Recent files are absolute (and normal), so they open from any working folder.
   std::error_code ec;
   const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();

@@ -45,6 +45,7 @@ struct KeyPress {
 struct Editor {
   const void* source = nullptr;  // the model the fields were filled from
   std::string scores, values, blocks, save_path;
+  std::string source_file;       // the file the fields came from (Save As proposes "<its name>-edited.json" beside it)
   bool logits = false, stable = false;
   std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
   std::string error_key;         // the field it is about ("weights", "values", …; "" = none): shown under it
@@ -135,6 +136,7 @@ struct Transient {
   Editor editor;
   std::string status;            // last non-error message (export written, file reloaded, …)
   bool status_of_step = false;   // the status is about the step shown (→ at a trace's end): it goes with the step
+  bool status_of_save = false;   // the status line says "saved …": another file opened clears it
   std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
   std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
@@ -157,6 +159,9 @@ struct Model {
   std::optional<view::LessonModel> lesson;              // lesson mode when set and no standalone
   std::shared_ptr<const view::ScenarioModel> standalone;  // a scenario opened on its own
   std::vector<view::LibraryEntry> library;              // the shipped lessons and scenarios (view/library.h)
+  // The lesson's scenarios the editor replaced, by the lesson's key, as they were loaded: the way
+  // back (RevertEdit). Empty when nothing is edited; cleared with every lesson shown.
+  std::map<std::string, std::shared_ptr<const view::ScenarioModel>> unedited;
 };
 
 struct AppState {
@@ -218,6 +223,17 @@ bool OpenCourseLesson(AppState& s, int index, bool at_end);
 // course lesson's own id ("MASK") goes to its title card.
 // Returns false (and changes nothing) when no such step exists or its lesson does not load.
 bool GoToStepId(AppState& s, const std::string& step_id);
+// The editor's scenario in place of the one shown (issue 29 item 5). Inside a lesson it replaces the
+// current step's scenario: the lesson, its text and its question stay, every step bound to that
+// scenario is placed again on the edited trace, and the loaded scenario is kept for RevertEdit.
+// Refused (returns why, nothing changes) when a step's position is not on the edited trace
+// ("N50/w2 is at update:2; the edited scenario has 1 block"). Outside a lesson: the standalone
+// scenario. Returns "" when applied.
+std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> model);
+// The current step's scenario is the editor's, not the lesson's own.
+bool EditedNow(const AppState& s);
+// Back to the lesson's own numbers for the current step's scenario (the position kept).
+void RevertEdit(AppState& s);
 // The status line's lesson message ("end of the lesson", "reveal first"), in either language, if it
 // shows one: such a message clears at the next step and follows the language switch.
 std::optional<view::Str> LessonStatus(const AppState& s);

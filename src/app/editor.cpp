@@ -37,7 +37,16 @@ void FillEditor(Editor& ed, const view::SingleQueryModel& m) {
   ed.stable = j["mode"] == "stable";
   ed.error.clear();
   ed.source = &m;
+  // Save As proposes a name from the file being edited, beside it (it used to offer the path of a
+  // file opened before). An edited model's file is "(editor)": its source file stays.
+  if (const std::string& file = m.scenario().file; !file.empty() && file.front() != '(') {
+    ed.source_file = file;
+    ed.save_path = ProposedSaveName(file);
+  } else if (ed.source_file.empty()) {
+    ed.save_path = "scenario-edited.json";
+  }
 }
+
 
 }  // namespace
 
@@ -68,15 +77,18 @@ void DrawEditor(AppState& s) {
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
     try {
       ed.masked_hint = NeedsMaskedHint(ed.scores);
-      const nlohmann::json doc = EditedDocument(ed, m->Title());
+      const nlohmann::json doc = EditedDocument(ed, EditedCaption(ed));
       auto model = view::ParseScenarioModel(doc, "(editor)");
-      const int event = s.ui.event;
-      s.model.standalone = model;
-      ed.source = model.get();
-      SetEvent(s, event);
-      ed.error.clear();
-      ed.error_key.clear();
-      s.ui.fonts_dirty = true;
+      // In a lesson the edit replaces the step's scenario: its text and question stay (ApplyEdit).
+      if (const std::string refused = ApplyEdit(s, model); !refused.empty()) {
+        ed.error = refused;
+        ed.error_key = "block_sizes";
+      } else {
+        ed.source = model.get();
+        ed.error.clear();
+        ed.error_key.clear();
+        s.ui.fonts_dirty = true;
+      }
     } catch (const data::LoadError& e) {  // "/logits/2" → the scores field; "/values" → values
       ed.error = e.what();
       const std::string& p = e.json_path();
@@ -91,13 +103,21 @@ void DrawEditor(AppState& s) {
     Wrapped(ed.error);  // not about one field (e.g. the block sizes do not add up to the positions)
     ImGui::PopStyleColor();
   }
+  if (EditedNow(s) && ImGui::Button(T(s, view::Str::edit_revert).c_str())) {
+    RevertEdit(s);
+    ed.source = nullptr;  // the fields show the lesson's numbers again
+  }
   if (ed.save_path.empty()) ed.save_path = "scenario-edited.json";
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   ImGui::InputText("##save", &ed.save_path);
   ImGui::SameLine();
   if (ImGui::Button(T(s, view::Str::save_as).c_str())) {
-    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
-    else s.ui.error = err;
+    if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) {
+      s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
+      s.ui.status_of_save = true;
+    } else {
+      s.ui.error = err;
+    }
   }
 }
 

@@ -1,6 +1,10 @@
 // Editor fields; see editor_fields.h.
 #include "app/editor_fields.h"
 
+#include <filesystem>
+
+#include "view/ui_text.h"
+
 #include <cctype>
 
 #include "data/load_error.h"
@@ -46,9 +50,21 @@ nlohmann::json EditedDocument(const Editor& ed, const data::LocalText& title) {
   doc["values"] = ParseEditorList(ed.values, "values");
   doc["block_sizes"] = ParseEditorList(ed.blocks, "block_sizes");
   doc["mode"] = ed.stable ? "stable" : "raw";
-  doc["title"] = {{"zh", title.zh.empty() ? "编辑过的场景" : title.zh + "（已编辑）"},
-                  {"en", title.en.empty() ? "Edited scenario" : title.en + " (edited)"}};
+  doc["title"] = {{"zh", title.zh.empty() ? "编辑过的场景" : title.zh}, {"en", title.en.empty() ? "Edited scenario" : title.en}};
   return doc;
+}
+
+data::LocalText EditedCaption(const Editor& ed) {
+  const view::Str key = ed.logits ? view::Str::edited_caption_logits : view::Str::edited_caption_w;
+  data::LocalText t;
+  t.zh = view::UiFormat(key, "zh", {ed.scores, ed.values, ed.blocks});
+  t.en = view::UiFormat(key, "en", {ed.scores, ed.values, ed.blocks});
+  return t;
+}
+
+std::string ProposedSaveName(const std::string& source_file) {
+  const std::filesystem::path p(source_file);
+  return (p.parent_path() / (p.stem().string() + "-edited.json")).string();
 }
 
 }  // namespace bw::app

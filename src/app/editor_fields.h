@@ -23,7 +23,14 @@ nlohmann::json ParseEditorList(const std::string& text, const std::string& key);
 // An unquoted inf / -inf / nan in `text` (masked logits must be written "-inf", in quotes).
 bool NeedsMaskedHint(const std::string& text);
 
-// The whole document (schema_version 1, kind single_query, the three lists, mode, title).
+// The caption of an edited scenario, from its fields, in both languages ("Edited: w = (7, 1, 4),
+// v = (10, 20, 30), blocks 2, 1"): the loaded title described the loaded numbers.
+data::LocalText EditedCaption(const Editor& ed);
+// What Save As proposes for an edit of `source_file`: "<its stem>-edited.json" beside it.
+std::string ProposedSaveName(const std::string& source_file);
+
+// The whole document (schema_version 1, kind single_query, the three lists, mode, `title` as given:
+// EditedCaption).
 nlohmann::json EditedDocument(const Editor& ed, const data::LocalText& title);
 
 }  // namespace bw::app

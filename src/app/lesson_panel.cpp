@@ -132,6 +132,13 @@ std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts) {
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(2);
   }
+  if (EditedNow(s)) {  // the editor changed this step's numbers: say so, with the way back
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(93, 64, 55, 255));  // brown: not "wrong" (purple), not "written" (red)
+    Wrapped(T(s, view::Str::edited_badge));
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton(T(s, view::Str::edit_revert).c_str())) RevertEdit(s);
+    SaidItem(T(s, view::Str::edit_revert), TextRole::kHint);
+  }
   // The question comes first, open or answered: it is on the text's first page, and the reveal adds
   // its answer in place (the box used to move below the body on reveal, and the picture jumped).
   std::pair<float, float> box{0, 0};

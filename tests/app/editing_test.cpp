@@ -1,0 +1,115 @@
+// The editor edits the step (issue 29 item 5): changing a weight inside a lesson keeps the lesson,
+// its text and its question; the step says its numbers are edited and offers the way back; the
+// caption is computed from the numbers (it used to say "w = (2, 1, 4)" after 2 became 7, on screen
+// and in the saved file); an edit that would lose a step's position is refused and changes nothing;
+// Save As proposes a name from the file being edited; "saved …" does not outlive the next file opened.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../lessons/lesson_files.h"
+#include "app/app_state.h"
+#include "app/editor_fields.h"
+#include "app/save_as.h"
+#include "app/shown.h"
+#include "view/scenario_model.h"
+
+namespace bw::app {
+namespace {
+
+const std::string kN50 = lessons_test::kRoot + "/lessons/n50-worked-example.json";
+
+Editor RawEdit(const std::string& weights, const std::string& blocks) {
+  Editor ed;
+  ed.scores = weights;
+  ed.values = "10, 20, 30";
+  ed.blocks = blocks;
+  ed.logits = false;
+  ed.stable = false;
+  return ed;
+}
+
+std::shared_ptr<const view::ScenarioModel> Model(const Editor& ed) {
+  return view::ParseScenarioModel(EditedDocument(ed, EditedCaption(ed)), "(editor)");
+}
+
+// The quantity `name` at the current scenario's last event (its display text, e.g. "35/2 = 17.5").
+std::string AtEnd(const AppState& s, const std::string& name) {
+  const auto q = s.Current()->QuantitiesAt(s.Current()->EventCount() - 1);
+  const auto it = q.find(name);
+  return it == q.end() ? "(none)" : it->second;
+}
+
+TEST(Editing, AnEditInsideALessonKeepsTheLessonItsTextAndItsQuestion) {
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, kN50)) << s.ui.error;
+  ASSERT_TRUE(GoToStepId(s, "N50/w1"));
+  s.options.lang = "en";
+  const ShownStep before = StepTextNow(s);
+  const std::string loaded_title = s.Current()->Title().en;
+  ASSERT_NE(loaded_title.find("2, 1, 4"), std::string::npos) << loaded_title;
+  EXPECT_FALSE(EditedNow(s));
+
+  ASSERT_EQ(ApplyEdit(s, Model(RawEdit("7, 1, 4", "2, 1"))), "");
+  EXPECT_TRUE(s.InLesson()) << "the edit left the lesson";
+  EXPECT_EQ(s.CurrentStep()->id, "N50/w1");
+  EXPECT_TRUE(EditedNow(s));
+  const ShownStep after = StepTextNow(s);
+  EXPECT_EQ(after.title, before.title);
+  EXPECT_EQ(after.predict, before.predict);
+  EXPECT_FALSE(after.predict.empty()) << "N50/w1's question is gone";
+  // The caption from the numbers, in both languages; the engine's output from the edited weights:
+  // (7·10 + 1·20 + 4·30) / (7 + 1 + 4) = 210/12 = 35/2.
+  EXPECT_EQ(s.Current()->Title().en, "Edited: w = (7, 1, 4), v = (10, 20, 30), blocks 2, 1");
+  EXPECT_EQ(s.Current()->Title().zh, "已修改：w = (7, 1, 4)，v = (10, 20, 30)，分块 2, 1");
+  EXPECT_NE(AtEnd(s, "output").find("35/2"), std::string::npos) << AtEnd(s, "output");
+
+  // The other steps on the same scenario play the edited numbers; a step on another scenario its own.
+  ASSERT_TRUE(GoToStepId(s, "N50/w3"));
+  EXPECT_TRUE(EditedNow(s));
+  ASSERT_TRUE(GoToStepId(s, "N50/s1"));
+  EXPECT_FALSE(EditedNow(s));
+  ASSERT_TRUE(GoToStepId(s, "N50/w2"));
+
+  // One block: N50/w2 sits at update:2, which a one-block trace lacks. Refused, nothing changes.
+  const auto* shown = s.Current();
+  const std::string refused = ApplyEdit(s, Model(RawEdit("7, 1, 4", "3")));
+  EXPECT_NE(refused.find("N50/w2"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("update:2"), std::string::npos) << refused;
+  EXPECT_EQ(s.Current(), shown);
+  EXPECT_EQ(s.CurrentStep()->id, "N50/w2");
+
+  // The way back: the lesson's own numbers, the position kept.
+  const int event = s.ui.event;
+  RevertEdit(s);
+  EXPECT_FALSE(EditedNow(s));
+  EXPECT_EQ(s.Current()->Title().en, loaded_title);
+  EXPECT_EQ(s.ui.event, event);
+  EXPECT_NE(AtEnd(s, "output").find("160/7"), std::string::npos) << AtEnd(s, "output");
+}
+
+TEST(Editing, SaveAsProposesANameFromTheFileAndSavesTheComputedCaption) {
+  EXPECT_EQ(ProposedSaveName("/home/t/lessons/scenarios/worked_214.json"), "/home/t/lessons/scenarios/worked_214-edited.json");
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, kN50)) << s.ui.error;
+  ASSERT_TRUE(GoToStepId(s, "N50/w1"));
+  ASSERT_EQ(ApplyEdit(s, Model(RawEdit("7, 1, 4", "2, 1"))), "");
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("bw-edit-" + std::to_string(::getpid()) + ".json");
+  ASSERT_EQ(SaveScenarioAs(s, out.string()), "");
+  std::ifstream in(out);
+  const auto j = nlohmann::json::parse(in);
+  std::filesystem::remove(out);
+  EXPECT_EQ(j["weights"], nlohmann::json::parse("[7, 1, 4]"));
+  EXPECT_EQ(j["title"]["en"], "Edited: w = (7, 1, 4), v = (10, 20, 30), blocks 2, 1");
+
+  // "saved …" is about that file: opening another clears it.
+  s.ui.status = "saved " + out.string();
+  s.ui.status_of_save = true;
+  ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/rc-t3.json")) << s.ui.error;
+  EXPECT_EQ(s.ui.status, "");
+}
+
+}  // namespace
+}  // namespace bw::app
