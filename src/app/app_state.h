@@ -96,6 +96,10 @@ struct Transient {
   // The library (the start screen): what there is to teach, as cards; typed text filters it, the
   // arrows pick, Enter or PageDown opens. library_columns: the cards per row as last drawn (↑ ↓ move a row).
   bool show_library = false;
+  // The cards' pictures: each lesson's first step, its scenario at the start of its trace (nothing
+  // computed yet, so no answer shows), built once per file and language (null: it did not load).
+  std::map<std::string, std::shared_ptr<const view::Scene>> library_thumbs;
+  int library_scrolled_to = -1;  // the card last scrolled into view (the pick moved: scroll again)
   std::string library_filter;
   int library_pick = 0;
   int library_columns = 1;

@@ -9,8 +9,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+
+#include "app/painter.h"
+#include "view/lesson_model.h"
 
 namespace bw::app {
+
+namespace {
+
+// The lesson's first step as its scenario starts (view::Scene), cached; null when it does not load.
+std::shared_ptr<const view::Scene> Thumbnail(AppState& s, const view::LibraryEntry& e) {
+  if (e.kind != view::LibraryEntry::Kind::kLesson) return nullptr;
+  const std::string key = e.path + "|" + s.options.lang + (s.options.projector ? "|p" : "");
+  auto it = s.ui.library_thumbs.find(key);
+  if (it != s.ui.library_thumbs.end()) return it->second;
+  std::shared_ptr<const view::Scene> scene;
+  try {
+    const view::LessonModel m = view::LoadLessonModel(e.path);
+    if (!m.lesson.steps.empty()) scene = std::make_shared<view::Scene>(m.ScenarioOf(0).BuildScene(0, s.options.lang, s.Palette()));
+  } catch (const std::exception&) {  // opening it says why; the card shows no picture
+  }
+  return s.ui.library_thumbs[key] = scene;
+}
+
+}  // namespace
 
 void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
   const std::string& lang = s.options.lang;
@@ -55,10 +78,26 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, picked ? IM_COL32(227, 239, 253, 255) : IM_COL32(255, 255, 255, 255));
     ImGui::PushStyleVar(ImGuiStyleVar_ChildBorderSize, picked ? 4.0f : 1.5f);
     ImGui::BeginChild("card", ImVec2(card_w, card_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    ImGui::PushFont(fonts.large);
+    // The picture on the card's right, the words on its left.
+    const auto thumb = Thumbnail(s, e);
+    const ImVec2 inner = ImGui::GetContentRegionAvail();
+    const float thumb_w = thumb ? std::min(inner.x * 0.36f, inner.y * 1.8f) : 0.0f;
+    if (thumb && thumb->width > 0 && thumb->height > 0) {
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      const view::Box box{0, 0, thumb_w, inner.y};
+      const float em = std::min(view::FitEm(box, thumb->width, thumb->height), thumb_w / thumb->width);
+      const ImVec2 origin(at.x + inner.x - thumb->width * em, at.y + (inner.y - thumb->height * em) / 2);
+      PaintScene(ImGui::GetWindowDrawList(), *thumb, origin, em, fonts, pal, 1.0f, {}, 1.0f);
+    }
+    ImGui::BeginChild("words", ImVec2(inner.x - thumb_w - (thumb ? style.ItemSpacing.x : 0.0f), inner.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBackground |
+                          ImGuiWindowFlags_NoMouseInputs);  // a click on the words is a click on the card
+    // The title in the text font, the rest in the body font: with a picture beside them, the
+    // projector's larger sizes overflowed the card.
+    ImGui::PushFont(fonts.text);
     Wrapped((e.course_lesson >= 0 ? std::to_string(e.course_lesson + 1) + ". " : std::string()) + e.title.In(lang));
     ImGui::PopFont();
-    ImGui::PushFont(fonts.text);
+    ImGui::PushFont(fonts.body);
     if (!e.covers.zh.empty()) Wrapped(e.covers.In(lang));
     ImGui::PushStyleColor(ImGuiCol_Text, ToImColor(pal.read_arrow));
     const std::string steps = e.minutes > 0
@@ -68,11 +107,17 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
     ImGui::PopStyleColor();
     ImGui::PopFont();
     ImGui::EndChild();
+    ImGui::EndChild();
     if (ImGui::IsItemClicked()) {  // a click picks and opens, as Enter does
       s.ui.library_pick = static_cast<int>(k);
       LibraryOpen(s);
     }
-    if (picked && ImGui::IsWindowAppearing()) ImGui::SetScrollHereY();
+    // The picked card in view: when the list appears and whenever the arrows move the pick (the
+    // cards below the first rows were out of reach of a clicker).
+    if (picked && (ImGui::IsWindowAppearing() || s.ui.library_scrolled_to != s.ui.library_pick)) {
+      ImGui::SetScrollHereY(0.5f);
+      s.ui.library_scrolled_to = s.ui.library_pick;
+    }
     ImGui::PopStyleVar();
     ImGui::PopStyleColor(2);
     ImGui::PopID();

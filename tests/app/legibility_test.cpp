@@ -23,6 +23,7 @@
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"
+#include "view/library.h"
 
 namespace bw::app {
 namespace {
@@ -198,6 +199,35 @@ TEST_F(Legibility, PageDownShowsTheNextPageBeforeTheNextStep) {
   EXPECT_EQ(s.ui.text_page, pages - 1) << "PageUp back into a step: its last page";
   StepLesson(s, -1);
   EXPECT_EQ(s.ui.text_page, pages - 2);
+}
+
+}  // namespace
+}  // namespace bw::app
+
+namespace bw::app {
+namespace {
+
+// The start screen's cards carry a picture of each lesson's first step (its scenario as the trace
+// starts, so no answer shows): every course lesson's card gets one.
+TEST_F(Legibility, TheStartScreenShowsEachLessonsFirstStep) {
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, lessons_test::kCourseFile)) << s.ui.error;
+  std::vector<std::string> files;
+  for (const auto& p : lessons_test::ShippedLessons()) files.push_back(p.string());
+  s.model.library = view::BuildLibrary(files, &*s.model.course);
+  s.ui.show_library = true;
+  s.options.projector = true;
+  UpdateFontSizes(s, 1080);
+  const Fonts fonts = LoadFonts(s.ui.text_px, ShownTexts(s), s.ui.text_px, s.ui.chrome_px);
+  Frame(s, fonts, 1920, 1080);
+  int pictures = 0;
+  for (const auto& [key, scene] : s.ui.library_thumbs) {
+    ASSERT_NE(scene, nullptr) << key << ": no picture";
+    EXPECT_FALSE(scene->rects.empty()) << key;
+    ++pictures;
+  }
+  // The cards drawn are those in view (the screen holds about six at 1080p); at least those.
+  EXPECT_GE(pictures, 4);
 }
 
 }  // namespace
