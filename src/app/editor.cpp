@@ -6,7 +6,7 @@
 #include <imgui_stdlib.h>
 #include <nlohmann/json.hpp>
 
-#include "app/editor_fields.h"
+#include "session/editor_fields.h"
 #include "app/save_as.h"
 #include "data/json_file.h"
 #include "data/load_error.h"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/damage.h"
 #include "app/heatmap.h"
 #include "app/painter.h"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/shown.h"
+#include "session/shown.h"
 
 namespace bw::app {
 

@@ -9,7 +9,7 @@
 #include <random>
 #include <sstream>
 
-#include "app/replay_clock.h"
+#include "session/replay_clock.h"
 #include "app/widgets.h"
 #include "cuda/attention_cuda.h"
 #include "cuda/gpu_record_json.h"

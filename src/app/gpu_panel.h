@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "cuda/gpu_types.h"

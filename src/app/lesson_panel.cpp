@@ -1,6 +1,6 @@
 // The lesson step's text, predict box, teacher notes and the presenter's notes window content; see panels.h.
 #include "app/panels.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "app/widgets.h"
 
 #include <imgui.h>

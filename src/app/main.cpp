@@ -27,7 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/damage.h"
 #include "app/export.h"
 #include "app/fill_shader.h"
@@ -43,7 +43,7 @@
 #include "app/shortcuts.h"
 #include "app/toast.h"
 #include "app/window_geometry.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "app/frame_helpers.h"
 #include "data/atomic_write.h"
 #include "view/attention_model.h"

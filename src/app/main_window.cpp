@@ -1,6 +1,6 @@
 // The main window's arrangement and the glyph texts; see panels.h.
 #include "app/panels.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "app/widgets.h"
 
 #include <imgui.h>

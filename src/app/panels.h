@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/heatmap.h"
 #include "app/painter.h"

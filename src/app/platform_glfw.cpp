@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/shortcuts.h"
 #include "app/window_geometry.h"

@@ -12,7 +12,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/frame_helpers.h"
 #include "app/painter.h"
 

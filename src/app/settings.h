@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 
 namespace bw::app {
 

@@ -3,7 +3,7 @@
 // apply at once and are saved like the keys' changes (settings.h).
 #pragma once
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 
 namespace bw::app {
 

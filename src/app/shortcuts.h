@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "view/ui_text.h"
 
 namespace bw::app {

@@ -1,6 +1,6 @@
 // The diagram, the side-panel sections and the P heatmap; see panels.h.
 #include "app/panels.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "app/widgets.h"
 
 #include <imgui.h>

@@ -1,7 +1,7 @@
 // The timeline: every trace event as a slider, block ticks and lesson step marks; see panels.h.
 #include "app/panels.h"
 #include "app/icons.h"
-#include "app/replay_clock.h"
+#include "session/replay_clock.h"
 #include "app/widgets.h"
 
 #include <imgui.h>

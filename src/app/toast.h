@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 
 namespace bw::app {
 

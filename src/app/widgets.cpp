@@ -11,16 +11,6 @@
 
 namespace bw::app {
 
-const std::string& T(const AppState& s, view::Str key) { return view::UiText(key, s.options.lang); }
-
-std::string Fill(const AppState& s, const std::string& tmpl) {
-  const auto* cur = s.Current();
-  if (!cur) return tmpl;
-  // In a lesson, {KEY/NAME} may quote another of its scenarios (LessonModel::Fill).
-  if (s.InLesson()) return s.model.lesson->Fill(tmpl, s.frame.Quantities(s)).text;
-  return view::FillPlaceholders(tmpl, s.frame.Quantities(s)).text;
-}
-
 // Dear ImGui 1.86 wraps only at spaces and ASCII punctuation, so Chinese runs break mid-number
 // ("22." / "86"). This wraps between any two CJK characters, never inside a Latin word or number,
 // and never starts a line with closing punctuation.

@@ -5,7 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
+#include "session/texts.h"
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "view/ui_text.h"
@@ -16,10 +17,7 @@ namespace bw::app {
 // already means "written to HBM".
 inline constexpr unsigned kWrongColor = 0xFFA2177Bu;  // IM_COL32(123, 23, 162, 255), ABGR
 
-// A fixed UI string in the current language (view::UiText).
-const std::string& T(const AppState& s, view::Str key);
-// A lesson text with its {placeholders} filled from the engine at the current event.
-std::string Fill(const AppState& s, const std::string& tmpl);
+// T and Fill (the words in the current language, placeholders filled): session/texts.h.
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).
 // `role`: what the line is, for the TextLog (a side panel's value, a hint).
 using TextRole = PaintedText::Role;

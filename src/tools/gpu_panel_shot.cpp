@@ -29,7 +29,7 @@
 #include <string>
 #include <thread>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/export.h"
 #include "app/fonts.h"
 #include "app/glyphs.h"

@@ -12,9 +12,9 @@
 #include <string>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/panels.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "english_words.h"
 
 namespace bw::app {

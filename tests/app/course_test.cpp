@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/settings.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "data/load_error.h"
 #include "view/course_model.h"
 

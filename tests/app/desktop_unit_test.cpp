@@ -15,9 +15,9 @@
 #include <sstream>
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/damage.h"
-#include "app/editor_fields.h"
+#include "session/editor_fields.h"
 #include "app/export.h"
 #include "app/glyphs.h"
 #include "app/painter.h"

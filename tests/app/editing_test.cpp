@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
-#include "app/editor_fields.h"
+#include "session/app_state.h"
+#include "session/editor_fields.h"
 #include "app/save_as.h"
-#include "app/shown.h"
+#include "session/shown.h"
 #include "view/scenario_model.h"
 
 namespace bw::app {

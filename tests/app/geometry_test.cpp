@@ -17,7 +17,7 @@
 #include <set>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"

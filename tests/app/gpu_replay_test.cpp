@@ -11,11 +11,11 @@
 #include <memory>
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/gpu_panel.h"
 #include "app/panels.h"
-#include "app/replay_clock.h"
+#include "session/replay_clock.h"
 #include "cuda/gpu_record_json.h"
 #include "view/gpu_scene.h"
 

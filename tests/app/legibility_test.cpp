@@ -19,7 +19,7 @@
 #include <map>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"

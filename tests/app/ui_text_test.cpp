@@ -8,7 +8,7 @@
 #include <string>
 
 #include "../lessons/lesson_files.h"
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "app/panels.h"
 #include "english_words.h"
 #include "view/ui_text.h"

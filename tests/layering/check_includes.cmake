@@ -1,6 +1,7 @@
 # Fails when a layer includes what its CMake target must not see:
 #   src/engine: no GUI (imgui, GLFW, GL), no JSON (nlohmann), no data/view/app headers.
 #   src/data, src/view: no GUI.
+#   src/session: no GUI and no app header (the classroom rules without a window).
 # Run as: cmake -DSRC=<src dir> -P check_includes.cmake
 set(bad "")
 function(check dir regex what)
@@ -14,8 +15,9 @@ function(check dir regex what)
 endfunction()
 check(engine "imgui|GLFW|GL/|backends/|nlohmann|data/|view/|app/|cli/" "the engine links Eigen and Boost.Multiprecision only")
 check(data "imgui|GLFW|GL/|backends/|view/|app/" "the data layer has no GUI")
-check(view "imgui|GLFW|GL/|backends/|app/" "the view computes geometry as data; the app paints it")
+check(view "imgui|GLFW|GL/|backends/|app/|session/" "the view computes geometry as data; the app paints it")
+check(session "imgui|GLFW|GL/|backends/|app/" "the classroom rules run without a window (the app, the web edition and the tests drive them)")
 if(bad)
   message(FATAL_ERROR "Layer boundary crossed:${bad}")
 endif()
-message(STATUS "layering: engine, data and view include only what their targets allow")
+message(STATUS "layering: engine, data, view and session include only what their targets allow")

@@ -1,6 +1,6 @@
 // AppState actions; see app_state.h.
-#include "app/app_state.h"
-#include "app/replay_clock.h"
+#include "session/app_state.h"
+#include "session/replay_clock.h"
 
 #include <algorithm>
 #include <utility>

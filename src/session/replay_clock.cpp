@@ -1,5 +1,5 @@
 // The GPU replay's one position; see replay_clock.h.
-#include "app/replay_clock.h"
+#include "session/replay_clock.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 
 namespace bw::app {
 

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 #include "data/json_file.h"
 
 namespace bw::app {

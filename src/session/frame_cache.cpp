@@ -1,7 +1,7 @@
 // See frame_cache.h.
-#include "app/frame_cache.h"
+#include "session/frame_cache.h"
 
-#include "app/app_state.h"
+#include "session/app_state.h"
 
 namespace bw::app {
 

@@ -1,10 +1,10 @@
 // See shown.h.
-#include "app/shown.h"
+#include "session/shown.h"
 
 #include <algorithm>
 #include <optional>
 
-#include "app/widgets.h"
+#include "session/texts.h"
 #include "view/scenario_model.h"
 
 namespace bw::app {

@@ -1,5 +1,5 @@
 // Editor fields; see editor_fields.h.
-#include "app/editor_fields.h"
+#include "session/editor_fields.h"
 
 #include <filesystem>
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/frame_cache.h"
+#include "session/frame_cache.h"
 #include "view/course_model.h"
 #include "view/layout.h"
 #include "view/library.h"
