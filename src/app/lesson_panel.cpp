@@ -64,8 +64,9 @@ void CheckWidgets(AppState& s) {
 }
 
 // The question in a tinted box exactly as tall as its content, with its answer once revealed.
-// Returns the box's top and bottom (screen pixels).
-std::pair<float, float> PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st) {
+// Adds to `keep` what a page keeps together (screen pixels): the whole box, the question, the answer,
+// the check and reveal row.
+void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vector<KeepTogether>& keep) {
   ImGui::Spacing();
   auto* dl = ImGui::GetWindowDrawList();
   dl->ChannelsSplit(2);
@@ -78,10 +79,17 @@ std::pair<float, float> PredictBox(AppState& s, const Fonts& fonts, const ShownS
   // On a projector the choices and the typed field are question text too: the text font (≥ 28 px em).
   const bool big = s.options.projector || s.ui.presenter;
   ImGui::PushFont(fonts.text);
+  const auto part = [&](float from) { keep.push_back({from, ImGui::GetCursorScreenPos().y, KeepTogether::kPart}); };
+  float y = ImGui::GetCursorScreenPos().y;
   Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
+  part(y);
   if (!st.answer.empty()) {
+    y = ImGui::GetCursorScreenPos().y;
     Wrapped("\u2192 " + st.answer);
+    part(y);
+    keep.push_back({y, ImGui::GetCursorScreenPos().y, KeepTogether::kAnswer});
   }
+  y = ImGui::GetCursorScreenPos().y;
   if (!big) ImGui::PopFont();
   if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
   if (big) ImGui::PopFont();
@@ -94,6 +102,7 @@ std::pair<float, float> PredictBox(AppState& s, const Fonts& fonts, const ShownS
     ImGui::PopStyleColor();
   }
   ImGui::EndGroup();
+  if (ImGui::GetItemRectMax().y > y + 0.5f) part(y);  // the check's field or choices and the reveal row
   const ImVec2 bottom = ImGui::GetItemRectMax();
   dl->ChannelsSetCurrent(0);
   const ImVec2 br(top.x + width, bottom.y + pad);
@@ -101,7 +110,7 @@ std::pair<float, float> PredictBox(AppState& s, const Fonts& fonts, const ShownS
   dl->AddRect(top, br, IM_COL32(30, 101, 216, 255), ImGui::GetFontSize() * 0.3f, 0, 2.0f);
   dl->ChannelsMerge();
   ImGui::Dummy(ImVec2(0, pad));
-  return {top.y, br.y};
+  keep.insert(keep.begin(), {top.y, br.y, KeepTogether::kQuestionBox});
 }
 
 }  // namespace
@@ -116,9 +125,10 @@ float DrawStepTitle(const AppState& s, const Fonts& fonts, float width) {
   return ImGui::GetCursorPosY() - y0;
 }
 
-std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts) {
+std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts) {
   const ShownStep st = StepTextNow(s);
-  if (st.title.empty()) return {0, 0};
+  std::vector<KeepTogether> keep;
+  if (st.title.empty()) return keep;
   // Scrubbed away from the step's own event (a step owns the stretch up to the next step's mark): the
   // text still describes that event, so say which, with a way back (a helper read MASK/k3's text
   // about tile (2,2) while the diagram showed tile (4,2)).
@@ -141,8 +151,7 @@ std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts) {
   }
   // The question comes first, open or answered: it is on the text's first page, and the reveal adds
   // its answer in place (the box used to move below the body on reveal, and the picture jumped).
-  std::pair<float, float> box{0, 0};
-  if (!st.predict.empty()) box = PredictBox(s, fonts, st);
+  if (!st.predict.empty()) PredictBox(s, fonts, st, keep);
   ImGui::Spacing();
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
   if (big) ImGui::PushFont(fonts.text);
@@ -156,7 +165,7 @@ std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts) {
     if (big) ImGui::PopFont();
     ImGui::PopStyleColor();
   }
-  return box;
+  return keep;
 }
 
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {

@@ -49,20 +49,39 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h, bottom - top)), true);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
   const size_t first = texts.size();
-  const auto [box_top, box_bottom] = DrawStepText(s, fonts);
+  const std::vector<KeepTogether> keep = DrawStepText(s, fonts);
   ImGui::PopClipRect();
   // Where the pages begin: a new page at the first line that does not end inside this one.
   std::vector<float> found{0.0f};
   const float room = h - line * 1.2f;  // a page keeps a line for its "more" mark
-  // The question box stays on one page when it fits on one: a line inside it starts a page at the
-  // box's top (the box comes first, so that is its own page), never between its choices.
-  const float qb0 = box_top - at.y + top, qb1 = box_bottom - at.y + top;
-  const bool keep = box_bottom > box_top && qb1 - qb0 <= room;
+  // A page never splits what fits on one: a line inside the question box starts its page at the
+  // box's top when the box fits on a page (it comes first: its own page), else at the top of its
+  // part (the question, the answer, the check and reveal row) when that fits.
+  const auto content_y = [&](float screen_y) { return screen_y - at.y + top; };
   for (size_t i = first; i < texts.size(); ++i) {
-    float y0 = texts[i].y0 - at.y + top;
-    const float y1 = texts[i].y1 - at.y + top;
-    if (keep && y0 >= qb0 && y1 <= qb1) y0 = qb0;
+    float y0 = content_y(texts[i].y0);
+    const float y1 = content_y(texts[i].y1);
+    for (const auto& k : keep) {
+      const float k0 = content_y(k.top), k1 = content_y(k.bottom);
+      if (y0 >= k0 - 0.5f && y1 <= k1 + 0.5f && k1 - k0 <= room) {
+        y0 = std::min(y0, k0);
+        break;
+      }
+    }
     if (y1 > found.back() + room + 0.5f && y0 > found.back() + 0.5f) found.push_back(y0);
+  }
+  // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
+  // (the reveal shows it).
+  const auto page_of = [&](float y) {
+    int k = 0;
+    while (k + 1 < static_cast<int>(found.size()) && found[static_cast<size_t>(k) + 1] <= y + 0.5f) ++k;
+    return k;
+  };
+  s.ui.question_last_page = 0;
+  int answer_page = -1;
+  for (const auto& k : keep) {
+    if (k.kind == KeepTogether::kQuestionBox) s.ui.question_last_page = page_of(content_y(k.bottom) - line);
+    if (k.kind == KeepTogether::kAnswer) answer_page = page_of(content_y(k.top));
   }
   if (found.size() == 1) found = {0.0f};  // it all fits: one page (the mark's line is not needed)
   // Lines outside the page shown are not on screen: drop them from the record (the legibility test
@@ -79,6 +98,10 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
   } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
     s.ui.text_page = static_cast<int>(tops.size()) - 1;
+  } else if (s.ui.to_answer_page && answer_page >= 0) {  // just revealed: the answer's page
+    s.ui.text_page = answer_page;
+    s.ui.to_answer_page = false;
+    s.ui.layout_settling = true;  // draw that page
   }
   if (tops.size() > 1) {  // "▼ more: PageDown (1/2)" at the pane's foot, a button for the mouse
     const std::string mark = view::UiFormat(page + 1 < pages ? view::Str::text_more : view::Str::text_last_page,

@@ -22,9 +22,15 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
                     float arrow_progress = 1.0f, float* label_px = nullptr);
 // The step's title in the large font, wrapped at `width` px, above the scrolled text; returns its height (px).
 float DrawStepTitle(const AppState& s, const Fonts& fonts, float width);
-// The question box (Reveal, the check), the body, the further line; returns the question box's top
-// and bottom (screen pixels; 0, 0 when the step asks nothing), which a page keeps together.
-std::pair<float, float> DrawStepText(AppState& s, const Fonts& fonts);
+// A stretch of the step text (screen pixels) that a page keeps together when it fits on one: the
+// question box, and inside it the question, the answer, the check and reveal row.
+struct KeepTogether {
+  float top, bottom;
+  enum Kind { kQuestionBox, kPart, kAnswer } kind;
+};
+// The question box (Reveal, the check), the body, the further line; returns what a page keeps
+// together, the question box first (none when the step asks nothing).
+std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "app/platform.h"
+#include "app/toast.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -62,7 +63,12 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_space, {Key(GLFW_KEY_SPACE)}, [](AppState& s, const KeyPress&) { TogglePlay(s); }},
       {view::Str::key_reveal, {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
       {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
-      {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) { TogglePresenter(s, platform::MonitorCount()); }},
+      {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) {
+         const std::string warning = view::UiText(view::Str::presenter_one_screen, s.options.lang);
+         TogglePresenter(s, platform::MonitorCount());
+         if (s.ui.presenter_confirm) ShowToast(s, s.ui.status, glfwGetTime());  // large, over the picture: the teacher sees it
+         else if (s.ui.toast == warning) s.ui.toast.clear();  // confirmed: the warning has done its work
+       }},
       {view::Str::key_f11, {Key(GLFW_KEY_F11)},
        [](AppState& s, const KeyPress& k) {
          if (k.mods & kShift) {  // next monitor (the projector is often the second one)
@@ -152,6 +158,13 @@ void HandleKeys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
   std::vector<KeyPress> keys;
   keys.swap(s.ui.keys);
+  // F5's one-screen warning asks for F5 again at once: any other key withdraws it (a helper's second
+  // F5, two steps later, opened the notes over the projection without a word).
+  for (const KeyPress& k : keys)
+    if (k.key != GLFW_KEY_F5 && s.ui.presenter_confirm) {
+      if (s.ui.toast == s.ui.status) s.ui.toast.clear();
+      CancelPresenterConfirm(s);
+    }
   if (io.WantTextInput) {  // typing in a text field: the keys are the field's, except those no field
     // types. Esc still closes the open dialog (its path field has the focus when it opens: Esc once,
     // not twice, as the shortcut list says; a helper found it took two). In the lesson's answer

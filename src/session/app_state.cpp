@@ -19,6 +19,8 @@ void NewStep(AppState& s) {
   s.ui.status_of_step = false;
   s.ui.text_page = 0;
   s.ui.text_page_top = {0.0f};
+  s.ui.question_last_page = 0;
+  s.ui.to_answer_page = false;
   s.ui.revealed = s.ui.revealed_steps.count(s.ui.step) > 0;
   s.ui.answer_typed.fill('\0');
   s.ui.answer_choice = 0;
@@ -86,7 +88,15 @@ void StepLesson(AppState& s, int delta) {
     }
     return;
   }
-  if (delta > 0 && s.PredictPending()) return Reveal(s);
+  if (delta > 0 && s.PredictPending()) {
+    // A question longer than a page (Ctrl +): its choices are all seen before the answer.
+    if (s.ui.text_page >= 0 && s.ui.text_page < s.ui.question_last_page &&
+        s.ui.text_page + 1 < static_cast<int>(s.ui.text_page_top.size())) {
+      ++s.ui.text_page;
+      return;
+    }
+    return Reveal(s);
+  }
   // The step's text in pages: its next (last) page before the next (last) step.
   const int pages = static_cast<int>(s.ui.text_page_top.size());
   if (delta > 0 && s.ui.text_page >= 0 && s.ui.text_page + 1 < pages) {
@@ -119,12 +129,18 @@ void Reveal(AppState& s) {
   if (s.OnTitleCard()) return;  // the first step's question is not on screen yet
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
     s.ui.revealed = true;
-    s.ui.text_page = 0;  // the question (and so its answer) is on the first page
+    s.ui.to_answer_page = true;  // the text turns to the page the answer begins on (as drawn)
     s.ui.revealed_steps.insert(s.ui.step);
     // "Not right yet: think again (or ask for the reveal)" is stale once the answer is shown.
     if (s.ui.answer_verdict != static_cast<int>(view::CheckVerdict::kRight)) s.ui.answer_verdict = s.ui.answer_mistake = -1;
   }
   if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
+}
+
+void CancelPresenterConfirm(AppState& s) {
+  if (!s.ui.presenter_confirm) return;
+  s.ui.presenter_confirm = false;
+  if (s.ui.status == view::UiText(view::Str::presenter_one_screen, s.options.lang)) s.ui.status.clear();
 }
 
 void TogglePresenter(AppState& s, int monitors) {
@@ -357,6 +373,7 @@ bool OpenCourseLesson(AppState& s, int index, bool at_end) {
     ShowLesson(s, std::move(lesson), index, /*same_course=*/true, std::nullopt);
     s.ui.playing = false;
     GoToStep(s, at_end ? static_cast<int>(s.model.lesson->lesson.steps.size()) - 1 : 0);
+    if (at_end) s.ui.text_page = -1;  // PageUp back into a lesson: its last step's last page
     Watch(s, path);
   });
 }

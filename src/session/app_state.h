@@ -110,6 +110,8 @@ struct Transient {
   // page (PageUp back into a step), resolved when drawn.
   int text_page = 0;
   std::vector<float> text_page_top{0.0f};
+  int question_last_page = 0;   // the last page the question box reaches: PageDown shows it before it reveals
+  bool to_answer_page = false;  // just revealed: the text shows the page the answer begins on
   // The side panel's text scale (projector): what makes its content fit the panel, found from the
   // last frame's content height, never below the legible floor (24 px em). 1 = no shrinking.
   float side_fit = 1.0f;
@@ -208,6 +210,8 @@ struct AppState {
   }
 };
 
+// Withdraws F5's one-screen warning (any key but F5 after it): the next F5 warns again.
+void CancelPresenterConfirm(AppState& s);
 // Actions the UI calls (model changes go through these, never through widgets directly).
 // One position drives everything: every action that moves the trace position goes through SetEvent,
 // which makes the step that owns the new position (LessonModel::OwnerStep) the current one, so the

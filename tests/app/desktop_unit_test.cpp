@@ -618,6 +618,30 @@ TEST(Keys, TheClickerWorksWhileTheAnswerFieldHasTheKeyboard) {
 // (a slow frame, xdotool) open MASK and then step it — the PageDown is not a second Enter on the
 // unfiltered list (a review found RC-T3 opened). A blanked screen stops playing, lets no key act
 // behind it but B, '.' and F5, and its PageDown only brings the same step back.
+// F5's one-screen warning asks for F5 again at once: any other key withdraws it, and the next F5
+// warns again (a helper's F5 two steps after the warning opened the notes over the projection).
+// Under Xvfb there is one monitor, as with a mirrored projector.
+TEST(Keys, AnyOtherKeyWithdrawsF5sOneScreenWarning) {
+  ImGuiIO& io = HeadlessImGui(1280, 720);
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, (kRoot / "lessons" / "rc-t3.json").string())) << s.ui.error;
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    HandleKeys(s);
+    ImGui::EndFrame();
+  };
+  TogglePresenter(s, 1);
+  ASSERT_TRUE(s.ui.presenter_confirm);
+  s.ui.keys.push_back({GLFW_KEY_PAGE_DOWN, 0});
+  frame();
+  EXPECT_FALSE(s.ui.presenter_confirm) << "PageDown withdrew the warning";
+  EXPECT_NE(s.ui.status, view::UiText(view::Str::presenter_one_screen, s.options.lang));
+  TogglePresenter(s, 1);
+  EXPECT_FALSE(s.ui.presenter) << "the next F5 warns again, it does not open the notes";
+  EXPECT_TRUE(s.ui.presenter_confirm);
+}
+
 TEST(Keys, TheStartScreenAndTheBlankScreenTakeOnlyTheirKeys) {
   ImGuiIO& io = HeadlessImGui(1280, 720);
   AppState s;

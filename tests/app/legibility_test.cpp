@@ -207,6 +207,65 @@ TEST_F(Legibility, PageDownShowsTheNextPageBeforeTheNextStep) {
 namespace bw::app {
 namespace {
 
+// A question longer than a page (Ctrl + ×3 on a projector): PageDown shows all of it — every choice
+// — before it reveals the answer, and the reveal turns to the page the answer begins on (a helper's
+// class saw only RC-T3/b2's first choice, then the answer).
+TEST_F(Legibility, EveryChoiceIsSeenBeforeTheReveal) {
+  std::vector<AppState> lessons;
+  std::vector<std::string> texts;
+  for (const auto& file : lessons_test::ShippedLessons()) {
+    lessons.emplace_back();
+    ASSERT_TRUE(OpenFile(lessons.back(), file.string())) << lessons.back().ui.error;
+    const auto t = ShownTexts(lessons.back());
+    texts.insert(texts.end(), t.begin(), t.end());
+  }
+  AppState sizing;
+  sizing.options.projector = true;
+  sizing.options.font_px = 22.0f * 1.1f * 1.1f * 1.1f;
+  UpdateFontSizes(sizing, 1080);
+  const Fonts fonts = LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+  int asked = 0, spanning = 0;
+  for (auto& s : lessons) {
+    s.options.projector = true;
+    s.options.font_px = sizing.options.font_px;
+    s.ui.text_px = sizing.ui.text_px;
+    s.ui.chrome_px = sizing.ui.chrome_px;
+    const auto& L = *s.model.lesson;
+    for (const char* lang : {"zh", "en"}) {
+      s.options.lang = lang;
+      for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+        const auto& st = L.lesson.steps[static_cast<size_t>(i)];
+        if (!st.predict || !st.check || st.check->choices.empty()) continue;
+        s.ui.revealed_steps.clear();
+        GoToStep(s, i);
+        std::string seen;
+        int presses = 0;
+        for (Painted p = Frame(s, fonts, 1920, 1080); s.PredictPending() && presses < 12; ++presses) {
+          for (const auto& t : p.texts)
+            if (t.region == "text") seen += t.text + "\n";
+          StepLesson(s, +1);
+          p = Frame(s, fonts, 1920, 1080);
+          if (!s.PredictPending()) {  // revealed: the answer is on the page shown
+            bool answer_shown = false;
+            for (const auto& t : p.texts) answer_shown |= t.region == "text" && t.text.rfind("\u2192", 0) == 0;
+            EXPECT_TRUE(answer_shown) << st.id << " " << lang << ": the reveal does not show the answer's page";
+          }
+        }
+        ++asked;
+        if (presses > 1) ++spanning;
+        EXPECT_EQ(s.ui.step, i) << st.id << " " << lang << ": PageDown left the step before the reveal";
+        for (const auto& c : st.check->choices) {
+          const std::string first_word = c.In(lang).substr(0, std::min<size_t>(c.In(lang).size(), 9));
+          EXPECT_NE(seen.find(first_word), std::string::npos) << st.id << " " << lang << ": the choice \"" << c.In(lang)
+                                                               << "\" was never on screen before the reveal";
+        }
+      }
+    }
+  }
+  EXPECT_GT(asked, 4);
+  EXPECT_GT(spanning, 0) << "no question spans two pages at Ctrl + ×3: the test checks nothing";
+}
+
 // The start screen's cards carry a picture of each lesson's first step (its scenario as the trace
 // starts, so no answer shows): every course lesson's card gets one.
 TEST_F(Legibility, TheStartScreenShowsEachLessonsFirstStep) {
