@@ -49,7 +49,13 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_shift_arrows, {Key(GLFW_KEY_RIGHT, kShift), Key(GLFW_KEY_LEFT, kShift)},
        [](AppState& s, const KeyPress& k) { StepBlock(s, k.key == GLFW_KEY_RIGHT ? +1 : -1); }},
       {view::Str::key_pages, {Key(GLFW_KEY_PAGE_DOWN), Key(GLFW_KEY_PAGE_UP)},
-       [](AppState& s, const KeyPress& k) { StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1); }},
+       [](AppState& s, const KeyPress& k) {
+         const std::string said = s.ui.status;
+         StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1);
+         // The clicker at the course's (or a lesson's) end: large, where the teacher looks, not only
+         // in the top bar's small status line.
+         if (s.ui.status != said && !s.ui.status.empty() && LessonStatus(s)) ShowToast(s, s.ui.status, glfwGetTime());
+       }},
       // A clicker's "blank screen" key sends B or '.' (as in presentation software).
       {view::Str::key_blank, {Char('b', 0, kCtrl | kAlt), Char('.', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) {
          Toggle(s.ui.blank);
