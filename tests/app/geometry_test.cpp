@@ -21,6 +21,7 @@
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"
+#include "shipped_lessons.h"
 #include "view/layout.h"
 
 namespace bw::app {
@@ -108,16 +109,7 @@ TEST_F(Geometry, LabelsNeverCollideAtAnySizeAndFont) {
   std::map<std::string, float> biggest_label;
   std::map<std::string, std::string> arrow_home;  // "step lang WxH owner" → the rectangle holding the label at 22 px
   std::map<std::string, std::string> badge_of;  // state → its symbol: one each, never shared  // "step lang WxH font" → the largest diagram label (px)
-  std::vector<AppState> lessons;
-  for (const auto& file : lessons_test::ShippedLessons()) {
-    lessons.emplace_back();
-    ASSERT_TRUE(OpenFile(lessons.back(), file.string())) << lessons.back().ui.error;
-  }
-  std::vector<std::string> texts;
-  for (const auto& s : lessons) {
-    const auto t = ShownTexts(s);
-    texts.insert(texts.end(), t.begin(), t.end());
-  }
+  auto [lessons, texts] = OpenShippedLessons();
   for (float font : {16.f, 22.f, 35.4f, 48.f, 96.f}) {  // one atlas per base font
     for (auto& s : lessons) {
       const auto& L = *s.model.lesson;

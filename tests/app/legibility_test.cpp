@@ -23,6 +23,7 @@
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"
+#include "shipped_lessons.h"
 #include "view/library.h"
 
 namespace bw::app {
@@ -78,16 +79,7 @@ class Legibility : public ::testing::Test {
 };
 
 TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
-  std::vector<AppState> lessons;
-  for (const auto& file : lessons_test::ShippedLessons()) {
-    lessons.emplace_back();
-    ASSERT_TRUE(OpenFile(lessons.back(), file.string())) << lessons.back().ui.error;
-  }
-  std::vector<std::string> texts;
-  for (const auto& s : lessons) {
-    const auto t = ShownTexts(s);
-    texts.insert(texts.end(), t.begin(), t.end());
-  }
+  auto [lessons, texts] = OpenShippedLessons();
   int failures = 0, frames = 0, paged = 0;
   const auto fail = [&](const std::string& what) {
     if (++failures <= 40) ADD_FAILURE() << what;
@@ -211,14 +203,7 @@ namespace {
 // — before it reveals the answer, and the reveal turns to the page the answer begins on (a helper's
 // class saw only RC-T3/b2's first choice, then the answer).
 TEST_F(Legibility, EveryChoiceIsSeenBeforeTheReveal) {
-  std::vector<AppState> lessons;
-  std::vector<std::string> texts;
-  for (const auto& file : lessons_test::ShippedLessons()) {
-    lessons.emplace_back();
-    ASSERT_TRUE(OpenFile(lessons.back(), file.string())) << lessons.back().ui.error;
-    const auto t = ShownTexts(lessons.back());
-    texts.insert(texts.end(), t.begin(), t.end());
-  }
+  auto [lessons, texts] = OpenShippedLessons();
   AppState sizing;
   sizing.options.projector = true;
   sizing.options.font_px = 22.0f * 1.1f * 1.1f * 1.1f;
