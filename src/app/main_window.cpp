@@ -171,6 +171,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // A projector shows no empty panel: while the open question conceals every section (RC-T3/b0),
   // the diagram and the step text take its width, and the panel comes back with the answer.
   in.side = !(s.options.projector && PanelsNow(s).empty());
+  // A projector's table keeps its numbers whole at 24 px em: the panel widens for it (MASK/k3's six
+  // columns broke "0.7071" in two).
+  if (s.options.projector) in.side_min = PanelsLeastWidth(s, fonts, 24.0f);
   view::Layout L = view::ComputeLayout(in);
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.

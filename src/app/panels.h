@@ -32,6 +32,9 @@ struct KeepTogether {
 // together, the question box first (none when the step asks nothing).
 std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
+// The width (px) the side panel's widest table needs with its text at `floor_em` px em: narrower, its
+// numbers would break across lines ("0.7071" read "0.707 / 1"). 0 when it shows no table.
+float PanelsLeastWidth(const AppState& s, const Fonts& fonts, float floor_em);
 void DrawTeacherNotes(const AppState& s, const Fonts& fonts);
 void DrawTimeline(AppState& s);
 void DrawHelp(AppState& s);       // the '?' overlay of every shortcut

@@ -74,6 +74,28 @@ void DrawTable(const view::PanelSection& sec, const std::vector<std::vector<std:
 
 }  // namespace
 
+float PanelsLeastWidth(const AppState& s, const Fonts& fonts, float floor_em) {
+  ImFont* f = fonts.text;
+  if (!f) return 0;
+  const float px = std::min(fonts.text_px, floor_em / std::max(1e-3f, fonts.em_ratio));  // the text font at the floor
+  const auto width = [&](const std::string& t) { return f->CalcTextSizeA(px, 1e9f, 0, t.c_str()).x; };
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float least = 0;
+  for (const auto& sec : PanelsNow(s)) {
+    if (sec.columns.empty()) continue;
+    std::vector<float> widest(sec.columns.size(), 0.0f);
+    for (size_t c = 0; c < sec.columns.size(); ++c) widest[c] = width(sec.columns[c]);
+    for (const auto& r : sec.rows) {
+      const auto cells = Cells(r, sec.columns.size());
+      for (size_t c = 0; c < cells.size(); ++c) widest[c] = std::max(widest[c], width(cells[c]));
+    }
+    float w = 2 * style.WindowPadding.x + style.ScrollbarSize + 2;
+    for (float x : widest) w += x + 2 * style.CellPadding.x + 1;
+    least = std::max(least, w);
+  }
+  return least;
+}
+
 void DrawPanels(const AppState& s, const Fonts& fonts) {
   int n = 0;
   // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
@@ -176,7 +198,9 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
     return;
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 3.2f;
+  // The legend's lines as they will wrap: the box has no scrollbar (a projector's "8 × 8" was cut).
+  const std::string legend = T(s, view::Str::heatmap_legend) + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols);
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(WrapLines(legend, avail.x).size()) + 0.2f);
   // Cells keep their aspect: a single row is a strip, a square matrix a square.
   const float aspect = static_cast<float>(h->rows) / static_cast<float>(h->cols);
   float width = avail.x;
@@ -199,7 +223,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   }
   dl->AddRect(p0, p1, IM_COL32(60, 60, 60, 255));
   ImGui::Dummy(ImVec2(width, height));
-  Wrapped(T(s, view::Str::heatmap_legend) + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols));
+  Wrapped(legend);
 }
 
 }  // namespace bw::app

@@ -206,7 +206,7 @@ struct AppState {
   // back row (the diagram's em is about 23 px there).
   float DiagramTextScale() const {
     const float ts = view::TextScale(options.font_px / ui.export_scale);
-    return options.projector ? std::max(ts, 1.25f) : ts;
+    return options.projector ? std::max(ts, 1.6f) : ts;
   }
 };
 

@@ -16,7 +16,8 @@ Layout ComputeLayout(const LayoutInput& in) {
   const float body_h = std::max(0.0f, in.height - timeline_h - gap);
   // The side panel is a share of the window, never of the font: at 96 px text it scrolls.
   const float side_share = in.projector ? 0.30f : (in.presenter ? 0.28f : 0.31f);
-  const float side_w = in.side ? std::clamp(in.width * side_share, std::min(in.width * 0.45f, 240.0f), in.width * 0.45f) : 0.0f;
+  const float side_w =
+      in.side ? std::clamp(std::max(in.width * side_share, in.side_min), std::min(in.width * 0.45f, 240.0f), in.width * 0.45f) : 0.0f;
   const float left_w = std::max(0.0f, in.width - side_w - (in.side ? gap : 0.0f));
   // The projector's text is 1.5× (kProjectorTextScale): the diagram keeps the same share as on a
   // laptop, and the step text pages where it does not fit.

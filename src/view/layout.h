@@ -23,6 +23,7 @@ struct LayoutInput {
   bool presenter = false;        // notes in the F5 window
   bool heatmap = false;          // the scenario has a P heatmap beside the step text
   bool side = true;              // the side panel has something to show (false: the left part takes its width)
+  float side_min = 0;            // the side panel's least width (px): its widest table whole at the legible size (≤ 45 %)
 };
 
 struct Layout {
