@@ -1,6 +1,7 @@
 // Browser test of the web edition (issue 14), run by tests/web/browser_test.sh:
 //   1. RC-T3/b2 in zh and en in headless Chromium (SwiftShader WebGL 2): wait for the first frame,
-//      press PageDown (reveals b2's answer), → (one trace event) and PageDown (on to b3), reading the
+//      press PageDown (reveals b2's answer), → (one trace event) and PageDown (b2's next text pages, then
+//      b3), reading the
 //      app's scene dump (bw_scene_dump: the JSON of --dump-scene) after each; after → and after the
 //      second PageDown the dump is compared with the desktop's --dump-scene for the same step,
 //      position, reveal, window and font size.
@@ -23,7 +24,8 @@ const W = 1280, H = 800, FONT = 22;
 //  - the x extent of a text label's box: it is the text's measured width, and the desktop bakes glyphs
 //    with FreeType (hinted, advances rounded) while the browser has only ImGui's stb_truetype (no
 //    FreeType for wasm here). The label's text, size, y extent and anchor (left edge, centre or right
-//    edge) must still be equal; the widths are reported.
+//    edge) must still be equal; the widths are reported. The same for the panels' drawn lines
+//    (drawn_texts), and both report an em within 3 % (the baked glyph's advance, rounded by FreeType).
 const ENVIRONMENT = new Set(['data_root', 'data_root_rule']);
 const ANCHOR_EPS = 1e-3;  // px: a centre is (x0 + x1) / 2 in float on both sides
 let widthRatio = [Infinity, 0];
@@ -31,9 +33,12 @@ let widthRatio = [Infinity, 0];
 let failures = 0;
 function fail(msg) { console.log('FAIL ' + msg); failures++; }
 
+const EM_REL = 0.03;  // the em is a full-width glyph's advance in the baked font: FreeType rounds it, stb does not
 function compareLabel(a, b, where) {
-  const { box: ab, ...ar } = a, { box: bb, ...br } = b;
+  const { box: ab, em: ae, ...ar } = a, { box: bb, em: be, ...br } = b;
   compare(ar, br, where);
+  if ((ae === undefined) !== (be === undefined) || (ae !== undefined && !(Math.abs(ae - be) <= EM_REL * be)))
+    fail(`${where}/em: web ${ae} vs desktop ${be}`);
   compare([ab[1], ab[3]], [bb[1], bb[3]], `${where}/box[y0,y1]`);
   const near = (x, y) => Math.abs(x - y) <= ANCHOR_EPS;
   if (!near(ab[0], bb[0]) && !near(ab[2], bb[2]) && !near(ab[0] + ab[2], bb[0] + bb[2]))
@@ -53,7 +58,8 @@ function compare(a, b, where) {
   }
   if (Array.isArray(a)) {
     if (a.length !== b.length) fail(`${where}: web has ${a.length} entries, desktop ${b.length}`);
-    const label = /\/labels$/.test(where);
+    // The panels' drawn lines are text measured like the labels (drawn_texts: --dump-scene).
+    const label = /\/(labels|drawn_texts)$/.test(where);
     for (let i = 0; i < Math.min(a.length, b.length); i++) (label ? compareLabel : compare)(a[i], b[i], `${where}/${i}`);
     return;
   }
@@ -165,8 +171,13 @@ for (const lang of ['zh', 'en']) {
     (d, b) => d.event_index === b.event_index + 1 && d.step === b.step && d.revealed, `${lang}: → moves one event`);
   await page.screenshot({ path: path.join(out, `web-${lang}.png`) });
   compareWithDesktop(next, lang, `${lang}-b2`);
-  const moved = await press(page, 'PageDown',
-    (d) => d.step === b3.id && d.event === b3.position && !d.revealed, `${lang}: PageDown moves to ${b3.id}`);
+  // b2's text may be longer than its pane: PageDown shows its next page first, then moves to b3.
+  const onward = (d, b) => (d.step === b3.id && d.event === b3.position && !d.revealed) ||
+                           (d.step === b.step && d.text_page === b.text_page + 1);
+  let moved = await press(page, 'PageDown', onward, `${lang}: PageDown pages or moves on`);
+  for (let k = 0; moved.step !== b3.id && k < 8; k++) moved = await press(page, 'PageDown', onward, `${lang}: PageDown pages or moves on`);
+  if (moved.step !== b3.id || moved.event !== b3.position || moved.revealed)
+    fail(`${lang}: PageDown moves to ${b3.id}: the app shows step ${moved.step}, event ${moved.event}, revealed ${moved.revealed}`);
   compareWithDesktop(moved, lang, `${lang}-b3`);
   if (log.some((l) => /abort|exception|pageerror/i.test(l))) fail(`${lang}: console: ${log.filter((l) => /abort|exception|pageerror/i.test(l)).join(' | ')}`);
   await page.close();
