@@ -24,8 +24,11 @@ const W = 1280, H = 800, FONT = 22;
 //  - the x extent of a text label's box: it is the text's measured width, and the desktop bakes glyphs
 //    with FreeType (hinted, advances rounded) while the browser has only ImGui's stb_truetype (no
 //    FreeType for wasm here). The label's text, size, y extent and anchor (left edge, centre or right
-//    edge) must still be equal; the widths are reported. The same for the panels' drawn lines
-//    (drawn_texts), and both report an em within 3 % (the baked glyph's advance, rounded by FreeType).
+//    edge) must still be equal; the widths are reported; its em within 3 % (the baked glyph's
+//    advance, which FreeType rounds);
+//  - the panels' drawn lines (drawn_texts): where a line breaks follows the same measured widths, so
+//    each region's words are compared in order (the step text's page may end a line sooner on one
+//    side), and the sizes drawn within 3 %.
 const ENVIRONMENT = new Set(['data_root', 'data_root_rule']);
 const ANCHOR_EPS = 1e-3;  // px: a centre is (x0 + x1) / 2 in float on both sides
 let widthRatio = [Infinity, 0];
@@ -47,6 +50,29 @@ function compareLabel(a, b, where) {
   widthRatio = [Math.min(widthRatio[0], r), Math.max(widthRatio[1], r)];
 }
 
+// The panels' drawn lines (drawn_texts): where a line breaks depends on the measured widths, which
+// differ (FreeType and stb_truetype), so each region's words are compared in order, the breaks and
+// spaces aside, and each line's em within 3 % of the desktop's size for the same text font.
+function compareDrawnTexts(a, b, where) {
+  const words = (list) => {
+    const by = {};
+    for (const t of list) if (t.role !== 'hint') by[t.region] = (by[t.region] || '') + t.text.replace(/\s+/g, '');
+    return by;
+  };
+  const wa = words(a), wb = words(b);
+  compare(Object.keys(wa).sort(), Object.keys(wb).sort(), `${where} (regions)`);
+  for (const r of Object.keys(wa)) {
+    if (!(r in wb) || r === 'error') continue;  // the error line names the file's folder: compared below
+    // The step text's page ends where its lines break: one side may hold a line more.
+    const same = r === 'text' ? wa[r].startsWith(wb[r]) || wb[r].startsWith(wa[r]) : wa[r] === wb[r];
+    if (!same) fail(`${where} (${r}): web "${wa[r]}" vs desktop "${wb[r]}"`);
+  }
+  const ems = (list) => [...new Set(list.map((t) => Math.round(t.em * 10) / 10))].sort((x, y) => x - y);
+  const ea = ems(a), eb = ems(b);
+  if (ea.length !== eb.length || ea.some((e, i) => !(Math.abs(e - eb[i]) <= EM_REL * eb[i])))
+    fail(`${where}: the sizes (em) drawn differ: web ${JSON.stringify(ea)} vs desktop ${JSON.stringify(eb)}`);
+}
+
 function compare(a, b, where) {
   if (typeof a === 'number' && typeof b === 'number') {
     if (Number.isNaN(a) || Number.isNaN(b) || a !== b) fail(`${where}: web ${a} vs desktop ${b}`);
@@ -58,14 +84,17 @@ function compare(a, b, where) {
   }
   if (Array.isArray(a)) {
     if (a.length !== b.length) fail(`${where}: web has ${a.length} entries, desktop ${b.length}`);
-    // The panels' drawn lines are text measured like the labels (drawn_texts: --dump-scene).
-    const label = /\/(labels|drawn_texts)$/.test(where);
+    const label = /\/labels$/.test(where);
     for (let i = 0; i < Math.min(a.length, b.length); i++) (label ? compareLabel : compare)(a[i], b[i], `${where}/${i}`);
     return;
   }
   if (a && typeof a === 'object') {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
       if (ENVIRONMENT.has(k)) continue;
+      if (k === 'drawn_texts' && Array.isArray(a[k]) && Array.isArray(b[k])) {
+        compareDrawnTexts(a[k], b[k], `${where}/${k}`);
+        continue;
+      }
       if (!(k in a) || !(k in b)) fail(`${where}/${k}: only in ${k in a ? 'web' : 'desktop'}`);
       else compare(a[k], b[k], `${where}/${k}`);
     }
