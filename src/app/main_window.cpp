@@ -45,7 +45,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   pane[0] = at.x, pane[1] = at.y, pane[2] = at.x + w, pane[3] = at.y + h;
-  // Room for the "more" line under a page that is not the last.
+  // The page shown: drawn from its top, clipped where the next page begins.
   ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h, bottom - top)), true);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
   const size_t first = texts.size();
