@@ -9,6 +9,7 @@
 #include "app/fonts.h"
 #include "app/heatmap.h"
 #include "app/painter.h"
+#include "session/shown.h"
 
 namespace bw::app {
 
@@ -59,7 +60,6 @@ void DrawStatus(AppState& s);
 // recompute; Save As writes it atomically.
 void DrawEditor(AppState& s);
 
-// Every string the current model can show (for the font glyph ranges).
-std::vector<std::string> ShownTexts(const AppState& s);
+// ShownTexts (every string the model can show): session/shown.h.
 
 }  // namespace bw::app

@@ -1,5 +1,6 @@
 // See shown.h.
 #include "session/shown.h"
+#include "view/ui_text.h"
 
 #include <algorithm>
 #include <optional>
@@ -142,6 +143,70 @@ std::vector<std::string> VisibleTexts(const AppState& s) {
     out.push_back(cur->EventTitle(s.ui.event, s.options.lang));
   }
   return out;
+}
+
+std::vector<std::string> ShownTexts(const AppState& s) {
+  std::vector<std::string> texts = view::AllUiTexts();
+  const auto add_model = [&](const view::ScenarioModel& m) {
+    auto t = m.Texts();
+    texts.insert(texts.end(), t.begin(), t.end());
+  };
+  if (s.model.lesson) {
+    const auto& L = *s.model.lesson;
+    texts.push_back(L.lesson.title.zh);
+    texts.push_back(L.lesson.title.en);
+    for (const auto& st : L.lesson.steps) {
+      for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source}) {
+        texts.push_back(t->zh);
+        texts.push_back(t->en);
+      }
+      if (st.predict) {
+        texts.push_back(st.predict->zh);
+        texts.push_back(st.predict->en);
+      }
+      if (st.answer) {
+        texts.push_back(st.answer->zh);
+        texts.push_back(st.answer->en);
+      }
+      if (st.check) {  // a checked exercise's choice buttons (BWD/r1's 得 and 样 were "?" without this) and hints
+        for (const auto& c : st.check->choices) {
+          texts.push_back(c.zh);
+          texts.push_back(c.en);
+        }
+        for (const auto& m : st.check->mistakes) {
+          texts.push_back(m.hint.zh);
+          texts.push_back(m.hint.en);
+        }
+      }
+    }
+    for (const auto& [k, m] : L.scenarios) add_model(*m);
+  }
+  if (s.model.standalone) add_model(*s.model.standalone);
+  if (s.model.course) {  // the title cards and the presenter's outline
+    const auto& C = *s.model.course;
+    for (const auto* t : {&C.course.title}) {
+      texts.push_back(t->zh);
+      texts.push_back(t->en);
+    }
+    for (const auto& l : C.course.lessons) {
+      texts.push_back(l.covers.zh);
+      texts.push_back(l.covers.en);
+    }
+    for (const auto& o : C.outlines) {
+      texts.push_back(o.title.zh);
+      texts.push_back(o.title.en);
+      for (const auto& st : o.steps) {
+        texts.push_back(st.title.zh);
+        texts.push_back(st.title.en);
+      }
+    }
+  }
+  for (const auto& e : s.model.library) {  // the start screen and the Ctrl+O list
+    texts.push_back(e.title.zh);
+    texts.push_back(e.title.en);
+  }
+  if (!s.ui.error.empty()) texts.push_back(s.ui.error);
+  return texts;
 }
 
 }  // namespace bw::app

@@ -41,4 +41,8 @@ std::vector<std::string> VisibleTexts(const AppState& s);
 // the text is about (with a way back); "" at the step's event or outside a lesson.
 std::string AwayFromStepLine(const AppState& s);
 
+// Every string the current model can show: the UI table, the lesson's texts in both languages, its
+// scenarios', the course's and the library's (the font atlas's glyph ranges, the glyph tests).
+std::vector<std::string> ShownTexts(const AppState& s);
+
 }  // namespace bw::app

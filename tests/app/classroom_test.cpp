@@ -13,7 +13,6 @@
 
 #include "../lessons/lesson_files.h"
 #include "session/app_state.h"
-#include "app/panels.h"
 #include "session/shown.h"
 #include "english_words.h"
 
