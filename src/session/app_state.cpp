@@ -429,11 +429,10 @@ bool EditedNow(const AppState& s) {
 void RevertEdit(AppState& s) {
   if (!EditedNow(s)) return;
   const std::string key = s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step)].scenario;
-  auto loaded = s.model.unedited.at(key);
+  // The loaded trace holds every step's position (it loaded), so ApplyEdit cannot refuse it; its
+  // emplace keeps the entry it finds, which is then dropped.
+  ApplyEdit(s, s.model.unedited.at(key));
   s.model.unedited.erase(key);
-  const std::string err = ApplyEdit(s, std::move(loaded));  // the loaded trace holds every position: it loaded
-  s.model.unedited.erase(key);
-  (void)err;
 }
 
 bool OpenFile(AppState& s, const std::string& path) {
