@@ -109,12 +109,17 @@ void Record(Painted& painted, Placer& placer, const std::string& owner, const st
   painted.labels.push_back({owner, text, pos.x, pos.y, pos.x + size.x, pos.y + size.y, px, fonts.Em(px)});
 }
 
+// The scene's LabelFloors as font sizes (px, the line height): 0 where the scene has none.
+struct Floors {
+  float text_px = 0, key_px = 0;
+};
+
 // A rectangle's label lines (the first larger) and its state word with its symbol, fitted inside it.
 // Layouts are tried from the fullest to the barest — every line and the word; the symbol for the
 // word; the first line only; the symbol and the first line on one line; the symbol alone — and the
 // first that reads at a legible size wins. `ts` is the text scale (Ctrl ±).
 void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal, const view::SceneRect& r, ImVec2 a, ImVec2 b,
-                   float em, float ts, Placer& placer, Painted& painted) {
+                   float em, float ts, const Floors& floors, Placer& placer, Painted& painted) {
   const std::vector<std::string> all = Lines(r.label);
   const std::string badge = view::StateBadge(r.state);
   const std::string word = badge.empty() ? r.sublabel : r.sublabel.empty() ? badge : badge + " " + r.sublabel;
@@ -122,8 +127,22 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
   struct Option {
     std::vector<std::string> lines;
     std::string sub;
+    bool key = true;   // key lines at the key floor (else at the text floor)
   };
-  std::vector<Option> options = {{all, word}, {all, badge}, {first, word}, {first, badge}};
+  std::vector<Option> options;
+  for (const bool key : {true, false}) {
+    if (!key && !(r.key_lines && floors.key_px > floors.text_px)) break;
+    options.push_back({all, word, key});
+    options.push_back({all, badge, key});
+    // The symbol on the first line ("✓ K/V 1"): a tall label keeps its lines and its state.
+    if (!badge.empty() && all.size() > 1) {
+      std::vector<std::string> marked = all;
+      marked[0] = badge + " " + marked[0];
+      options.push_back({marked, "", key});
+    }
+  }
+  options.push_back({first, word});
+  options.push_back({first, badge});
   if (!badge.empty() && !first.empty()) options.push_back({{}, badge + " " + first[0]});
   options.push_back({{}, badge});
   // Kept off the side borders: half a border's stroke lies inside the rectangle (a thick border ate
@@ -133,22 +152,27 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
   const float min_px = std::max(9.0f, 0.45f * em);  // smaller than this nobody reads it
   for (const Option& o : options) {
     if (o.lines.empty() && o.sub.empty()) continue;
+    // Requested sizes are k · em · ts, raised to the floors; `fit` shrinks them into the rectangle,
+    // and a layout that would go below a floor is passed over.
+    const auto least = [&](size_t i) { return i == 0 || !r.key_lines || !o.key ? floors.text_px : floors.key_px; };
+    const auto want = [&](size_t i) { return std::max((i == 0 ? 1.15f : 0.8f) * em * ts, least(i)); };
+    const float sub_want = std::max(0.85f * em * ts, floors.text_px);
     float w = 0, h = 0;
     for (size_t i = 0; i < o.lines.size(); ++i) {
-      const ImVec2 sz = Measure(fonts, (i == 0 ? 1.15f : 0.8f) * em * ts, o.lines[i]);
+      const ImVec2 sz = Measure(fonts, want(i), o.lines[i]);
       w = std::max(w, sz.x);
       h += sz.y + gap * ts;
     }
     if (!o.sub.empty()) {
-      const ImVec2 sz = Measure(fonts, 0.85f * em * ts, o.sub);
+      const ImVec2 sz = Measure(fonts, sub_want, o.sub);
       w = std::max(w, sz.x + 0.4f * em * ts);
       h += sz.y;
     }
-    // Requested sizes are k · em · ts; `fit` shrinks them into the rectangle.
     const float fit = std::min({1.0f, avail_w / std::max(w, 1.0f), avail_h / std::max(h, 1.0f)});
     const float scale = ts * fit;
-    const float smallest = (o.lines.size() > 1 ? 0.8f : o.lines.empty() ? 0.85f : 1.15f) * em * scale;
-    if (smallest < min_px || (!o.sub.empty() && 0.85f * em * scale < min_px)) continue;
+    bool legible = o.sub.empty() || (sub_want * fit >= std::max(min_px, floors.text_px) - 0.01f);
+    for (size_t i = 0; i < o.lines.size(); ++i) legible &= want(i) * fit >= std::max(min_px, least(i)) - 0.01f;
+    if (!legible) continue;
     // Where each piece goes: label lines from the top, the state word at the bottom (centred when
     // it stands alone). A layout that would cover another rectangle's label is passed over.
     struct Piece {
@@ -159,13 +183,13 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
     std::vector<Piece> pieces;
     float y = a.y + pad;
     for (size_t i = 0; i < o.lines.size(); ++i) {
-      const float px = (i == 0 ? 1.15f : 0.8f) * em * scale;
+      const float px = want(i) * fit;
       const ImVec2 sz = Measure(fonts, px, o.lines[i]);
       pieces.push_back({"rect:" + r.id, o.lines[i], px, {(a.x + b.x - sz.x) / 2, y}, sz});
       y += sz.y + gap * scale;
     }
     if (!o.sub.empty()) {
-      const float px = 0.85f * em * scale;
+      const float px = sub_want * fit;
       const ImVec2 sz = Measure(fonts, px, o.sub);
       const float top = o.lines.empty() ? (a.y + b.y - sz.y) / 2 : b.y - pad - sz.y;
       pieces.push_back({"sublabel:" + r.id, o.sub, px, {(a.x + b.x - sz.x) / 2, top}, sz});
@@ -272,7 +296,7 @@ bool PlaceFree(std::vector<Deferred>& out, const Fonts& fonts, float px, ImVec2 
   if (!how.fallback) return false;   // the caller tries a wider rectangle
   // Nowhere free: drawn where the scene asked at the smallest legible size, and recorded, so the
   // geometry test names it.
-  const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f});
+  const float small = std::max({std::max(9.0f, 0.45f * em), px * 0.36f, how.min_px});
   const ImVec2 sz = Measure(fonts, std::min(px, small), text);
   out.push_back({std::min(px, small), want, col, text, spans});
   Record(painted, placer, owner, text, want, sz, std::min(px, small), fonts);
@@ -339,9 +363,11 @@ void FillAround(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float rounding, s
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
                    const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight,
-                   float text_scale) {
+                   float text_scale, view::LabelFloors label_floors) {
   Painted painted;
   painted.em = em;
+  // The floors as font sizes, for a scene laid out for them only (Scene::floors).
+  const Floors floors = scene.floors ? Floors{label_floors.text / fonts.em_ratio, label_floors.key / fonts.em_ratio} : Floors{};
   const auto P = [&](float x, float y) { return ImVec2(origin.x + x * em, origin.y + y * em); };
   Placer placer;
   placer.bounds = ImRect(P(0, 0), P(scene.width, scene.height));
@@ -460,7 +486,7 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     } else {
       dl->AddRect(a, b, ToImColor(r.border), 0.15f * em, 0, thick);
     }
-    FitRectLabels(dl, fonts, pal, r, a, {b.x, P(0, label_bottom[ri]).y}, em, text_scale, placer, painted);
+    FitRectLabels(dl, fonts, pal, r, a, {b.x, P(0, label_bottom[ri]).y}, em, text_scale, floors, placer, painted);
     painted.rects.push_back({r.id, view::ToString(r.state), a.x, a.y, b.x, b.y, r.fill, view::StateBadge(r.state)});
   }
 
@@ -532,8 +558,10 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
     for (size_t ti = 0; ti < scene.texts.size() && (all || last); ++ti) {
       const auto& t = scene.texts[ti];
       const float grow = t.max_grow > 0 ? std::min(ts, std::max(t.max_grow, 1.0f)) : ts;
-      all &= PlaceFree(deferred, fonts, t.size_em * em * grow, P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em, placer, painted,
-                       within[ti], last, {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0});
+      const float least = t.key ? std::max(floors.key_px, floors.text_px) : floors.text_px;
+      all &= PlaceFree(deferred, fonts, std::max(t.size_em * em * grow, least), P(t.x, t.y), ToImColor(t.color), t.text, "text:" + t.id, em,
+                       placer, painted, within[ti], last,
+                       {.spans = t.spans.empty() ? nullptr : &t.spans, .gap_em = 0.5f, .keep_x = t.max_grow > 0, .min_px = floors.text_px});
     }
     for (size_t ai = 0; ai < scene.arrows.size(); ++ai) {
       const auto& ar = scene.arrows[ai];
@@ -542,9 +570,9 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, floa
       // the tiles first (a red "write" label on the red written tile cannot be read); half its size
       // clear of other texts left and right (run on from the legend, it read as part of it).
       const auto place = [&](const ImRect& in, bool shrink, bool fallback, const std::vector<ImRect>* avoid, float min_px) {
-        return PlaceFree(deferred, fonts, 0.95f * em * ts, P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color), ar.label,
-                         "arrow:" + ar.id, em, placer, painted, in, shrink,
-                         {.fallback = fallback, .gap_em = 0.5f, .avoid = avoid, .min_px = min_px});
+        return PlaceFree(deferred, fonts, std::max(0.95f * em * ts, floors.text_px), P(ar.label_at.x, ar.label_at.y), ToImColor(ar.color),
+                         ar.label, "arrow:" + ar.id, em, placer, painted, in, shrink,
+                         {.fallback = fallback, .gap_em = 0.5f, .avoid = avoid, .min_px = std::max(min_px, floors.text_px)});
       };
       const ImRect& in = arrow_within[ai];
       const bool inner = in.Min.x != placer.bounds.Min.x || in.Min.y != placer.bounds.Min.y || in.Max.x != placer.bounds.Max.x ||

@@ -66,10 +66,12 @@ struct Painted {
 // Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels. Arrows are drawn
 // up to `arrow_progress` (0–1) of their length: the transfer animation.
 // `text_scale` (Ctrl ±: the base font over its default) enlarges the diagram's labels as far as
-// their boxes and free space allow. `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
+// their boxes and free space allow; in a scene laid out for them (Scene::floors) no label is drawn under
+// `floors` (a shorter form, or none, instead). `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
                    const view::Palette& palette, float arrow_progress = 1.0f,
-                   const std::vector<std::string>& highlight = {}, float text_scale = 1.0f);
+                   const std::vector<std::string>& highlight = {}, float text_scale = 1.0f,
+                   view::LabelFloors floors = {});
 
 ImU32 ToImColor(view::Color c);
 

@@ -33,7 +33,9 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   // (A lesson must not highlight its own question's answer: the lesson tests check MOE's.)
   if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step))
     highlight = st->highlight;
-  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts);
+  // A projector's floors (issue 29), for the scenes laid out for them.
+  const view::LabelFloors floors = s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::LabelFloors{};
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts, floors);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;
 }
@@ -162,17 +164,21 @@ namespace {
 // A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
 void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
+  // (A projector's heading in the text font: 24 px em and more, as the balance's texts.)
+  if (s.options.projector) ImGui::PushFont(fonts.text);
   Said(T(s, view::Str::balance_heading));
+  if (s.options.projector) ImGui::PopFont();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float em = 0;
   const float width =
-      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em);
-  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width);
+      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em, s.options.projector);
+  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width, s.options.projector);
   DropAnswers(scene, s);
   // Within its box both ways: the box has no scrollbar (its legend used to be cut at the foot).
   em = std::min({em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width, std::max(1.0f, avail.y) / scene.height});
   SaidLabels(
-      PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f)
+      PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f,
+                 s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::LabelFloors{})
           .labels);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
 }

@@ -29,7 +29,7 @@ void FrameCache::Key(const AppState& s) {
 }
 
 void FrameCache::SetSceneFrame(const view::SceneFrame& f) {
-  if (f.width_px == frame_.width_px && f.height_px == frame_.height_px && f.text_scale == frame_.text_scale) return;
+  if (f == frame_) return;
   frame_ = f;
   scene_.reset();
 }

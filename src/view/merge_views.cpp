@@ -117,24 +117,26 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
   return std::max(kMergeStripHeight, 2 * step + pad);
 }
 
-Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width) {
+Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width,
+                        bool projector) {
   Scene sc;
   sc.width = std::max(kBalanceWidth, width);
-  sc.height = kBalanceHeight;
+  sc.height = projector ? kBalanceHeightProjector : kBalanceHeight;
   sc.background = pal.background;
-  AddBalance(sc, run, event, lang, pal, 0, sc.width);
+  sc.floors = projector;
+  AddBalance(sc, run, event, lang, pal, 0, sc.width, projector);
   return sc;
 }
 
-float BalanceWidthFor(float box_w, float box_h, float text_px, float* em) {
+float BalanceWidthFor(float box_w, float box_h, float text_px, float* em, bool projector) {
   // As large as the box allows, and never smaller than 0.7 of the panel text (the box scrolls).
-  const float e = std::max(box_h / kBalanceHeight, 0.7f * text_px);
+  const float e = std::max(box_h / (projector ? kBalanceHeightProjector : kBalanceHeight), 0.7f * text_px);
   if (em) *em = e;
   return std::max(kBalanceWidth, box_w / std::max(e, 1.0f));
 }
 
 void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                float y0, float width) {
+                float y0, float width, bool projector) {
   const auto& p = run.problem;
   if (p.values.cols() != 1) return;
   const int n = static_cast<int>(p.scores.size());
@@ -171,7 +173,12 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   };
 
   // Left: the weights, linear, one bar per position, bracketed by block.
-  const float left0 = 1.0f, left_w = width - 2.0f, base = y0 + 5.0f, bar_max = 3.6f;
+  // A projector's (LabelFloors, ≈ 23 px per em at 1920×1080): texts 1.55 em (24 px em), the two means
+  // 2.3 em (36 px em), each an exact fraction without its decimal; the bars without their numbers, the block outputs without their weights (the
+  // block's label has it), the axis without its ends, the means on rows of their own under the axis,
+  // no legend (the side panel names both means, and says when they are equal by coincidence).
+  const float text = projector ? 1.55f : 0.9f;
+  const float left0 = 1.0f, left_w = width - 2.0f, base = y0 + (projector ? 4.6f : 5.0f), bar_max = 3.6f;
   const float slot = std::min(3.0f, left_w / static_cast<float>(std::max(n, 1)));
   for (const auto& b : run.blocks) {
     const TileStyle style = Style(state_of(b), pal);
@@ -190,7 +197,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
       sc.rects.push_back(r);
       const std::string w = weights ? (p.exact_weights ? FormatFraction((*p.exact_weights)[i]) : FormatDouble(p.scores[i]))
                                     : FormatDouble(p.scores[i]);
-      sc.texts.push_back({"balance.wl." + std::to_string(i + 1), r.x, base - h - 1.0f, 0.9f, pal.text, w});
+      if (!projector) sc.texts.push_back({"balance.wl." + std::to_string(i + 1), r.x, base - h - 1.0f, 0.9f, pal.text, w});
     }
     SceneRect br;
     br.id = "balance.bracket." + std::to_string(b.block);
@@ -203,9 +210,9 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     br.border_em = 0;
     sc.rects.push_back(br);
     // A block's weight is its l_b (RC-T3/N50 ask for it): held back while a question is open.
-    SceneText bl{"balance.block." + std::to_string(b.block), br.x, base + 0.5f, 0.9f, pal.text,
-                 std::string(StateBadge(state_of(b))) + " " + UiText(Str::block, lang) + " " + std::to_string(b.block) + ": " +
-                     block_weight(b)};
+    SceneText bl{"balance.block." + std::to_string(b.block), br.x, base + (projector ? 0.4f : 0.5f), text, pal.text,
+                 std::string(StateBadge(state_of(b))) + (projector ? "" : " " + UiText(Str::block, lang) + " ") + std::to_string(b.block) +
+                     ": " + block_weight(b)};
     bl.answer = true;
     sc.texts.push_back(std::move(bl));
   }
@@ -227,15 +234,17 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     v_hi = std::max(v_hi, p.values(i, 0));
   }
   if (!(v_hi > v_lo)) v_lo -= 1, v_hi += 1;
-  const float line0 = 2.0f, line1 = width - 2.0f, axis_y = y0 + 10.0f;
+  const float line0 = 2.0f, line1 = width - 2.0f, axis_y = projector ? base + 6.7f : y0 + 10.0f;
   auto at = [&](double v) { return line0 + static_cast<float>((v - v_lo) / (v_hi - v_lo)) * (line1 - line0); };
   SceneRect axis;
   axis.id = "balance.axis";
   axis.x = line0, axis.y = axis_y, axis.w = line1 - line0, axis.h = 0.12f;
   axis.fill = pal.border, axis.border = pal.border, axis.border_em = 0;
   sc.rects.push_back(axis);
-  sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_lo)});
-  sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_hi)});
+  if (!projector) {
+    sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_lo)});
+    sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_hi)});
+  }
   // Each merged block's output on the line, its label above it on the lower of two levels where
   // it clears the labels already placed there (left to right by value, 1 em apart).
   std::vector<const engine::QueryBlockStep*> placed_blocks;
@@ -256,14 +265,14 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     dot.border_em = 0.06f;
     dot.answer = true;   // a block's output u_b/l_b and weight: held back while a question is open
     sc.rects.push_back(dot);
-    std::string text = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr) + " (" + UiText(Str::weight_word, lang) + " " +
-                       block_weight(b) + ")";
-    const float size = 0.95f, w = em_width(text, size);
+    std::string label = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr);
+    if (!projector) label += " (" + UiText(Str::weight_word, lang) + " " + block_weight(b) + ")";
+    const float size = projector ? text : 0.95f, w = em_width(label, size);
     const float x = std::clamp(cx - 1.5f, 0.0f, std::max(0.0f, width - w));
     const int level = x >= level_end[0] ? 0 : x >= level_end[1] ? 1 : (level_end[0] <= level_end[1] ? 0 : 1);
     level_end[level] = x + w + 1.0f;
-    SceneText ol{"balance.outl." + std::to_string(b.block), x, axis_y - 1.9f - 1.3f * static_cast<float>(level), size, pal.text,
-                 std::move(text)};
+    const float y = projector ? axis_y - 2.2f - 2.0f * static_cast<float>(level) : axis_y - 1.9f - 1.3f * static_cast<float>(level);
+    SceneText ol{"balance.outl." + std::to_string(b.block), x, y, size, pal.text, std::move(label)};
     ol.answer = true;
     sc.texts.push_back(std::move(ol));
   }
@@ -280,6 +289,16 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     m.fill = c, m.border = c, m.border_em = 0;
     m.answer = true;
     sc.rects.push_back(m);
+    if (projector) {  // its line crosses the axis; its label on a row of its own below, from the left,
+      // without its decimal ("✓ 160/7": the side panel has "160/7 ≈ 22.86" at the same size)
+      sc.rects.back().h = 1.8f;
+      const size_t approx = text.find(" \u2248 ");
+      SceneText t{id + ".label", 0.5f, axis_y + 1.1f + dy, 2.3f, c, approx == std::string::npos ? text : text.substr(0, approx)};
+      t.answer = true;
+      t.key = true;
+      sc.texts.push_back(t);
+      return;
+    }
     const float size = 1.0f, w = em_width(text, size);
     float x = right_side ? at(v) + 0.35f : at(v) - 0.35f - w;
     if (x < 0) {  // no room on its side: beside its line on the other side, a row below the other label
@@ -300,11 +319,14 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const bool coincide = PlainMeanEqualsOutput(run);
   const std::string mid_mark = coincide ? "= " : "\u00d7 ";
   marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
-  sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
+  if (!projector)
+    sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
   if (!OutputWrittenAt(run, event)) return;
-  marker("balance.midpoint", run.average_of_block_outputs(0), coincide ? pal.text_muted : pal.wrong, 1.4f, mid_mark + mid, !mean_right);
-  sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
-                      mid_mark + UiText(coincide ? Str::balance_coincidence : Str::balance_midpoint, lang)});
+  marker("balance.midpoint", run.average_of_block_outputs(0), coincide ? pal.text_muted : pal.wrong, projector ? 3.0f : 1.4f,
+         mid_mark + mid, !mean_right);
+  if (!projector)
+    sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
+                        mid_mark + UiText(coincide ? Str::balance_coincidence : Str::balance_midpoint, lang)});
 }
 
 bool OutputWrittenAt(const engine::SingleQueryRun& run, int event) {

@@ -21,6 +21,7 @@ namespace bw::view {
 
 inline constexpr float kMergeStripHeight = 3.3f;   // em: two lines at the default text size
 inline constexpr float kBalanceWidth = 18.0f, kBalanceHeight = 16.4f;  // em: bars above, number line below
+inline constexpr float kBalanceHeightProjector = 18.4f;  // em: its texts at a projector's floors (LabelFloors)
 
 // Appends the strip's texts with their top at y0 (em) across `width` em, at `text_scale` (1–2) × the
 // default size, and returns the height used (em; kMergeStripHeight at the default). At the default the
@@ -41,14 +42,15 @@ bool PlainMeanEqualsOutput(const engine::SingleQueryRun& run);
 // block is merged: N50/w2 (update:2) showed the purple 65/3 before w3 asks what went wrong.
 bool OutputWrittenAt(const engine::SingleQueryRun& run, int event);
 
+// `projector`: laid out for a projector's LabelFloors (Scene::floors; see AddBalance).
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                        float width = kBalanceWidth);
+                        float width = kBalanceWidth, bool projector = false);
 // The balance's width in em for a box of box_w × box_h pixels whose text is text_px, and in `em` the
 // pixels per em to paint it at: as large as the box's height allows, never below 0.7 × text_px (Ctrl +
 // enlarges it; the box then scrolls).
-float BalanceWidthFor(float box_w, float box_h, float text_px, float* em);
+float BalanceWidthFor(float box_w, float box_h, float text_px, float* em, bool projector = false);
 // Appends the balance with its top at y0 across `width` em; nothing when d_v ≠ 1.
 void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                float y0, float width);
+                float y0, float width, bool projector = false);
 
 }  // namespace bw::view

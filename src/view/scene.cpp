@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 
 #include "view/format.h"
 #include "view/lesson_text.h"
@@ -156,7 +157,45 @@ SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, 
   return a;
 }
 
+// "w 2, 1" and "v 10, 20": the block's data on two lines (a projector's key size).
+std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRun& run, int b, int e) {
+  const std::string both = BlockDetail(run, b, e);
+  const size_t dot = both.find("  \u00b7  ");
+  return {both.substr(0, dot), both.substr(dot + std::string("  \u00b7  ").size())};
+}
+
 }  // namespace
+
+std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em) {
+  std::vector<std::string> lines;
+  std::string line;
+  float w = 0;
+  size_t last_break = std::string::npos;  // in `line`: where it may end (after a space, before a wide glyph)
+  for (size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    const std::string glyph = utf8.substr(i, len);
+    // (Noto Sans: a space ≈ 0.25 em, narrow punctuation ≈ 0.3, other Latin ≈ 0.55, CJK 1.)
+    const float gw = glyph == " " ? 0.25f : glyph.size() == 1 && std::string_view(",.:;()'|!").find(glyph[0]) != std::string_view::npos
+                                                 ? 0.3f
+                                                 : EstimateWidthEm(glyph);
+    if (gw >= 1.0f) last_break = line.size();
+    if (w + gw > width_em && !line.empty()) {
+      const size_t cut = last_break != std::string::npos && last_break > 0 ? last_break : line.size();
+      lines.push_back(line.substr(0, cut));
+      line = line.substr(cut);
+      while (!line.empty() && line[0] == ' ') line.erase(0, 1);
+      w = EstimateWidthEm(line);
+      last_break = std::string::npos;
+    }
+    line += glyph;
+    w += gw;
+    if (glyph == " ") last_break = line.size();
+    i += len;
+  }
+  if (!line.empty()) lines.push_back(line);
+  return lines;
+}
 
 void PadSceneEdges(Scene& scene) {
   if (scene.rects.empty()) return;
@@ -176,6 +215,11 @@ void PadSceneEdges(Scene& scene) {
   }
   scene.width += left + right;
   scene.height += top + bottom;
+}
+
+LabelFloors ProjectorFloors(float display_h) {
+  const float k = std::max(display_h, 1.0f) / 1080.0f;
+  return {24.0f * k, 36.0f * k};
 }
 
 float EstimateWidthEm(const std::string& utf8) {
@@ -203,16 +247,24 @@ const SceneArrow* Scene::FindArrow(const std::string& id) const {
 }
 
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                      float text_scale) {
+                      float text_scale, bool projector) {
   // Layout (em): HBM panel on the left, SRAM panel on the right, tiles in two rows. The accumulator's
   // three rows are 1.8 em apart at the default text size and grow with Ctrl + (ts); the panels grow
-  // down with them.
+  // down with them. For a projector (LabelFloors) the HBM tiles are taller: a block's w and v on
+  // lines of their own at the key size, the written O's value on two; the legend gives its room to
+  // the input's name (the arrows carry their own labels).
   const float ts = std::clamp(text_scale, 1.0f, 2.0f);
-  constexpr float kW = 52, kAccTop = 11.0f;
+  // A projector's box is wider than the scene's 52 × 21 em (1334 × 570 px at 1920×1080): the HBM
+  // panel takes 8 em more, so that three blocks' w and v fit at the key size.
+  const float kWide = projector ? 8.0f : 0.0f;
+  const float kW = 52 + kWide, kAccTop = 11.0f;
   const float acc_h = 3.1f + 5.4f * ts, kH = std::max(21.0f, kAccTop + acc_h + 1.5f);
-  constexpr float kHbmX = 0, kHbmW = 31, kSramX = 33, kSramW = 19;
+  const float kHbmX = 0, kHbmW = 31 + kWide, kSramX = 33 + kWide, kSramW = 19;
   constexpr float kRow1 = 4.5f, kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
-  constexpr float kKvX0 = 7.0f, kKvX1 = 30.0f, kGap = 0.5f;
+  // A projector's HBM tiles hold a title and two lines at the text floor (24 px em ≈ 1.7 em here).
+  const float kHbmTileH1 = projector ? 6.2f : kTileH, kHbmTileH2 = projector ? 6.2f : kTileH;
+  const float kHbmRow2 = projector ? kRow1 + kHbmTileH1 + 0.5f : kRow2;
+  const float kKvX0 = 7.0f, kKvX1 = 30.0f + kWide, kGap = 0.5f;
 
   event = std::clamp(event, 0, static_cast<int>(run.events.size()) - 1);
   const auto& ev = run.events[event];
@@ -230,7 +282,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::sram_title, lang)});
 
   // HBM: Q, the K/V blocks, the S/P tables the tiled order never stores, O.
-  sc.rects.push_back(Tile("hbm.q", 1, kRow1, 5, kTileH, TileState::kNone, pal, lang, "Q"));
+  sc.rects.push_back(Tile("hbm.q", 1, kRow1, 5, kHbmTileH1, TileState::kNone, pal, lang, "Q"));
   sc.rects.back().fill = pal.not_written;
   sc.rects.back().sublabel = UiText(Str::q_read_once, lang);
 
@@ -247,22 +299,36 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     // amber only while loaded and not yet merged.
     else if (b.block <= merged) s = TileState::kProcessed;
     else if (b.block == in_sram) s = TileState::kInSram;
-    SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kTileH, s, pal, lang,
+    SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kHbmTileH1, s, pal, lang,
                        "K/V " + std::to_string(b.block));
-    const std::string detail = BlockDetail(run, b.begin, b.end);
-    if (static_cast<float>(detail.size()) * 0.5f < w - 0.6f) r.label += "\n" + detail;
+    if (projector) {  // w and v on lines of their own (the painter leaves them out where they cannot be read)
+      const auto [wl, vl] = BlockDetailLines(run, b.begin, b.end);
+      r.label += "\n" + wl + "\n" + vl;
+      r.key_lines = true;
+    } else if (const std::string detail = BlockDetail(run, b.begin, b.end); static_cast<float>(detail.size()) * 0.5f < w - 0.6f) {
+      r.label += "\n" + detail;
+    }
     sc.rects.push_back(std::move(r));
     kv_center[b.block] = x + w / 2;
     x += w + kGap;
   }
-  sc.rects.push_back(Tile("hbm.sp", 1, kRow2, 16, kTileH, TileState::kNotStored, pal, lang, UiText(Str::sp_ghost, lang)));
+  const float sp_w = projector ? 15.0f : 16, o_x = projector ? 17.0f : 23;
+  sc.rects.push_back(Tile("hbm.sp", 1, kHbmRow2, sp_w, kHbmTileH2, TileState::kNotStored, pal, lang, UiText(Str::sp_ghost, lang)));
   const bool written = ev.kind == engine::QueryEventKind::kWriteOutput;
-  sc.rects.push_back(Tile("hbm.o", 23, kRow2, 7, kTileH, written ? TileState::kWritten : TileState::kNotWritten, pal,
+  sc.rects.push_back(Tile("hbm.o", o_x, kHbmRow2, kKvX1 - o_x, kHbmTileH2, written ? TileState::kWritten : TileState::kNotWritten, pal,
                           lang, "O"));
-  if (written) sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
+  if (written && projector) {  // "O", "= 160/7", "≈ 22.86": the output at the key size
+    const std::string out = QuantitiesAt(run, event).at("output");
+    const size_t approx = out.find(" \u2248 ");
+    sc.rects.back().label += "\n= " + (approx == std::string::npos ? out : out.substr(0, approx) + "\n" + out.substr(approx + 1));
+    sc.rects.back().key_lines = true;
+  } else if (written) {
+    sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
+  }
 
   // SRAM: the fixed Q block, the current K/V block, the accumulator.
-  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, UiText(Str::q_fixed, lang)));
+  // (A projector's 5 em tile holds "Q（固定）" only under the floor: "Q" and its ◆; the text says it stays.)
+  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, projector ? "Q" : UiText(Str::q_fixed, lang)));
   if (in_sram > 0) {
     const auto& b = run.blocks[in_sram - 1];
     SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
@@ -299,8 +365,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   }
 
   // Legend along the bottom of the HBM panel.
-  sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText(Str::legend_read, lang)});
-  sc.texts.push_back({"legend.write", 16, kH - 2.0f, 0.9f, pal.write_arrow, "\u2192 " + UiText(Str::legend_write, lang)});
+  if (!projector) {
+    sc.texts.push_back({"legend.read", 1, kH - 2.0f, 0.9f, pal.read_arrow, "\u2192 " + UiText(Str::legend_read, lang)});
+    sc.texts.push_back({"legend.write", 16, kH - 2.0f, 0.9f, pal.write_arrow, "\u2192 " + UiText(Str::legend_write, lang)});
+  }
 
   // The transfer of this event.
   const float sram_q_c = kSramX + 3.5f, sram_kv_c = kSramX + 12.5f;
@@ -329,10 +397,11 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       SceneArrow a;
       a.id = "write.o";
       a.kind = ArrowKind::kWrite;
-      a.points = {{kSramX + 1, kRow2 + 2.25f}, {30, kRow2 + 2.25f}};
+      a.points = {{kSramX + 1, kHbmRow2 + 2.25f}, {kKvX1, kHbmRow2 + 2.25f}};
       a.color = pal.write_arrow;
-      a.label = UiText(Str::write, lang);
-      a.label_at = {22.5f, kRow2 + kTileH + 0.4f};
+      // (A projector's strip below says o = u/l at the floor; the arrow's label found no room beside it.)
+      if (!projector) a.label = UiText(Str::write, lang);
+      a.label_at = {projector ? kKvX1 + 0.2f : 22.5f, projector ? kHbmRow2 + 2.6f : kRow2 + kTileH + 0.4f};
       sc.arrows.push_back(std::move(a));
       break;
     }

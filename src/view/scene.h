@@ -54,6 +54,9 @@ struct SceneRect {
   std::string label;      // big label: "K/V 2", "Q", "O"
   std::string sublabel;   // state in words: "done", "pending", "in SRAM", …
   bool answer = false;    // marks an answer (the balance's mean): hidden while the step's question is open
+  // Its label's lines after the first are numbers a step is about (a block's w and v): in a scene laid
+  // out for the floors (Scene::floors) they are painted at LabelFloors::key where they fit.
+  bool key_lines = false;
 };
 
 enum class ArrowKind { kRead, kWrite, kMerge };
@@ -88,6 +91,7 @@ struct SceneText {
   // is a row of a column (the accumulator's m, l, u): the painter never moves it (a moved row lands
   // beside or above another), and steps every text back when it finds no room where it is.
   float max_grow = 0;
+  bool key = false;             // a number a step is about: LabelFloors::key (Scene::floors)
 };
 
 // What a scene builder is told about where the scene will be shown (issue 17, item 3): its box on
@@ -96,13 +100,31 @@ struct SceneText {
 struct SceneFrame {
   float width_px = 0, height_px = 0;   // the diagram's box in pixels; 0 = not known (tests, the CLI)
   float text_scale = 1;                // view::TextScale(font_px): 1 at the default size, up to 2
+  bool projector = false;              // shown to a room: builders that can lay out for LabelFloors do
+  bool operator==(const SceneFrame&) const = default;
 };
+
+// The least sizes the painter draws a scene's labels at, in px em (the glyphs' ink: a full-width
+// ideograph's advance, Fonts::Em), in a scene laid out for them (Scene::floors). Issue 29 measured a
+// projector's back row at 1920×1080: nothing under 24 px em, the numbers a step is about at 36. A
+// label that cannot be drawn that large where it belongs is drawn in a shorter form (its symbol for
+// its state word) or left out — never smaller. 0: no floor (the painter's own 9 px minimum).
+struct LabelFloors {
+  float text = 0;   // px em: every label
+  float key = 0;    // px em: SceneRect::key_lines, SceneText::key
+};
+// A projector's floors for a window `display_h` pixels high (24 and 36 px em at 1080 rows, in
+// proportion above and below: a 4K projector's back row sees a 2160-row picture at the same size).
+LabelFloors ProjectorFloors(float display_h);
 
 struct Scene {
   float width = 0, height = 0;   // em
   // The Ctrl ± scale the builder already laid its text out for (1 = none): the painter enlarges the
   // labels only by what is left, text_scale(frame) / this.
   float text_scale = 1;
+  // The builder laid the scene out for a projector's LabelFloors (SceneFrame::projector): the painter
+  // holds every label to them. Scenes without it are painted as before (issue 29 lists them).
+  bool floors = false;
   Color background;
   std::vector<SceneRect> rects;
   std::vector<SceneArrow> arrows;
@@ -114,12 +136,17 @@ struct Scene {
 
 // The HBM/SRAM diagram for event `event` of `run`, labels in `lang` ("zh" or "en"). `text_scale` (1–2,
 // SceneFrame::text_scale) enlarges the accumulator's m, l, u and gives their rows the height they need.
+// `projector`: laid out for a projector's LabelFloors (taller HBM tiles, a block's w and v on lines of
+// their own, no legend); the caller sets Scene::floors.
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette,
-                      float text_scale = 1);
+                      float text_scale = 1, bool projector = false);
 
 // A text's width in em at size 1, estimated without a font (a builder deciding whether an equation
 // fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.
 float EstimateWidthEm(const std::string& utf8);
+// `utf8` broken into lines of at most `width_em` (EstimateWidthEm at size 1), after a space or before
+// a wide glyph; a word longer than the width stands on a line of its own.
+std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em);
 
 // Around its rectangles a scene keeps this many em free: a rectangle's border and the step's
 // highlight outline (painted up to 0.34 em outside the rectangle) are not cut off at the box's edge.

@@ -49,9 +49,31 @@ int SingleQueryModel::Find(const data::Position& p) const {
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const {
   const auto at = [&](float ts) {
-    Scene sc = BuildQueryScene(run_, e, lang, palette, ts);
-    // The input the diagram runs, named on it: a lesson may draw one input and quote another.
-    sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+    Scene sc = BuildQueryScene(run_, e, lang, palette, ts, frame.projector);
+    sc.floors = frame.projector;
+    // The input the diagram runs, named on it: a lesson may draw one input and quote another. A
+    // projector's is at the text floor (24 px em ≈ 1.6 em here), wrapped across the HBM panel's foot.
+    if (!frame.projector) {
+      sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+    } else {
+      // At the painter's scale (frame.text_scale over the ts laid out here) the caption is 1.05 × that
+      // em; the HBM and SRAM panels grow down to hold its lines.
+      const auto* o = sc.FindRect("hbm.o");
+      const auto* hbm = sc.FindRect("hbm");
+      const float size = 1.05f, painted = size * std::max(1.0f, frame.text_scale / ts);
+      const float top = o->y + o->h + 0.3f, pitch = 1.45f * painted;
+      std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / painted);
+      if (lines.size() > 2) lines.resize(2), lines[1] += "\u2026";
+      for (size_t k = 0; k < lines.size(); ++k)
+        sc.texts.push_back({k == 0 ? "scenario.title" : "scenario.title." + std::to_string(k + 1), 1, top + pitch * static_cast<float>(k),
+                            size, palette.text_muted, lines[k]});
+      const float bottom = top + pitch * static_cast<float>(lines.size()) + 0.3f;
+      if (bottom > sc.height) {
+        for (auto& r : sc.rects)
+          if (r.id == "hbm" || r.id == "sram") r.h = bottom;
+        sc.height = bottom;
+      }
+    }
     // Under the diagram: the merge with its values substituted (merge_views.h).
     const float strip_y = sc.height + 0.5f;
     AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts);
@@ -71,7 +93,9 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
   // height the box has below that. What is left of the scale the painter applies where text fits.
   Scene sc = at(1);
   const float want = std::clamp(frame.text_scale, 1.0f, 2.0f);
-  if (want <= 1 || frame.width_px <= 0 || frame.height_px <= 0) return sc;
+  // A projector's scene keeps the default layout and its height (the painter enlarges what fits, and
+  // holds every label to the floors): a taller accumulator would shrink everything else.
+  if (want <= 1 || frame.width_px <= 0 || frame.height_px <= 0 || frame.projector) return sc;
   const float room = std::max(sc.height, frame.height_px * sc.width / frame.width_px);   // em
   for (float ts = want; ts > 1.001f; ts = std::max(1.0f, ts - 0.1f))
     if (Scene bigger = at(ts); bigger.height <= room + 1e-3f) return bigger;

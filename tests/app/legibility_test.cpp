@@ -8,14 +8,16 @@
 //   - a laptop at 1280×720 (not projector): nothing in those parts under 14 px em;
 //   - nothing is clipped: every line of the step text lies inside its pane, the text is paged
 //     (PageDown shows the next page) and every page's lines are on screen.
-// The diagram's and the balance's labels are measured and printed (the smallest per configuration)
-// but not yet held to these floors: see the floors below and docs/lessons.md.
+//   - on a projector, a scene laid out for its floors (Scene::floors: the single-query diagram of
+//     RC-T3, N50, N51, GLOSS and its balance) draws no label under 24 px em, the balance's two means
+//     at 36; the other scenes' labels are measured and the smallest printed, not yet held to it.
 #include <gtest/gtest.h>
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "../lessons/lesson_files.h"
@@ -80,7 +82,7 @@ class Legibility : public ::testing::Test {
 
 TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   auto [lessons, texts] = OpenShippedLessons();
-  int failures = 0, frames = 0, paged = 0;
+  int failures = 0, frames = 0, paged = 0, means = 0;
   const auto fail = [&](const std::string& what) {
     if (++failures <= 40) ADD_FAILURE() << what;
   };
@@ -143,20 +145,42 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
                     fail(what + "is cut: it leaves the side panel (fit " + std::to_string(s.ui.side_fit) + ", bottom " + std::to_string(t.y1) + " > " + std::to_string(p.side_pane[3]) + ")");
                 }
               }
-              for (const auto& l : p.labels)
-                if (l.em < smallest_label) smallest_label = l.em, smallest_label_at = where + " \"" + l.text + "\"";
+              // A scene laid out for a projector's floors (Scene::floors: the single-query diagram and
+              // its balance) draws nothing under 24 px em, and the balance's two means as large as the side
+              // panel's numbers (36; Ctrl + ×3 shrinks both to 24 rather than cut them).
+              const bool floors = c.projector && s.frame.Scene(s).floors;
+              for (const auto& l : p.labels) {
+                if (floors && l.em + 0.05f < c.floor_em)
+                  fail(where + " page " + std::to_string(page + 1) + ": diagram label \"" + l.text + "\" (" + l.owner + ") " +
+                       std::to_string(l.em) + " px em < " + std::to_string(c.floor_em));
+                if (!floors && l.em < smallest_label) smallest_label = l.em, smallest_label_at = where + " \"" + l.text + "\"";
+              }
+              for (const auto& t : p.texts) {
+                if (!floors || t.region != "heatmap" || t.role == PaintedText::Role::kHint) continue;
+                const bool mean = HasDigit(t.text) && (t.text.rfind("\u2713 ", 0) == 0 || t.text.rfind("\u00d7 ", 0) == 0 || t.text.rfind("= ", 0) == 0);
+                const float need = mean ? c.value_em : c.floor_em;
+                if (t.em + 0.05f < need)
+                  fail(where + " page " + std::to_string(page + 1) + ": balance \"" + t.text + "\" " + std::to_string(t.em) + " px em < " +
+                       std::to_string(need));
+                means += mean;
+              }
+              if (getenv("BW_LEG_DUMP")) {
+                for (const auto& l : p.labels) if (l.em < c.floor_em) std::printf("DIAG %s|%s|%.1f|%s|%s\n", c.name, L.lesson.steps[i].id.c_str(), l.em, l.owner.c_str(), l.text.c_str());
+              }
             }
             if (!title_seen) fail(where + ": no step title was drawn");
           }
         }
       }
     }
-    // The diagram's labels: reported, not yet held to the floor (issue 29 asks 24 px em on a projector).
-    std::printf("[legibility] %s: the smallest diagram label is %.1f px em (%s); the longest step text %d pages\n", c.name,
-                smallest_label, smallest_label_at.c_str(), most_pages);
+    // The other scenes' labels (MASK, N23, N49, BWD, MOE, HET; every scene on a laptop): reported, not yet
+    // held to the floor (issue 29 asks 24 px em on a projector).
+    std::printf("[legibility] %s: the smallest label of a scene without floors is %.1f px em (%s); the longest step text %d pages\n",
+                c.name, smallest_label, smallest_label_at.c_str(), most_pages);
   }
   std::printf("[legibility] %d frames, %d step views in pages\n", frames, paged);
   EXPECT_GT(frames, 500);
+  EXPECT_GT(means, 20);  // the balance's means were drawn (N50/w3, h1, RC-T3/b3 …) and measured
   EXPECT_EQ(failures, 0);
 }
 

@@ -201,4 +201,68 @@ TEST(Balance, ThePlainMeanComesWithTheWrite) {
 }
 
 }  // namespace
+// A projector's balance (issue 29: its means measured at 9–11 px digits at 1920×1080) is laid out for
+// the painter's floors: the two means alone on rows of their own as key texts, exact fractions
+// without the decimal; no per-bar numbers, no axis ends, no legend (the side panel names the means).
+TEST(Balance, AProjectorsBalanceIsLaidOutForItsFloors) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
+  const auto& run = dynamic_cast<const SingleQueryModel&>(*m).run();
+  const int write = run.FindEvent("write");
+  const Scene room = BuildBalanceScene(run, write, "en", ClassroomPalette(), kBalanceWidth, true);
+  EXPECT_TRUE(room.floors);
+  EXPECT_FLOAT_EQ(room.height, kBalanceHeightProjector);
+  const auto* mean = FindText(room, "balance.mean.label");
+  const auto* mid = FindText(room, "balance.midpoint.label");
+  ASSERT_TRUE(mean && mid);
+  EXPECT_EQ(mean->text, "\u2713 160/7");
+  EXPECT_EQ(mid->text, "\u00d7 65/3");
+  EXPECT_TRUE(mean->key && mid->key);
+  EXPECT_GT(mid->y, mean->y + mean->size_em) << "the plain mean on a row of its own, below the right one";
+  for (const auto& t : room.texts) {
+    EXPECT_EQ(t.id.rfind("balance.wl.", 0), std::string::npos) << t.id;
+    EXPECT_EQ(t.id.rfind("balance.legend", 0), std::string::npos) << t.id;
+    EXPECT_NE(t.id, "balance.lo");
+  }
+  EXPECT_EQ(FindText(room, "balance.block.1")->text, "\u2713" "1: 3");
+  EXPECT_EQ(FindText(room, "balance.outl.1")->text, "40/3");
+  // A laptop's keeps everything, and no floors.
+  const Scene desk = BuildBalanceScene(run, write, "en", ClassroomPalette());
+  EXPECT_FALSE(desk.floors);
+  EXPECT_EQ(FindText(desk, "balance.mean.label")->text, "\u2713 160/7 \u2248 22.86");
+  EXPECT_TRUE(FindText(desk, "balance.legend.mean"));
+}
+
+// The projector's single-query diagram: each block's w and v on lines of their own (key lines), the
+// written O's value on two, no legend; the scene says it is laid out for the floors.
+TEST(Scene, AProjectorsDiagramPutsEachBlocksInputsOnLinesOfTheirOwn) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
+  const SceneFrame frame{1334, 570, 1.6f, true};
+  const Scene sc = m->BuildScene(m->FindPosition("write"), "en", ProjectorPalette(), frame);
+  EXPECT_TRUE(sc.floors);
+  const auto* kv1 = sc.FindRect("hbm.kv.1");
+  const auto* kv2 = sc.FindRect("hbm.kv.2");
+  const auto* o = sc.FindRect("hbm.o");
+  ASSERT_TRUE(kv1 && kv2 && o);
+  EXPECT_EQ(kv1->label, "K/V 1\nw 2, 1\nv 10, 20");
+  EXPECT_EQ(kv2->label, "K/V 2\nw 4\nv 30");
+  EXPECT_TRUE(kv1->key_lines);
+  EXPECT_EQ(o->label, "O\n= 160/7\n\u2248 22.86");
+  EXPECT_FALSE(FindText(sc, "legend.read"));
+  ASSERT_TRUE(FindText(sc, "scenario.title"));
+  // Nothing the painter would have to shrink: the caption's lines lie inside the HBM panel.
+  const auto* hbm = sc.FindRect("hbm");
+  for (const auto& t : sc.texts)
+    if (t.id.rfind("scenario.title", 0) == 0) EXPECT_LE(t.y + 1.45f * t.size_em * 1.6f, hbm->y + hbm->h + 1e-3f) << t.text;
+  const Scene desk = m->BuildScene(m->FindPosition("write"), "en", ClassroomPalette(), SceneFrame{1334, 570, 1.6f, false});
+  EXPECT_FALSE(desk.floors);
+  EXPECT_EQ(desk.FindRect("hbm.o")->label, "O = 160/7 \u2248 22.86");
+}
+
+TEST(SceneText, WrapEstimatedBreaksAfterSpacesAndBeforeWideGlyphs) {
+  EXPECT_EQ(WrapEstimated("aaaa bbbb cccc", 4.0f), (std::vector<std::string>{"aaaa ", "bbbb ", "cccc"}));
+  EXPECT_EQ(WrapEstimated("\u4e00\u4e00\u4e00\u4e00", 2.5f), (std::vector<std::string>{"\u4e00\u4e00", "\u4e00\u4e00"}));
+  EXPECT_EQ(WrapEstimated("short", 40.0f), (std::vector<std::string>{"short"}));
+  EXPECT_TRUE(WrapEstimated("", 10.0f).empty());
+}
+
 }  // namespace bw::view
