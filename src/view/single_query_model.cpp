@@ -110,7 +110,8 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   const int merged = run_.BlocksMergedAt(e);
   // Predict, then reveal: what the trace has not reached yet is not shown. A block's own (m_b, l_b,
   // u_b) appear once it is merged; the true output once every block is in, the wrong average once the
-  // output is written.
+  // output is written (before that its row says so: it is a comparison the algorithm never computes,
+  // not a number it has not reached — N50/w2).
   const bool all_in = merged == run_.BlockCount();
   const std::string not_yet = T(Str::not_yet);
   PanelSection acc;
@@ -149,7 +150,7 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   // The wrong average beside the output written (OutputWrittenAt), not as soon as the last block is in.
   const bool written = OutputWrittenAt(run_, e);
   const bool coincide = written && PlainMeanEqualsOutput(run_);
-  PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), written ? q.at("average") : not_yet, written && !coincide};
+  PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), written ? q.at("average") : T(Str::after_write), written && !coincide};
   wrong.answer = true;
   acc.rows.push_back(key(wrong));
   if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});
