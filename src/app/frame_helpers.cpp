@@ -54,6 +54,7 @@ nlohmann::json StateJson(const AppState& s) {
                                                    {"lessons", s.model.course->LessonCount()}}
                                   : nlohmann::json()},
           {"title_card", s.OnTitleCard()},
+          {"end_card", s.OnEndCard()},
           {"library", s.ui.show_library},
           {"library_filter", s.ui.library_filter},
           {"blank", s.ui.blank},

@@ -153,8 +153,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     DrawHelp(s);
     return painted;
   }
-  if (s.OnTitleCard()) {  // between two lessons of a course: the next one's title card, nothing else
-    DrawTitleCard(s, fonts, avail.x, avail.y);
+  if (s.OnTitleCard() || s.OnEndCard()) {  // between two lessons of a course (or after its last): a card, nothing else
+    if (s.OnEndCard()) DrawEndCard(s, fonts, avail.x, avail.y);
+    else DrawTitleCard(s, fonts, avail.x, avail.y);
     ImGui::End();
     DrawHelp(s);
     return painted;

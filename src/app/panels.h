@@ -46,6 +46,8 @@ void UpdateFontSizes(AppState& s, float display_h);
 Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
 // The title card of the course's lesson s.ui.course_lesson, in a width × height (px) box (title_card.cpp).
 void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float height);
+// The course's end card (after its last step: AppState::OnEndCard), in a width × height (px) box (title_card.cpp).
+void DrawEndCard(const AppState& s, const Fonts& fonts, float width, float height);
 // The library (the start screen) in a width × height (px) box (library.cpp).
 void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height);
 // P as a heatmap (our shader), the current tile outlined.

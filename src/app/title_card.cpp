@@ -85,4 +85,41 @@ void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float hei
   ImGui::EndChild();
 }
 
+void DrawEndCard(const AppState& s, const Fonts& fonts, float width, float height) {
+  const auto& course = *s.model.course;
+  const std::string& lang = s.options.lang;
+  const float column = std::min(width * 0.88f, fonts.text_px * 48);
+  int minutes = 0;
+  for (const auto& e : course.course.lessons) minutes += e.minutes;
+  ImGui::BeginChild("end_card", ImVec2(width, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  ImGui::SetCursorPosY(std::max(0.0f, height * 0.12f));
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+  ImGui::PushFont(fonts.text);
+  Centred(course.course.title.In(lang), column);
+  ImGui::PopFont();
+  ImGui::PopStyleColor();
+  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
+  ImGui::PushFont(fonts.large);
+  ImGui::SetWindowFontScale(1.5f);
+  Centred(view::UiText(view::Str::card_course_end, lang), column);
+  ImGui::SetWindowFontScale(1.0f);
+  ImGui::PopFont();
+  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.5f));
+  ImGui::PushFont(fonts.text);
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(30, 101, 216, 255));
+  Centred(view::UiFormat(view::Str::card_course_total, lang, {std::to_string(course.LessonCount()), std::to_string(minutes)}), column);
+  ImGui::PopStyleColor();
+  // What the lecture went through, one line a lesson (as many as the card has room for).
+  for (int i = 0; i < course.LessonCount(); ++i) {
+    if (ImGui::GetCursorPosY() + 3 * ImGui::GetTextLineHeightWithSpacing() > height) break;
+    Centred(std::to_string(i + 1) + ". " + course.outlines[static_cast<size_t>(i)].title.In(lang), column);
+  }
+  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+  Centred(view::UiText(view::Str::card_end_back, lang), column);
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
 }  // namespace bw::app

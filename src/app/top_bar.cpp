@@ -12,7 +12,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   std::string title = "Blockwise";
   if (s.ui.show_library) {
     title += "  \u00b7  " + T(s, view::Str::library_title);
-  } else if (s.OnTitleCard()) {
+  } else if (s.OnTitleCard() || s.OnEndCard()) {
     title += "  \u00b7  " + s.model.course->course.title.In(s.options.lang);
   } else if (const auto* st = s.CurrentStep()) {
     title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
@@ -21,7 +21,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   }
   ImGui::TextUnformatted(title.c_str());
   ImGui::PopFont();
-  if (s.CurrentStep() && !s.OnTitleCard() && !s.ui.show_library) {
+  if (s.CurrentStep() && !s.OnTitleCard() && !s.OnEndCard() && !s.ui.show_library) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }

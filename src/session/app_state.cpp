@@ -44,7 +44,7 @@ void RestoreRevealed(AppState& s, const std::set<std::string>& ids) {
 }  // namespace
 
 std::optional<view::Str> LessonStatus(const AppState& s) {
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_end, view::Str::course_start,
+  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_start,
                             view::Str::presenter_one_screen})
     for (const char* lang : {"zh", "en"})
       if (s.ui.status == view::UiText(k, lang)) return k;
@@ -55,6 +55,7 @@ void SetEvent(AppState& s, int event) {
   const auto* cur = s.Current();
   if (!cur) return;
   s.ui.title_card = false;  // any move in the trace shows the lesson
+  s.ui.end_card = false;
   s.ui.event = std::clamp(event, 0, cur->EventCount() - 1);
   if (s.InLesson()) {
     const int owner = s.model.lesson->OwnerStep(s.ui.step, s.ui.event);
@@ -68,6 +69,7 @@ void SetEvent(AppState& s, int event) {
 void GoToStep(AppState& s, int step) {
   if (!s.InLesson()) return;
   s.ui.title_card = false;
+  s.ui.end_card = false;
   s.ui.show_library = false;  // a step is shown (the notes window's outline, a lesson opened): not the start screen
   s.ui.step = std::clamp(step, 0, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
   s.ui.event = s.model.lesson->EventOf(s.ui.step);
@@ -77,6 +79,10 @@ void GoToStep(AppState& s, int step) {
 void StepLesson(AppState& s, int delta) {
   if (!s.InLesson()) return StepEvent(s, delta);
   s.ui.playing = false;
+  if (s.OnEndCard()) {  // after the last step: PageUp goes back to it (its last page), PageDown stays
+    if (delta < 0) s.ui.end_card = false;
+    return;
+  }
   if (s.OnTitleCard()) {  // the card stands before the lesson's first step
     if (delta > 0) {
       s.ui.title_card = false;
@@ -113,8 +119,10 @@ void StepLesson(AppState& s, int delta) {
       if (OpenCourseLesson(s, s.ui.course_lesson + 1, /*at_end=*/false)) s.ui.title_card = true;
       return;
     }
-    // The clicker at the end: say so instead of doing nothing.
-    s.ui.status = view::UiText(s.InCourse() ? view::Str::course_end : view::Str::lesson_end, s.options.lang);
+    // The clicker at the end: the course's end card (it says so, and what PageUp does), or for a lesson
+    // on its own a line that says so — never nothing.
+    if (s.InCourse()) s.ui.end_card = true;
+    else s.ui.status = view::UiText(view::Str::lesson_end, s.options.lang);
     return;
   }
   if (delta < 0 && s.ui.step == 0 && s.InCourse()) {

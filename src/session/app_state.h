@@ -91,6 +91,7 @@ struct Transient {
   // the steps revealed in each lesson left, so crossing back shows their answers again.
   int course_lesson = 0;
   bool title_card = false;
+  bool end_card = false;   // after the course's last step: the course's end card (PageUp goes back)
   std::map<int, std::set<std::string>> course_revealed;  // by step id: a lesson edited meanwhile keeps its answers where they belong
   bool blank = false;            // B or '.': the projected screen is blanked, as presentation software does
   // The library (the start screen): what there is to teach, as cards; typed text filters it, the
@@ -182,6 +183,9 @@ struct AppState {
   bool InCourse() const { return InLesson() && model.course.has_value(); }
   // The title card of the course's lesson ui.course_lesson is on screen instead of its first step.
   bool OnTitleCard() const { return InCourse() && ui.title_card; }
+  // PageDown on the course's last step shows its end card (what was taught, the minutes): the clicker
+  // is seen to have reached the end, not to have died.
+  bool OnEndCard() const { return InCourse() && ui.end_card; }
   // The scenario shown now, or nullptr when nothing is loaded.
   const view::ScenarioModel* Current() const {
     if (model.standalone) return model.standalone.get();

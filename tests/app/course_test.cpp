@@ -82,11 +82,18 @@ TEST(Course, PageDownAloneWalksTheWholeCourseAndPageUpWalksItBack) {
   for (size_t k = 1; k < want.size() + 3; ++k) {
     StepLesson(s, +1);
     ASSERT_TRUE(s.ui.error.empty()) << s.ui.error;
-    if (Now(s) == got.back()) break;  // the end: PageDown changes nothing more
+    if (s.OnEndCard() || Now(s) == got.back()) break;  // the end: the course's end card
     got.push_back(Now(s));
   }
   EXPECT_EQ(got, want);
-  EXPECT_EQ(LessonStatus(s), view::Str::course_end) << "the clicker at the course's end says so";
+  // The last PageDown shows the course's end card (the clicker is seen to reach the end), and says so;
+  // more presses change nothing; PageUp goes back to the last step.
+  EXPECT_TRUE(s.OnEndCard());
+  StepLesson(s, +1);
+  EXPECT_TRUE(s.OnEndCard()) << "the card says it is the end, and what PageUp does";
+  StepLesson(s, -1);
+  EXPECT_FALSE(s.OnEndCard());
+  EXPECT_EQ(Now(s), want.back());
 
   // Back with PageUp: every step again (each revealed now), every card, to the first step.
   std::vector<Shown> back{Now(s)};
