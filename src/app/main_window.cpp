@@ -179,7 +179,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
   const float text_scale = s.DiagramTextScale();
-  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector});
+  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true});
   if (cur) view::GiveUnusedDiagramHeight(L, s.frame.Scene(s).width, s.frame.Scene(s).height);
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 

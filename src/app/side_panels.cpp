@@ -34,7 +34,8 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
   if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step))
     highlight = st->highlight;
   // A projector's floors (issue 29), for the scenes laid out for them.
-  const view::LabelFloors floors = s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::LabelFloors{};
+  const float display_h = ImGui::GetIO().DisplaySize.y;
+  const view::LabelFloors floors = s.options.projector ? view::ProjectorFloors(display_h) : view::DeskFloors(display_h);
   auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts, floors);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
   return painted;
@@ -171,14 +172,14 @@ void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryM
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float em = 0;
   const float width =
-      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em, s.options.projector);
-  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width, s.options.projector);
+      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em, /*floors=*/true);
+  view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width, /*floors=*/true);
   DropAnswers(scene, s);
   // Within its box both ways: the box has no scrollbar (its legend used to be cut at the foot).
   em = std::min({em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width, std::max(1.0f, avail.y) / scene.height});
   SaidLabels(
       PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f,
-                 s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::LabelFloors{})
+                 s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::DeskFloors(ImGui::GetIO().DisplaySize.y))
           .labels);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
 }

@@ -222,6 +222,11 @@ LabelFloors ProjectorFloors(float display_h) {
   return {24.0f * k, 36.0f * k};
 }
 
+LabelFloors DeskFloors(float display_h) {
+  const float k = std::max(display_h, 1.0f) / 720.0f;
+  return {14.0f * k, 14.0f * k};
+}
+
 float EstimateWidthEm(const std::string& utf8) {
   float w = 0;
   for (size_t i = 0; i < utf8.size();) {

@@ -100,7 +100,10 @@ struct SceneText {
 struct SceneFrame {
   float width_px = 0, height_px = 0;   // the diagram's box in pixels; 0 = not known (tests, the CLI)
   float text_scale = 1;                // view::TextScale(font_px): 1 at the default size, up to 2
-  bool projector = false;              // shown to a room: builders that can lay out for LabelFloors do
+  bool projector = false;              // shown to a room (the projector's palette and text scale)
+  // The painter holds the labels to LabelFloors (a projector's, or a laptop's): builders that can lay
+  // out for them do (Scene::floors).
+  bool floors = false;
   bool operator==(const SceneFrame&) const = default;
 };
 
@@ -116,6 +119,9 @@ struct LabelFloors {
 // A projector's floors for a window `display_h` pixels high (24 and 36 px em at 1080 rows, in
 // proportion above and below: a 4K projector's back row sees a 2160-row picture at the same size).
 LabelFloors ProjectorFloors(float display_h);
+// A laptop's (not projector): 14 px em at 720 rows for every label, in proportion above (issue 29: a
+// student's 1280×720 laptop read "w 4, 1 · v 12, 9" at 7.5 px em).
+LabelFloors DeskFloors(float display_h);
 
 struct Scene {
   float width = 0, height = 0;   // em

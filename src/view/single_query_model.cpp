@@ -49,11 +49,11 @@ int SingleQueryModel::Find(const data::Position& p) const {
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const {
   const auto at = [&](float ts) {
-    Scene sc = BuildQueryScene(run_, e, lang, palette, ts, frame.projector);
-    sc.floors = frame.projector;
+    Scene sc = BuildQueryScene(run_, e, lang, palette, ts, frame.floors);
+    sc.floors = frame.floors;
     // The input the diagram runs, named on it: a lesson may draw one input and quote another. A
     // projector's is at the text floor (24 px em ≈ 1.6 em here), wrapped across the HBM panel's foot.
-    if (!frame.projector) {
+    if (!frame.floors) {
       sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
     } else {
       // At the painter's scale (frame.text_scale over the ts laid out here) the caption is 1.05 × that

@@ -232,11 +232,12 @@ TEST(Balance, AProjectorsBalanceIsLaidOutForItsFloors) {
   EXPECT_TRUE(FindText(desk, "balance.legend.mean"));
 }
 
-// The projector's single-query diagram: each block's w and v on lines of their own (key lines), the
-// written O's value on two, no legend; the scene says it is laid out for the floors.
+// The single-query diagram laid out for the floors (the app's, on a projector and on a laptop): each
+// block's w and v on lines of their own (key lines), the written O's value on two, no legend; the
+// scene says it is laid out for them. Without (the CLI, a frame not known): as before.
 TEST(Scene, AProjectorsDiagramPutsEachBlocksInputsOnLinesOfTheirOwn) {
   const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/worked_214.json");
-  const SceneFrame frame{1334, 570, 1.6f, true};
+  const SceneFrame frame{1334, 570, 1.6f, true, true};
   const Scene sc = m->BuildScene(m->FindPosition("write"), "en", ProjectorPalette(), frame);
   EXPECT_TRUE(sc.floors);
   const auto* kv1 = sc.FindRect("hbm.kv.1");
@@ -253,7 +254,7 @@ TEST(Scene, AProjectorsDiagramPutsEachBlocksInputsOnLinesOfTheirOwn) {
   const auto* hbm = sc.FindRect("hbm");
   for (const auto& t : sc.texts)
     if (t.id.rfind("scenario.title", 0) == 0) EXPECT_LE(t.y + 1.45f * t.size_em * 1.6f, hbm->y + hbm->h + 1e-3f) << t.text;
-  const Scene desk = m->BuildScene(m->FindPosition("write"), "en", ClassroomPalette(), SceneFrame{1334, 570, 1.6f, false});
+  const Scene desk = m->BuildScene(m->FindPosition("write"), "en", ClassroomPalette(), SceneFrame{1334, 570, 1.6f, false, false});
   EXPECT_FALSE(desk.floors);
   EXPECT_EQ(desk.FindRect("hbm.o")->label, "O = 160/7 \u2248 22.86");
 }
