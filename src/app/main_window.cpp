@@ -58,6 +58,17 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   // box's top when the box fits on a page (it comes first: its own page), else at the top of its
   // part (the question, the answer, the check and reveal row) when that fits.
   const auto content_y = [&](float screen_y) { return screen_y - at.y + top; };
+  // Two lines run on in one paragraph: the second starts where the first ends (less than half a line
+  // between them) at the same left edge.
+  const auto runs_on = [&](size_t a, size_t b) {
+    return b > a && a >= first && b < texts.size() && std::abs(texts[a].x0 - texts[b].x0) < 1.0f &&
+           texts[b].y0 - texts[a].y1 < 0.5f * (texts[b].y1 - texts[b].y0);
+  };
+  const auto in_keep = [&](float y0, float y1) {
+    for (const auto& k : keep)
+      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f) return true;
+    return false;
+  };
   for (size_t i = first; i < texts.size(); ++i) {
     float y0 = content_y(texts[i].y0);
     const float y1 = content_y(texts[i].y1);
@@ -68,7 +79,22 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         break;
       }
     }
-    if (y1 > found.back() + room + 0.5f && y0 > found.back() + 0.5f) found.push_back(y0);
+    if (y1 > found.back() + room + 0.5f && y0 > found.back() + 0.5f) {
+      // A page breaks between paragraphs where one starts in the page's last 40 % (a helper saw
+      // "再把 S 读 | 回来" split across pages), else never leaves one line of a paragraph alone on the
+      // next page ("+ u2)/(l1 + l2)。" made a page of its own).
+      if (!in_keep(y0, y1)) {
+        size_t start = i;
+        while (start > first && runs_on(start - 1, start) && content_y(texts[start - 1].y0) > found.back() + 0.5f) --start;
+        const float s0 = content_y(texts[start].y0);
+        if (start < i && s0 >= found.back() + 0.6f * room && y1 - s0 <= room) {
+          y0 = s0;
+        } else if (!runs_on(i, i + 1) && runs_on(i - 1, i) && content_y(texts[i - 1].y0) > found.back() + 0.5f) {
+          y0 = content_y(texts[i - 1].y0);
+        }
+      }
+      found.push_back(y0);
+    }
   }
   // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
   // (the reveal shows it).
