@@ -63,11 +63,19 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
   // Cards of about 24 em of the text font, as many per row as fit, as high as the rows leave room for.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float avail_w = ImGui::GetContentRegionAvail().x, avail_h = ImGui::GetContentRegionAvail().y;
-  const int columns = std::clamp(static_cast<int>(avail_w / (fonts.text_px * 16)), 1, 5);
-  const int rows = (static_cast<int>(shown.size()) + columns - 1) / columns;
+  // A card holds its title, two lines of what it covers and its steps and minutes (≈ 4.3 lines of the
+  // text font). Every card on one screen where that fits, a column more if it must (a projector
+  // showed 8 of the course's 10 lessons, the rest behind a scrollbar a clicker cannot reach).
+  const float least_h = fonts.text_px * 4.3f;
+  int columns = std::clamp(static_cast<int>(avail_w / (fonts.text_px * 16)), 1, 5);
+  const auto rows_for = [&](int c) { return (static_cast<int>(shown.size()) + c - 1) / c; };
+  while (columns < 5 && static_cast<float>(rows_for(columns)) * (least_h + style.ItemSpacing.y) > avail_h &&
+         avail_w / static_cast<float>(columns + 1) >= fonts.text_px * 12)
+    ++columns;
+  const int rows = rows_for(columns);
   s.ui.library_columns = columns;
   const float card_w = (avail_w - style.ItemSpacing.x * static_cast<float>(columns - 1)) / static_cast<float>(columns);
-  const float card_h = std::max(fonts.text_px * 6.5f, (avail_h - style.ItemSpacing.y * static_cast<float>(rows)) / static_cast<float>(rows));
+  const float card_h = std::max(least_h, (avail_h - style.ItemSpacing.y * static_cast<float>(rows)) / static_cast<float>(rows));
   const view::Palette pal = s.Palette();
   for (size_t k = 0; k < shown.size(); ++k) {
     const auto& e = s.model.library[static_cast<size_t>(shown[k])];
@@ -98,12 +106,27 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
     Wrapped((e.course_lesson >= 0 ? std::to_string(e.course_lesson + 1) + ". " : std::string()) + e.title.In(lang));
     ImGui::PopFont();
     ImGui::PushFont(fonts.body);
-    if (!e.covers.zh.empty()) Wrapped(e.covers.In(lang));
-    ImGui::PushStyleColor(ImGuiCol_Text, ToImColor(pal.read_arrow));
+    // The steps and minutes on the card's last line whatever the title's length; what the lesson
+    // covers in the lines between, cut at a line's end where the card has no more room.
     const std::string steps = e.minutes > 0
                                   ? view::UiFormat(view::Str::card_steps_minutes, lang, {std::to_string(e.steps), std::to_string(e.minutes)})
                                   : view::UiFormat(view::Str::library_steps, lang, {std::to_string(e.steps)});
-    Wrapped(e.id + "  \u00b7  " + steps);
+    const std::string meta = e.id + "  \u00b7  " + steps;
+    const float words_w = ImGui::GetContentRegionAvail().x;
+    const float meta_h = static_cast<float>(WrapLines(meta, words_w).size()) * ImGui::GetTextLineHeightWithSpacing();
+    const float meta_y = std::max(ImGui::GetCursorPosY(), inner.y - meta_h);
+    if (!e.covers.zh.empty()) {
+      const int room = static_cast<int>((meta_y - ImGui::GetCursorPosY()) / ImGui::GetTextLineHeightWithSpacing());
+      std::vector<std::string> lines = WrapLines(e.covers.In(lang), words_w);
+      if (static_cast<int>(lines.size()) > room) {
+        lines.resize(static_cast<size_t>(std::max(room, 0)));
+        if (!lines.empty()) lines.back() += "\u2026";
+      }
+      for (const auto& l : lines) Said(l);
+    }
+    ImGui::SetCursorPosY(meta_y);
+    ImGui::PushStyleColor(ImGuiCol_Text, ToImColor(pal.read_arrow));
+    Wrapped(meta);
     ImGui::PopStyleColor();
     ImGui::PopFont();
     ImGui::EndChild();
