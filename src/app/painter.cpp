@@ -170,9 +170,33 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
     }
     const float fit = std::min({1.0f, avail_w / std::max(w, 1.0f), avail_h / std::max(h, 1.0f)});
     const float scale = ts * fit;
-    bool legible = o.sub.empty() || (sub_want * fit >= std::max(min_px, floors.text_px) - 0.01f);
-    for (size_t i = 0; i < o.lines.size(); ++i) legible &= want(i) * fit >= std::max(min_px, least(i)) - 0.01f;
-    if (!legible) continue;
+    // Each piece's size: one `fit` for all without floors; with them, each line fitted to the width on
+    // its own and the height shared among the pieces still above their floor (a title may shrink to
+    // the floor so that the state word under it keeps its own).
+    const size_t n = o.lines.size();
+    std::vector<float> px(n + (o.sub.empty() ? 0 : 1)), lo(px.size());
+    for (size_t i = 0; i < n; ++i) px[i] = want(i) * fit, lo[i] = std::max(min_px, least(i));
+    if (!o.sub.empty()) px[n] = sub_want * fit, lo[n] = std::max(min_px, floors.text_px);
+    const float gaps = gap * ts * static_cast<float>(n);
+    if (floors.text_px > 0) {
+      for (size_t i = 0; i < px.size(); ++i) {
+        const bool sub = i == n;
+        const float wi = Measure(fonts, sub ? sub_want : want(i), sub ? o.sub : o.lines[i]).x + (sub ? 0.4f * em * ts : 0.0f);
+        px[i] = (sub ? sub_want : want(i)) * std::min(1.0f, avail_w / std::max(wi, 1.0f));
+      }
+      for (int pass = 0; pass < 3; ++pass) {
+        float total = gaps, shrinkable = 0;
+        for (size_t i = 0; i < px.size(); ++i) (px[i] > lo[i] + 0.01f ? shrinkable : total) += px[i];
+        if (total + shrinkable <= avail_h || shrinkable <= 0) break;
+        const float g = std::max(0.0f, (avail_h - total) / shrinkable);
+        for (size_t i = 0; i < px.size(); ++i)
+          if (px[i] > lo[i] + 0.01f) px[i] = std::max(lo[i], px[i] * g);
+      }
+    }
+    float height = gaps;
+    bool legible = true;
+    for (size_t i = 0; i < px.size(); ++i) height += px[i], legible &= px[i] >= lo[i] - 0.01f;
+    if (!legible || (floors.text_px > 0 && height > avail_h + 0.5f)) continue;
     // Where each piece goes: label lines from the top, the state word at the bottom (centred when
     // it stands alone). A layout that would cover another rectangle's label is passed over.
     struct Piece {
@@ -182,17 +206,15 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
     };
     std::vector<Piece> pieces;
     float y = a.y + pad;
-    for (size_t i = 0; i < o.lines.size(); ++i) {
-      const float px = want(i) * fit;
-      const ImVec2 sz = Measure(fonts, px, o.lines[i]);
-      pieces.push_back({"rect:" + r.id, o.lines[i], px, {(a.x + b.x - sz.x) / 2, y}, sz});
-      y += sz.y + gap * scale;
+    for (size_t i = 0; i < n; ++i) {
+      const ImVec2 sz = Measure(fonts, px[i], o.lines[i]);
+      pieces.push_back({"rect:" + r.id, o.lines[i], px[i], {(a.x + b.x - sz.x) / 2, y}, sz});
+      y += sz.y + gap * (floors.text_px > 0 ? ts : scale);
     }
     if (!o.sub.empty()) {
-      const float px = sub_want * fit;
-      const ImVec2 sz = Measure(fonts, px, o.sub);
+      const ImVec2 sz = Measure(fonts, px[n], o.sub);
       const float top = o.lines.empty() ? (a.y + b.y - sz.y) / 2 : b.y - pad - sz.y;
-      pieces.push_back({"sublabel:" + r.id, o.sub, px, {(a.x + b.x - sz.x) / 2, top}, sz});
+      pieces.push_back({"sublabel:" + r.id, o.sub, px[n], {(a.x + b.x - sz.x) / 2, top}, sz});
     }
     bool clear = true;
     for (const auto& pc : pieces)

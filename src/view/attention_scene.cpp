@@ -24,15 +24,25 @@ int ReferencePass(const engine::AttentionEvent& ev) {
 
 }  // namespace
 
-Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame&) const {
-  constexpr float kW = 56, kH = 22;
-  constexpr float kHbmW = 25.5f, kMidX = 26.5f, kMidW = 12.5f, kSramX = 40, kSramW = 16;
-  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 3.4f, kColGap = 1.2f, kLane = 2.5f, kLaneLow = 20.6f;
+Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
   e = std::clamp(e, 0, EventCount() - 1);
   if (IsBackward(e)) return BuildBackwardScene(e - FwdCount(), lang, pal);
+  const bool tiled = Tiled();
+  // Laid out for the label floors (SceneFrame::floors; the tiled order only): the HBM columns closer
+  // together so that the tile grid is 16 em wide — each cell holds its (i, j) and its state's symbol
+  // at the floor — and what the floors leave no room for goes: the column heads (each tile names
+  // itself), the grid's note and the event line (the timeline says it).
+  const bool floors = frame.floors && tiled;
+  constexpr float kW = 56, kH = 22;
+  const float kHbmW = floors ? 22.0f : 25.5f, kMidX = floors ? 23.0f : 26.5f, kMidW = floors ? 16.0f : 12.5f;
+  constexpr float kSramX = 40, kSramW = 16;
+  // (At the floors the tiles start lower and the lower lane runs higher: an arrow's label, 1.7 em
+  // high, goes between its lane and the tiles.)
+  const float kTop = floors ? 4.6f : 3.4f, kLaneLow = floors ? 20.1f : 20.6f;
+  constexpr float kBottom = 19.6f, kColW = 3.4f, kLane = 2.5f;
+  const float kColGap = floors ? 0.6f : 1.2f;
   const bool has_event = !runs_.run.trace.empty();
   const engine::AttentionEvent ev = has_event ? runs_.run.trace[static_cast<size_t>(e)] : engine::AttentionEvent{};
-  const bool tiled = Tiled();
   const std::int64_t t_r = tiled ? runs_.t_r : 1, t_c = tiled ? runs_.t_c : 1;
   const TileStates st = states_.At(has_event ? e : -1);
 
@@ -40,6 +50,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   sc.width = kW;
   sc.height = kH;
   sc.background = pal.background;
+  sc.floors = floors;
   const auto panel = [&](std::string id, float x, float w, Color fill) {
     SceneRect r;
     r.id = std::move(id);
@@ -58,9 +69,16 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   if (scenario_.derivation && Tiled()) {
     const std::int64_t m_bytes = scenario_.derivation->M * runs_.run.counters.element_bytes;
     if (runs_.run.counters.sram_peak_bytes > m_bytes)
-      sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow,
-                          UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B > M = " +
-                              FormatInt(m_bytes) + " B " + UiText(Str::sram_over_m, lang)});
+    {
+      const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B";
+      const std::string over = "> M = " + FormatInt(m_bytes) + " B " + UiText(Str::sram_over_m, lang);
+      if (!floors) {
+        sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow, peak + " " + over});
+      } else {  // at the floors: two lines at the foot of the accumulator's box, where its rows leave room
+        sc.texts.push_back({"sram.over_m", kSramX + 1.1f, kBottom - 4.0f, 1.0f, pal.write_arrow, peak});
+        sc.texts.push_back({"sram.over_m.2", kSramX + 1.1f, kBottom - 2.1f, 1.0f, pal.write_arrow, over});
+      }
+    }
   }
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
@@ -94,7 +112,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   for (size_t c = 0; c < cols.size(); ++c) {
     const float x = 0.8f + static_cast<float>(c) * (kColW + kColGap);
     col_x.push_back(x);
-    sc.texts.push_back({std::string("hbm.col.") + cols[c].name, x + 0.2f, kTop - 1.25f + 0.0f, 1.0f, pal.text, cols[c].name});
+    if (!floors) sc.texts.push_back({std::string("hbm.col.") + cols[c].name, x + 0.2f, kTop - 1.25f + 0.0f, 1.0f, pal.text, cols[c].name});
     const auto& s = cols[c].states;
     const float h = (kBottom - kTop) / static_cast<float>(s.size());
     for (size_t b = 0; b < s.size(); ++b) {
@@ -111,14 +129,15 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   if (tiled) {
     sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
                         UiText(logits ? Str::grid_title_logits : Str::tile_grid, lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
-    sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? Str::grid_note_logits : Str::grid_note, lang)});
+    if (!floors)
+      sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? Str::grid_note_logits : Str::grid_note, lang)});
     const float size = std::min(kMidW / static_cast<float>(t_c), (kBottom - kTop) / static_cast<float>(t_r));
     for (std::int64_t i = 0; i < t_r; ++i)
       for (std::int64_t j = 0; j < t_c; ++j) {
         const float gap = size > 0.6f ? 0.08f : 0.0f;
         const std::string ij = std::to_string(i + 1) + "," + std::to_string(j + 1);
         SceneRect r = tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i),
-                           size - gap, size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
+                           size - gap, size - gap, st.grid[static_cast<size_t>(i * t_c + j)], floors ? ij : "(" + ij + ")");
         r.dashed = false;
         // Colour is not the only signal: big enough cells also say their state in words.
         if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
@@ -170,13 +189,17 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   slot("sram.S", s_x, tiled ? "S_ij" : pass == 1 ? "S" : pass == 2 ? "S\u2192P" : "P", tiled ? kv_loaded : pass > 0);
   SceneRect acc;
   acc.id = "sram.acc";
-  acc.x = kSramX + 0.6f, acc.y = 8.6f, acc.w = kSramW - 1.2f, acc.h = kBottom - 8.6f;
+  const float acc_y = floors ? 10.0f : 8.6f;
+  acc.x = kSramX + 0.6f, acc.y = acc_y, acc.w = kSramW - 1.2f, acc.h = kBottom - acc_y;
   acc.fill = {255, 255, 255};
   acc.border = pal.border;
   acc.border_em = pal.line_em;
   // The rows show m, l and α (not u): the box says so and names α as the side panel's column does (a
   // helper found α defined nowhere and u promised but never shown).
-  acc.label = tiled ? UiText(Str::acc_box, lang) + " " + idx("Q", ci) : UiText(Str::no_acc_reference, lang);
+  // (At the floors the box's title is its block and the three names: the sentence did not fit.)
+  acc.label = floors  ? idx("Q", ci) + ":  m, l"
+              : tiled ? UiText(Str::acc_box, lang) + " " + idx("Q", ci)
+                      : UiText(Str::no_acc_reference, lang);
   sc.rects.push_back(acc);
   if (tiled && has_event) {
     const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
@@ -184,20 +207,22 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       const Eigen::Index rows = std::min<Eigen::Index>(bs.m.size(), 6);
       std::vector<std::string> lines;
       for (Eigen::Index r = 0; r < rows; ++r)
+        // (At the floors a row of three numbers is wider than the box: α stays in the side panel's table.)
         lines.push_back("r" + std::to_string(bs.row_begin + r + 1) + ":  m " + FormatDouble(bs.m[r]) + "   l " +
-                        FormatDouble(bs.l[r]) + "   \u03b1 " + FormatDouble(bs.alpha[r]));
+                        FormatDouble(bs.l[r]) + (floors ? "" : "   \u03b1 " + FormatDouble(bs.alpha[r])));
       // The rows fill the height of the box: a block of two rows (MASK, B_r = 2) was 0.9 em in a box
       // with room for three times that, unreadable from the back of the room. One size for all rows,
       // 0.9 to 1.4 em; a row too wide for the box is shrunk by the painter, which measures it.
       const Eigen::Index shown = rows + (bs.m.size() > rows ? 1 : 0);
+      const float rows_top = acc.y + (floors ? 2.2f : 1.6f);   // below the box's title (at the floor, 1.7 em high)
       const float room_h = acc.h - 2.2f;
       const float size = std::clamp(0.9f * room_h / (1.45f * static_cast<float>(std::max<Eigen::Index>(shown, 1))), 0.9f, 1.4f);
       const float pitch = 1.45f * size / 0.9f;
       for (Eigen::Index r = 0; r < rows; ++r)
-        sc.texts.push_back({"acc.row." + std::to_string(r), acc.x + 0.5f, acc.y + 1.6f + pitch * static_cast<float>(r), size, pal.text,
+        sc.texts.push_back({"acc.row." + std::to_string(r), acc.x + 0.5f, rows_top + pitch * static_cast<float>(r), size, pal.text,
                             lines[static_cast<size_t>(r)]});
       if (bs.m.size() > rows)
-        sc.texts.push_back({"acc.more", acc.x + 0.5f, acc.y + 1.6f + pitch * static_cast<float>(rows), 0.8f * size / 0.9f,
+        sc.texts.push_back({"acc.more", acc.x + 0.5f, rows_top + pitch * static_cast<float>(rows), 0.8f * size / 0.9f,
                             pal.text_muted, "\u2026 " + std::to_string(bs.m.size() - rows) + " " + UiText(Str::more_rows, lang)});
     }
   }
@@ -252,7 +277,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       if (read) {
         const float tx = slot_x(t);
         a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {tx, kLane}, {tx, kTop}};
-        a.label_at = {std::min(gx, tx) + 0.5f, kLane - 1.2f};
+        a.label_at = {std::min(gx, tx) + 0.5f, floors ? kLane + 0.2f : kLane - 1.2f};
       } else {
         const float sx = acc.x + 1.5f;
         a.points = {{sx, acc.y + acc.h}, {sx, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
@@ -277,9 +302,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     }
     if (!a.points.empty()) sc.arrows.push_back(std::move(a));
-    sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
-                        UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
-                            EventTitle(e, lang)});
+    if (!floors)
+      sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
+                          UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
+                              EventTitle(e, lang)});
   }
   return sc;
 }

@@ -266,5 +266,31 @@ TEST(SceneText, WrapEstimatedBreaksAfterSpacesAndBeforeWideGlyphs) {
   EXPECT_TRUE(WrapEstimated("", 10.0f).empty());
 }
 
+// The tiled attention diagram laid out for the floors (MASK, N23: its labels measured at 13–16 px em
+// on a projector): the grid cells name themselves "2,1" (the title says (i, j)), the HBM columns
+// closer so that the grid is 16 em wide, no column heads (each tile names itself), no grid note and no
+// event line (the timeline has it); the accumulator's rows are m and l (α in the side panel's table).
+TEST(Scene, TheTiledAttentionDiagramAtTheFloors) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/mask_causal.json");
+  const int e = m->FindPosition("tile:2,2");
+  ASSERT_GE(e, 0);
+  const Scene room = m->BuildScene(e, "en", ProjectorPalette(), SceneFrame{1334, 570, 1.6f, true, true});
+  const Scene desk = m->BuildScene(e, "en", ClassroomPalette());
+  EXPECT_TRUE(room.floors);
+  EXPECT_FALSE(desk.floors);
+  ASSERT_TRUE(room.FindRect("grid.2,1") && desk.FindRect("grid.2,1"));
+  EXPECT_EQ(room.FindRect("grid.2,1")->label, "2,1");
+  EXPECT_EQ(desk.FindRect("grid.2,1")->label, "(2,1)");
+  EXPECT_GT(room.FindRect("grid.2,1")->w, desk.FindRect("grid.2,1")->w);
+  EXPECT_FALSE(FindText(room, "hbm.col.Q"));
+  EXPECT_TRUE(FindText(desk, "hbm.col.Q"));
+  EXPECT_FALSE(FindText(room, "event"));
+  EXPECT_FALSE(FindText(room, "grid.note"));
+  const auto* row = FindText(room, "acc.row.0");
+  ASSERT_TRUE(row && FindText(desk, "acc.row.0"));
+  EXPECT_EQ(row->text.find("\u03b1"), std::string::npos) << row->text;
+  EXPECT_NE(FindText(desk, "acc.row.0")->text.find("\u03b1"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace bw::view
