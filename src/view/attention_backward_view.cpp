@@ -304,6 +304,9 @@ std::vector<PanelSection> AttentionModel::BackwardPanels(int b, const std::strin
                       false, -1, true});
   s.rows.push_back({T(Str::bwd_p_reads), FormatInt(now.Reads(Tensor::kP)) + " / " +
                                           (runs_.bwd_reference ? FormatInt(runs_.bwd_reference->counters.Reads(Tensor::kP)) : "\u2014")});
+  // The numbers BWD/r2 quotes (moved so far, P read so far): a projector draws them at the key size.
+  s.rows[1].key = true;
+  s.rows.back().key = true;
   std::int64_t done = 0;
   for (int x = 0; x <= b; ++x) done += tr[static_cast<size_t>(x)].kind == EventKind::kComputeGrads;
   s.rows.push_back({T(Str::bwd_grid), FormatInt(done) + " / " + FormatInt(runs_.bwd_recompute->counters.tiles_computed)});
