@@ -177,7 +177,8 @@ void FitRectLabels(ImDrawList* dl, const Fonts& fonts, const view::Palette& pal,
     std::vector<float> px(n + (o.sub.empty() ? 0 : 1)), lo(px.size());
     for (size_t i = 0; i < n; ++i) px[i] = want(i) * fit, lo[i] = std::max(min_px, least(i));
     if (!o.sub.empty()) px[n] = sub_want * fit, lo[n] = std::max(min_px, floors.text_px);
-    const float gaps = gap * ts * static_cast<float>(n);
+    // (A gap under each line but the last; the last's too when a state word follows it.)
+    const float gaps = gap * ts * static_cast<float>(o.sub.empty() && n > 0 ? n - 1 : n);
     if (floors.text_px > 0) {
       for (size_t i = 0; i < px.size(); ++i) {
         const bool sub = i == n;

@@ -265,7 +265,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   const float kW = 52 + kWide, kAccTop = 11.0f;
   const float acc_h = 3.1f + 5.4f * ts, kH = std::max(21.0f, kAccTop + acc_h + 1.5f);
   const float kHbmX = 0, kHbmW = 31 + kWide, kSramX = 33 + kWide, kSramW = 19;
-  constexpr float kRow1 = 4.5f, kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
+  // (At the floors the first row starts lower: a read arrow's label, 1.7 em high, goes between its
+  // lane and the tiles, not over the panel's title.)
+  const float kRow1 = projector ? 5.3f : 4.5f;
+  constexpr float kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
   // A projector's HBM tiles hold a title and two lines at the text floor (24 px em ≈ 1.7 em here).
   const float kHbmTileH1 = projector ? 6.2f : kTileH, kHbmTileH2 = projector ? 6.2f : kTileH;
   const float kHbmRow2 = projector ? kRow1 + kHbmTileH1 + 0.5f : kRow2;
@@ -348,14 +351,16 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     r.sublabel = UiText(Str::slot_empty, lang);
     sc.rects.push_back(std::move(r));
   }
-  SceneRect acc = Panel("sram.acc", kSramX + 1, kAccTop, 17, acc_h, {255, 255, 255}, pal);
+  // (At the floors the box is a little wider: its title "accumulator m, l, u" fits at 24 px em.)
+  SceneRect acc = Panel("sram.acc", kSramX + (projector ? 0.5f : 1.0f), kAccTop, projector ? 18.0f : 17.0f, acc_h, {255, 255, 255}, pal);
   const bool raw = run.problem.mode == engine::SoftmaxMode::kRaw;
   acc.label = UiText(raw ? Str::acc_title_raw : Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
   // The three rows share the box's height below its title; the painter may enlarge them (Ctrl + beyond
   // what the layout took) only as far as their pitch allows.
-  const float ax = kSramX + 1.8f, row_top = kRow2 + 0.3f, size = 1.35f * ts;
+  // (At the floors the rows start lower: the box's title above them is 1.7 em high.)
+  const float ax = kSramX + 1.8f, row_top = projector ? kAccTop + 2.3f : kRow2 + 0.3f, size = 1.35f * ts;
   // Raw mode subtracts no maximum: its accumulator is l and u (an m pinned at 0 only raised the
   // question of what m is, before N50/s1 introduces it).
   const int rows = raw ? 2 : 3;
@@ -381,11 +386,13 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     case engine::QueryEventKind::kStart:
       sc.arrows.push_back(OverTheTop("read.q", ArrowKind::kRead, 3.5f, sram_q_c, kRow1, kLane, pal.read_arrow,
                                      UiText(Str::read, lang) + " Q"));
+      if (projector) sc.arrows.back().label_at.y = kLane + 0.2f;
       break;
     case engine::QueryEventKind::kLoadBlock:
       sc.arrows.push_back(OverTheTop("read.kv." + std::to_string(ev.block), ArrowKind::kRead, kv_center[ev.block],
                                      sram_kv_c, kRow1, kLane, pal.read_arrow,
                                      UiText(Str::read, lang) + " K/V " + std::to_string(ev.block)));
+      if (projector) sc.arrows.back().label_at.y = kLane + 0.2f;
       break;
     case engine::QueryEventKind::kUpdate: {
       SceneArrow a;

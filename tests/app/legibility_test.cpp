@@ -20,13 +20,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 #include "../lessons/lesson_files.h"
 #include "session/app_state.h"
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"
+#include "session/texts.h"
 #include "shipped_lessons.h"
+#include "view/lesson_text.h"
 #include "view/library.h"
 
 namespace bw::app {
@@ -183,6 +186,68 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   std::printf("[legibility] %d frames, %d step views in pages\n", frames, paged);
   EXPECT_GT(frames, 500);
   EXPECT_GT(means, 20);  // the balance's means were drawn (N50/w3, h1, RC-T3/b3 …) and measured
+  EXPECT_EQ(failures, 0);
+}
+
+// A step's text refers only to what is on screen (issue 29): every number its body quotes from the
+// engine (a {placeholder} whose value holds a digit) is also drawn outside the step text — in the
+// diagram, the balance or the side panel — on a projector at 1920×1080, where the side panel shows
+// only the step's own section (BWD/r2 quoted "moved 104 elements, read 0 of P", which projector mode
+// showed only in the diagram at 13 px em). A value with " ≈ " counts when its exact part is there.
+// Quoted today and not on a projector's screen (issue 29, left): the MoE and heterogeneous steps'
+// figures are in their diagrams' small print or nowhere, BWD/r3's dQ reads and MASK/k2's totals over
+// the whole run are in sections projector mode does not show, N49/m4's error is printed otherwise,
+// N51/t0's block sizes only as the number of w and v per tile.
+const std::set<std::string> kNotOnScreenYet = {
+    "BWD/r3 bwd_recompute_reads:dQ", "HET/x3 demand", "MASK/k2 total_tiles_computed", "MOE/e1 active_fraction",
+    "MOE/e2 idle_params", "MOE/e3 demand", "MOE/e3 mean_demand", "MOE/e3 imbalance", "MOE/e5 demand",
+    "MOE/e5 served", "MOE/e8 ep_load", "N49/m4 max_abs_error", "N51/t0 block_sizes"};
+
+TEST_F(Legibility, EveryNumberAStepsBodyQuotesIsOnScreen) {
+  auto [lessons, texts] = OpenShippedLessons();
+  AppState sizing;
+  sizing.options.projector = true;
+  UpdateFontSizes(sizing, 1080);
+  const Fonts fonts = LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+  int checked = 0, failures = 0;
+  for (auto& s : lessons) {
+    s.options.projector = true;
+    s.ui.text_px = sizing.ui.text_px;
+    s.ui.chrome_px = sizing.ui.chrome_px;
+    const auto& L = *s.model.lesson;
+    for (const char* lang : {"zh", "en"}) {
+      s.options.lang = lang;
+      for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+        const auto& st = L.lesson.steps[static_cast<size_t>(i)];
+        GoToStep(s, i);
+        if (st.predict) Reveal(s);
+        const Painted p = Frame(s, fonts, 1920, 1080);
+        std::string shown;  // everything drawn outside the step text
+        for (const auto& l : p.labels) shown += l.text + "\n";
+        for (const auto& t : p.texts)
+          if (t.region != "text" && t.region != "top") shown += t.text + "\n";
+        for (const auto& name : view::PlaceholderNames(st.body.In(lang))) {
+          std::string v = Fill(s, "{" + name + "}");
+          if (!HasDigit(v)) continue;
+          if (const size_t approx = v.find(" \u2248 "); approx != std::string::npos) v = v.substr(0, approx);
+          ++checked;
+          const auto bare = [](std::string t) {  // "(2, 1, 4)" is on screen as "w=(2,1,4)", or wrapped
+            std::erase(t, ' ');
+            std::erase(t, '\n');
+            return t;
+          };
+          const bool on_screen = bare(shown).find(bare(v)) != std::string::npos;
+          const bool known = kNotOnScreenYet.count(st.id + " " + name) > 0;
+          if (!on_screen && !known && ++failures <= 30)
+            ADD_FAILURE() << lang << " " << st.id << ": its body quotes {" << name << "} = \"" << v << "\", which is not on screen";
+          if (on_screen && known && ++failures <= 30)
+            ADD_FAILURE() << st.id << " " << name << " is on screen now: take it off kNotOnScreenYet";
+        }
+      }
+    }
+  }
+  std::printf("[legibility] %d quoted numbers checked against the screen\n", checked);
+  EXPECT_GT(checked, 100);
   EXPECT_EQ(failures, 0);
 }
 
