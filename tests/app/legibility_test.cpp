@@ -66,6 +66,22 @@ class Legibility : public ::testing::Test {
   }
   static void TearDownTestSuite() { ImGui::DestroyContext(); }
 
+  // The fonts a projector at `h` rows bakes at the logical size `font_px`, and every shipped lesson's
+  // state sized for them (projector mode).
+  static Fonts ProjectorFonts(std::vector<AppState>& lessons, const std::vector<std::string>& texts, float h, float font_px) {
+    AppState sizing;
+    sizing.options.projector = true;
+    sizing.options.font_px = font_px;
+    UpdateFontSizes(sizing, h);
+    for (auto& s : lessons) {
+      s.options.projector = true;
+      s.options.font_px = font_px;
+      s.ui.text_px = sizing.ui.text_px;
+      s.ui.chrome_px = sizing.ui.chrome_px;
+    }
+    return LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+  }
+
   // One frame as the app draws it, repeated while its layout settles (the pages found, the side
   // panel's fit: AppState's layout_settling, which makes the app draw another frame too).
   Painted Frame(AppState& s, const Fonts& fonts, float w, float h) {
@@ -205,15 +221,9 @@ const std::set<std::string> kNotOnScreenYet = {
 
 TEST_F(Legibility, EveryNumberAStepsBodyQuotesIsOnScreen) {
   auto [lessons, texts] = OpenShippedLessons();
-  AppState sizing;
-  sizing.options.projector = true;
-  UpdateFontSizes(sizing, 1080);
-  const Fonts fonts = LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+  const Fonts fonts = ProjectorFonts(lessons, texts, 1080, 22.0f);
   int checked = 0, failures = 0;
   for (auto& s : lessons) {
-    s.options.projector = true;
-    s.ui.text_px = sizing.ui.text_px;
-    s.ui.chrome_px = sizing.ui.chrome_px;
     const auto& L = *s.model.lesson;
     for (const char* lang : {"zh", "en"}) {
       s.options.lang = lang;
@@ -295,17 +305,9 @@ namespace {
 // class saw only RC-T3/b2's first choice, then the answer).
 TEST_F(Legibility, EveryChoiceIsSeenBeforeTheReveal) {
   auto [lessons, texts] = OpenShippedLessons();
-  AppState sizing;
-  sizing.options.projector = true;
-  sizing.options.font_px = 22.0f * 1.1f * 1.1f * 1.1f;
-  UpdateFontSizes(sizing, 1080);
-  const Fonts fonts = LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
+  const Fonts fonts = ProjectorFonts(lessons, texts, 1080, 22.0f * 1.1f * 1.1f * 1.1f);
   int asked = 0, spanning = 0;
   for (auto& s : lessons) {
-    s.options.projector = true;
-    s.options.font_px = sizing.options.font_px;
-    s.ui.text_px = sizing.ui.text_px;
-    s.ui.chrome_px = sizing.ui.chrome_px;
     const auto& L = *s.model.lesson;
     for (const char* lang : {"zh", "en"}) {
       s.options.lang = lang;
