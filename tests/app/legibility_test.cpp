@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -184,9 +183,6 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
                   fail(where + " page " + std::to_string(page + 1) + ": balance \"" + t.text + "\" " + std::to_string(t.em) + " px em < " +
                        std::to_string(need));
                 means += mean;
-              }
-              if (getenv("BW_LEG_DUMP")) {
-                for (const auto& l : p.labels) if (l.em < c.floor_em) std::printf("DIAG %s|%s|%.1f|%s|%s\n", c.name, L.lesson.steps[i].id.c_str(), l.em, l.owner.c_str(), l.text.c_str());
               }
             }
             if (!title_seen) fail(where + ": no step title was drawn");
