@@ -23,10 +23,21 @@ constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,
 
 }  // namespace
 
-Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal) const {
-  constexpr float kW = 56, kH = 22;
-  constexpr float kHbmW = 25.5f, kMidX = 26.3f, kMidW = 13.0f, kSramX = 40, kSramW = 16;
-  constexpr float kTop = 3.4f, kBottom = 19.6f, kColW = 2.25f, kColGap = 0.25f, kLane = 2.5f;
+// `floors` (SceneFrame::floors): laid out for the label floors in a 41.5 × 16.2 em frame (every text 1.35
+// times larger on screen): HBM's ten tensors in two bands of five (inputs, then L, D and the
+// gradients), each tile naming itself; the tile grid's title under the grid; the SRAM slots a little
+// wider, the recomputed P and the three gradient updates under them. What the floors leave no room
+// for goes to the side panel, which carries it at the key size: the two paths' traffic, the P reads
+// and the materialising path's stored P (backward_now), and the event (the timeline).
+Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal, bool floors) const {
+  const float kW = floors ? 41.5f : 56, kH = floors ? 16.2f : 22;
+  const float kHbmW = floors ? 16.6f : 25.5f, kMidX = floors ? 17.1f : 26.3f, kMidW = floors ? 7.8f : 13.0f,
+              kSramX = floors ? 25.2f : 40, kSramW = floors ? 16.0f : 16;
+  const float kTop = floors ? 3.3f : 3.4f, kBottom = 19.6f, kColW = floors ? 3.0f : 2.25f, kColGap = floors ? 0.2f : 0.25f,
+              kLane = floors ? 1.8f : 2.5f;
+  // HBM at the floors: five columns to a band, two bands.
+  constexpr int kPerBand = 5;
+  constexpr float kBandTop = 1.6f, kBandH = 7.0f, kBandGap = 0.3f;
   const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
   b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
   const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];
@@ -37,6 +48,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   Scene sc;
   sc.width = kW;
   sc.height = kH;
+  sc.floors = floors;
   sc.background = pal.background;
   const auto panel = [&](std::string id, float x, float w, Color fill) {
     SceneRect r;
@@ -49,8 +61,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
   panel("hbm", 0, kHbmW, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
-  sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, T(Str::hbm_title)});
-  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, T(Str::sram_title)});
+  sc.texts.push_back({"hbm.title", floors ? 0.4f : 0.6f, floors ? 0.2f : 0.5f, floors ? 1.0f : 1.15f, pal.text,
+                      T(floors ? Str::hbm_title_short : Str::hbm_title)});
+  sc.texts.push_back({"sram.title", kSramX + (floors ? 0.4f : 0.6f), floors ? 0.2f : 0.5f, floors ? 1.0f : 1.15f, pal.text,
+                      T(floors ? Str::sram_title_short : Str::sram_title)});
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
     SceneRect r;
@@ -69,18 +83,20 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
   const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
 
-  // HBM columns.
+  // HBM columns: column c's left edge and the span its blocks share (top, bottom).
   std::vector<float> col_x;
+  const auto col_top = [&](size_t c) { return floors ? kBandTop + static_cast<float>(c / kPerBand) * (kBandH + kBandGap) : kTop; };
+  const auto col_bottom = [&](size_t c) { return floors ? col_top(c) + kBandH : kBottom; };
   for (size_t c = 0; c < std::size(kColumns); ++c) {
     const Tensor t = kColumns[c];
     const std::string name = engine::ToString(t);
-    const float x = 0.5f + static_cast<float>(c) * (kColW + kColGap);
+    const float x = (floors ? 0.4f : 0.5f) + static_cast<float>(floors ? c % kPerBand : c) * (kColW + kColGap);
     col_x.push_back(x);
-    sc.texts.push_back({"hbm.col." + name, x + 0.1f, kTop - 1.25f, 0.95f, pal.text, name});
+    if (!floors) sc.texts.push_back({"hbm.col." + name, x + 0.1f, kTop - 1.25f, 0.95f, pal.text, name});
     const auto& s = st.Of(t);
-    const float h = (kBottom - kTop) / static_cast<float>(s.size());
+    const float h = (col_bottom(c) - col_top(c)) / static_cast<float>(s.size());
     for (size_t k = 0; k < s.size(); ++k) {
-      SceneRect r = tile("hbm." + name + "." + std::to_string(k + 1), x, kTop + h * static_cast<float>(k), kColW,
+      SceneRect r = tile("hbm." + name + "." + std::to_string(k + 1), x, col_top(c) + h * static_cast<float>(k), kColW,
                          std::max(0.12f, h - (h > 0.5f ? 0.12f : 0.0f)), s[k],
                          name + (s.size() > 1 ? "_" + std::to_string(k + 1) : ""));
       r.sublabel.clear();   // too narrow for words: the column title, the fill and the dash say it (as in the forward)
@@ -94,14 +110,21 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
   const auto block_y = [&](int c, std::int32_t k) {
     const auto& s = st.Of(kColumns[c]);
-    const float h = (kBottom - kTop) / static_cast<float>(s.size());
-    return k < 0 ? (kTop + kBottom) / 2 : kTop + h * (static_cast<float>(k) + 0.5f);
+    const float top = col_top(static_cast<size_t>(c)), bottom = col_bottom(static_cast<size_t>(c));
+    const float h = (bottom - top) / static_cast<float>(s.size());
+    return k < 0 ? (top + bottom) / 2 : top + h * (static_cast<float>(k) + 0.5f);
   };
 
   // Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done.
-  sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
-                      T(Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
-  const float grid_h = 7.0f;
+  const std::string grid_title = T(Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c);
+  const float grid_h = floors ? kMidW : 7.0f;
+  if (!floors) {
+    sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text, grid_title});
+  } else {  // under the grid, on lines as wide as it (an arrow's label runs between the lane and the grid)
+    const auto lines = WrapEstimated(grid_title, kMidW - 0.2f);
+    for (size_t k = 0; k < lines.size(); ++k)
+      sc.texts.push_back({"grid.title." + std::to_string(k + 1), kMidX, kTop + grid_h + 0.3f + 1.2f * static_cast<float>(k), 1.0f, pal.text, lines[k]});
+  }
   const float size = std::min(kMidW / static_cast<float>(t_c), grid_h / static_cast<float>(t_r));
   for (std::int64_t i = 0; i < t_r; ++i)
     for (std::int64_t j = 0; j < t_c; ++j) {
@@ -113,8 +136,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
       sc.rects.push_back(std::move(r));
     }
 
-  // Middle, below: the two backward passes' traffic, and the materialising path's stored P.
+  // Middle, below: the two backward passes' traffic, and the materialising path's stored P (at the
+  // floors in the side panel only).
   const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
+  if (!floors) {
   const engine::Counters& rec = runs_.bwd_recompute->counters;
   const float y0 = kTop + grid_h + 0.6f;
   // The totals answer "which moves more data?" (BWD/r1): held back while a question is open.
@@ -148,6 +173,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,
                         T(Str::scratch) + " " + FormatBytes(mat.hbm_scratch_bytes)});
   }
+  }
 
   // SRAM: K_j, V_j and their accumulators; the Q-side blocks of the current tile; P_ij recomputed.
   // What is on chip follows the loop: K_j … dV_j from "read K_j" to "write dV_j"; Q_i, dO_i, L_i,
@@ -155,8 +181,9 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   const BackwardOnChip chip = bwd_chip_[static_cast<size_t>(b)];
   const std::int32_t cur_j = chip.j;
   const bool tile_live = chip.i >= 0, p_live = chip.p_recomputed;
+  const float slot_h = floors ? 2.8f : 3.0f;
   const auto slot = [&](const std::string& id, float x, float y, float w, const std::string& label, bool filled) {
-    SceneRect r = tile(id, x, y, w, 3.0f, filled ? TileState::kInSram : TileState::kNone, label);
+    SceneRect r = tile(id, x, y, w, slot_h, filled ? TileState::kInSram : TileState::kNone, label);
     if (!filled) {
       r.fill = pal.panel_sram;
       r.dashed = true;
@@ -165,27 +192,30 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     sc.rects.push_back(std::move(r));
   };
   const bool kv = cur_j >= 0;
-  const float sx = kSramX + 0.5f, sw = 3.6f, sg = 0.15f;
+  const float sx = kSramX + 0.5f, sg = 0.15f, sw = floors ? (kSramW - 1.0f - 3 * sg) / 4 : 3.6f;
   slot("sram.K", sx, kTop, sw, idx("K", cur_j), kv);
   slot("sram.V", sx + (sw + sg), kTop, sw, idx("V", cur_j), kv);
   slot("sram.dK", sx + 2 * (sw + sg), kTop, sw, idx("dK", cur_j), kv);
   slot("sram.dV", sx + 3 * (sw + sg), kTop, sw, idx("dV", cur_j), kv);
-  const float y2 = kTop + 3.6f;
+  const float y2 = kTop + slot_h + (floors ? 0.2f : 0.6f);
   const std::int32_t qi = chip.i;
   slot("sram.Q", sx, y2, sw, idx("Q", qi), tile_live);
   slot("sram.dO", sx + (sw + sg), y2, sw, idx("dO", qi), tile_live);
-  slot("sram.LD", sx + 2 * (sw + sg), y2, sw, idx("L", qi) + "," + idx("D", qi), tile_live);
+  slot("sram.LD", sx + 2 * (sw + sg), y2, sw, idx("L", qi) + (floors ? "\n" : ",") + idx("D", qi), tile_live);
   slot("sram.dQ", sx + 3 * (sw + sg), y2, sw, idx("dQ", qi), tile_live);
   // The recomputed tile: never read from HBM (this pass reads 0 elements of P).
-  SceneRect p = tile("sram.P", sx, y2 + 3.6f, kSramW - 1.0f, 3.4f, p_live && tile_live ? TileState::kInSram : TileState::kNone,
-                     T(Str::bwd_p_recomputed) + (qi >= 0 && kv ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
+  // (At the floors without its (i, j): the grid's current cell says it.)
+  SceneRect p = tile("sram.P", sx, y2 + slot_h + (floors ? 0.2f : 0.6f), kSramW - 1.0f, floors ? 2.8f : 3.4f,
+                     p_live && tile_live ? TileState::kInSram : TileState::kNone,
+                     T(Str::bwd_p_recomputed) +
+                         (qi >= 0 && kv && !floors ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
   if (!(p_live && tile_live)) {
     p.fill = pal.panel_sram;
     p.dashed = true;
   }
   p.sublabel = "P_ij = exp(S_ij \u2212 L_i)";
   sc.rects.push_back(p);
-  sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T(Str::bwd_sram_note)});
+  if (!floors) sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T(Str::bwd_sram_note)});
 
   // The transfer or computation of this event.
   const auto slot_center = [&](Tensor t) -> ScenePoint {
@@ -213,19 +243,21 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     const float fy = block_y(c, RowSide(ev.tensor) ? ev.i : ev.j);
     const bool whole = (RowSide(ev.tensor) ? ev.i : ev.j) < 0;   // O, dO for D; the zero fill of dQ
     const ScenePoint to = whole ? ScenePoint{kSramX + kSramW / 2, kTop} : slot_center(ev.tensor);
-    const float gx = kHbmW + 0.3f;
+    const float gx = kHbmW + (floors ? 0.25f : 0.3f);
+    // (At the floors the label runs under the lane, above the grid and the slots.)
+    const ScenePoint label_at = {gx + 0.5f, floors ? kLane + 0.2f : kLane - 1.2f};
     a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
     a.color = read ? pal.read_arrow : pal.write_arrow;
     a.label = EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang) + "  (" + FormatInt(ev.elements) + " " +
               T(Str::elements) + ")";
     if (read) {
       a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {to.x, kLane}, {to.x, to.y}};
-      a.label_at = {gx + 0.5f, kLane - 1.2f};
+      a.label_at = label_at;
     } else {
       // Up from the slot's top edge to the lane above the panels (the way reads come in): a way
       // down would cross the P tile and the L, D and dQ slots under it and their labels.
       a.points = {{to.x, to.y}, {to.x, kLane}, {gx, kLane}, {gx, fy}, {fx, fy}};
-      a.label_at = {gx + 0.5f, kLane - 1.2f};
+      a.label_at = label_at;
     }
     a.id = std::string(read ? "read." : "write.") + engine::ToString(ev.tensor);
   } else if (ev.kind == EventKind::kComputeGrads) {
@@ -233,19 +265,28 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
     a.id = "grads";
-    a.points = {{pr->x + pr->w / 2, pr->y}, {pr->x + pr->w / 2, kTop + 3.0f}};
-    a.label = T(Str::bwd_grads);
-    a.label_at = {pr->x, pr->y + pr->h + 0.2f};
-    sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T(Str::bwd_grads_dq)});
+    a.points = {{pr->x + pr->w / 2, pr->y}, {pr->x + pr->w / 2, kTop + slot_h}};
+    if (!floors) {
+      a.label = T(Str::bwd_grads);
+      a.label_at = {pr->x, pr->y + pr->h + 0.2f};
+      sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T(Str::bwd_grads_dq)});
+    } else {  // one update to a line: the three do not fit the panel's width on two
+      int k = 0;
+      for (const Str line : {Str::bwd_grads_dv, Str::bwd_grads_dk, Str::bwd_grads_dq_short})
+        sc.texts.push_back({"grads." + std::to_string(++k), pr->x, pr->y + pr->h + 0.2f + 1.2f * static_cast<float>(k - 1), 1.0f,
+                            pal.merge_arrow, T(line)});
+    }
   } else if (ev.kind == EventKind::kComputeFull && ev.tensor == Tensor::kD) {
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
     a.id = "compute.D";
-    a.points = {{kSramX + 2.0f, kBottom}, {kSramX + 6.0f, kBottom}};
+    const float y = floors ? kH - 0.6f : kBottom;
+    a.points = {{kSramX + 2.0f, y}, {kSramX + 6.0f, y}};
     a.label = "D_i = dO_i \u00b7 O_i";
-    a.label_at = {kSramX + 0.6f, kBottom - 1.4f};
+    a.label_at = {kSramX + 0.6f, y - 1.4f};
   }
   if (!a.points.empty()) sc.arrows.push_back(std::move(a));
+  if (!floors)
   sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
                       T(Str::event) + " " + std::to_string(static_cast<int>(runs_.run.trace.size()) + b + 1) + "/" +
                           std::to_string(EventCount()) + ": " + EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang)});

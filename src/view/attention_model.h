@@ -86,7 +86,7 @@ class AttentionModel final : public ScenarioModel {
   const engine::AttentionTrace* BwdTrace() const;
   bool IsBackward(int e) const { return BwdTrace() && e >= FwdCount(); }
   int FwdEvent(int e) const { return std::clamp(e, 0, std::max(0, FwdCount() - 1)); }
-  Scene BuildBackwardScene(int b, const std::string& lang, const Palette& palette) const;
+  Scene BuildBackwardScene(int b, const std::string& lang, const Palette& palette, bool floors) const;
   void AddBackwardQuantities(Quantities& q, int b) const;
   std::vector<PanelSection> BackwardPanels(int b, const std::string& lang) const;
 

@@ -263,6 +263,9 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops"), false, -1, true});
     bwd.rows.push_back({T(Str::bwd_p_reads),
                         q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
+    // dQ goes back and forth through HBM tile by tile (BWD/r3 quotes both counts).
+    bwd.rows.push_back({T(Str::bwd_row_dq), q.at("bwd_recompute_reads:dQ") + " / " + q.at("bwd_recompute_writes:dQ") + "\t" +
+                                                 q.at("bwd_reference_reads:dQ") + " / " + q.at("bwd_reference_writes:dQ")});
     bwd.rows.push_back({T(Str::bwd_row_max_diff), q.at("bwd_max_abs_diff") + "\t"});
     out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
     if (IsBackward(e)) {

@@ -26,19 +26,22 @@ int ReferencePass(const engine::AttentionEvent& ev) {
 
 Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
   e = std::clamp(e, 0, EventCount() - 1);
-  if (IsBackward(e)) return BuildBackwardScene(e - FwdCount(), lang, pal);
+  if (IsBackward(e)) return BuildBackwardScene(e - FwdCount(), lang, pal, frame.floors);
   const bool tiled = Tiled();
   // Laid out for the label floors (SceneFrame::floors; the tiled order only): the HBM columns closer
   // together so that the tile grid is 16 em wide — each cell holds its (i, j) and its state's symbol
   // at the floor — and what the floors leave no room for goes: the column heads (each tile names
   // itself), the grid's note and the event line (the timeline says it).
   const bool floors = frame.floors && tiled;
+  // The materialising reference at the floors keeps its geometry; its column heads, its event line
+  // and its one-line titles go (each tile names itself; titles wrap onto lines of their own).
+  const bool any_floors = frame.floors;
   constexpr float kW = 56, kH = 22;
   const float kHbmW = floors ? 22.0f : 25.5f, kMidX = floors ? 23.0f : 26.5f, kMidW = floors ? 16.0f : 12.5f;
   constexpr float kSramX = 40, kSramW = 16;
   // (At the floors the tiles start lower and the lower lane runs higher: an arrow's label, 1.7 em
   // high, goes between its lane and the tiles.)
-  const float kTop = floors ? 4.6f : 3.4f, kLaneLow = floors ? 20.1f : 20.6f;
+  const float kTop = any_floors ? 4.6f : 3.4f, kLaneLow = any_floors ? 20.1f : 20.6f;
   constexpr float kBottom = 19.6f, kColW = 3.4f, kLane = 2.5f;
   const float kColGap = floors ? 0.6f : 1.2f;
   const bool has_event = !runs_.run.trace.empty();
@@ -50,7 +53,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   sc.width = kW;
   sc.height = kH;
   sc.background = pal.background;
-  sc.floors = floors;
+  sc.floors = any_floors;
   const auto panel = [&](std::string id, float x, float w, Color fill) {
     SceneRect r;
     r.id = std::move(id);
@@ -63,7 +66,8 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   panel("hbm", 0, tiled ? kHbmW : kHbmW + kMidW + 1, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
   sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::hbm_title, lang)});
-  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::sram_title, lang)});
+  // (The reference at the floors: the short title, as the long one is wider than the panel.)
+  sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(any_floors && !tiled ? Str::sram_title_short : Str::sram_title, lang)});
   // SRAM above M, flagged on the diagram itself: the tile formula fits Q_i, K_j, V_j, O_i in M, not
   // the S_ij tile and m, l beside them.
   if (scenario_.derivation && Tiled()) {
@@ -112,7 +116,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   for (size_t c = 0; c < cols.size(); ++c) {
     const float x = 0.8f + static_cast<float>(c) * (kColW + kColGap);
     col_x.push_back(x);
-    if (!floors) sc.texts.push_back({std::string("hbm.col.") + cols[c].name, x + 0.2f, kTop - 1.25f + 0.0f, 1.0f, pal.text, cols[c].name});
+    if (!any_floors) sc.texts.push_back({std::string("hbm.col.") + cols[c].name, x + 0.2f, kTop - 1.25f + 0.0f, 1.0f, pal.text, cols[c].name});
     const auto& s = cols[c].states;
     const float h = (kBottom - kTop) / static_cast<float>(s.size());
     for (size_t b = 0; b < s.size(); ++b) {
@@ -145,9 +149,9 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       }
   } else {
     const float x = col_x.back() + kColW + 1.6f, w = kHbmW + kMidW + 1 - x - 0.8f, h = (kBottom - kTop) / 2 - 0.5f;
-    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, (logits ? UiText(Str::logits_given, lang) : "S = \u03c4\u00b7QK^T") + "  (" +
-                                                              std::to_string(scenario_.problem.n_q()) + " \u00d7 " +
-                                                              std::to_string(scenario_.problem.n_k()) + ")");
+    SceneRect s = tile("hbm.S", x, kTop, w, h, st.s_full, (logits ? UiText(Str::logits_given, lang) : "S = \u03c4\u00b7QK^T") +
+                                                              (any_floors ? "\n(" : "  (") + std::to_string(scenario_.problem.n_q()) +
+                                                              " \u00d7 " + std::to_string(scenario_.problem.n_k()) + ")");
     SceneRect p = tile("hbm.P", x, kTop + h + 1, w, h, st.p_full, "P = softmax(S)");
     for (SceneRect* r : {&s, &p}) {
       if (r->state == TileState::kPending && !(logits && r == &s)) {   // given logits: S is an input, waiting to be read
@@ -167,6 +171,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     if (!filled) {
       r.fill = pal.panel_sram;
       r.dashed = true;
+    } else if (any_floors && !tiled) {
+      // The reference's slots at the floors: too narrow for the name beside the state's symbol, they
+      // keep the name; the solid border (an empty slot's is dashed) and the colour say "on chip".
+      r.state = TileState::kNone;
     }
     sc.rects.push_back(std::move(r));
   };
@@ -200,6 +208,11 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   acc.label = floors  ? idx("Q", ci) + ":  m, l"
               : tiled ? UiText(Str::acc_box, lang) + " " + idx("Q", ci)
                       : UiText(Str::no_acc_reference, lang);
+  if (any_floors && !tiled) {   // its sentence on lines as wide as the box
+    std::string wrapped;
+    for (const auto& line : WrapEstimated(acc.label, (acc.w - 1.0f) / 1.15f)) wrapped += (wrapped.empty() ? "" : "\n") + line;
+    acc.label = wrapped;
+  }
   sc.rects.push_back(acc);
   if (tiled && has_event) {
     const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(e));
@@ -277,7 +290,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       if (read) {
         const float tx = slot_x(t);
         a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {tx, kLane}, {tx, kTop}};
-        a.label_at = {std::min(gx, tx) + 0.5f, floors ? kLane + 0.2f : kLane - 1.2f};
+        a.label_at = {std::min(gx, tx) + 0.5f, any_floors ? kLane + 0.2f : kLane - 1.2f};
       } else {
         const float sx = acc.x + 1.5f;
         a.points = {{sx, acc.y + acc.h}, {sx, kLaneLow}, {gx, kLaneLow}, {gx, fy}, {fx, fy}};
@@ -302,7 +315,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
       a.label_at = {kSramX + 0.6f, kTop + 3.75f};
     }
     if (!a.points.empty()) sc.arrows.push_back(std::move(a));
-    if (!floors)
+    if (!any_floors)
       sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
                           UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
                               EventTitle(e, lang)});

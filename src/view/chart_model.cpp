@@ -6,16 +6,46 @@
 namespace bw::view {
 
 
-Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, const SceneFrame&) const {
-  constexpr float kW = 56, kH = 22, kTop = 3.2f, kGap = 1.0f, kItemH = 4.0f, kLinkRoom = 4.2f;
+Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
+  // At the floors (SceneFrame::floors) the same chart in a 40 × 15.6 em frame (every text 1.4 times
+  // larger on screen): the column titles and the items' notes wrap onto lines of their own, and the
+  // items share the column's height.
+  const bool fl = frame.floors;
+  const float kW = fl ? 40 : 56, kH = fl ? 15.6f : 22, kGap = fl ? 0.7f : 1.0f, kLinkRoom = fl ? 1.8f : 4.2f;
+  const float kItemGap = fl ? 0.8f : 1.6f;
   Scene sc;
   sc.width = kW, sc.height = kH;
+  sc.floors = fl;
   sc.background = pal.background;
   const size_t n_cols = scenario_.columns.size();
   const float col_w = (kW - kGap * static_cast<float>(n_cols - 1)) / static_cast<float>(n_cols);
+  const float item_w = col_w - 0.6f - kLinkRoom;   // room on the right for the links' labels
+  const auto wrapped = [](const std::string& text, float width_em) {
+    std::string out;
+    for (auto line : WrapEstimated(text, width_em)) {
+      while (!line.empty() && line.front() == ' ') line.erase(0, 1);
+      out += (out.empty() ? "" : "\n") + line;
+    }
+    return out;
+  };
+  std::vector<std::vector<std::string>> titles(n_cols);
+  size_t title_lines = 1;
+  std::vector<int> per_col(n_cols, 0);
+  for (size_t c = 0; c < n_cols; ++c) {
+    const std::string& t = scenario_.columns[c].title.In(lang);
+    titles[c] = fl ? WrapEstimated(t, col_w - 0.8f) : std::vector<std::string>{t};
+    title_lines = std::max(title_lines, titles[c].size());
+  }
+  for (const auto& it : scenario_.items) ++per_col[static_cast<size_t>(it.column)];
+  const float kTop = fl ? 0.5f + 1.25f * static_cast<float>(title_lines) : 3.2f;
+  // (At the floors a column of fewer items gives each more height: a long name and its note need it.)
+  const auto item_h = [&](size_t c) {
+    const int n = std::max(1, per_col[c]);
+    return fl ? std::min(9.0f, (kH - kTop - 0.4f - kItemGap * static_cast<float>(n - 1)) / static_cast<float>(n)) : 4.0f;
+  };
   std::vector<int> placed(n_cols, 0);
   std::vector<ScenePoint> centre(scenario_.items.size());
-  std::vector<float> left(scenario_.items.size()), right(scenario_.items.size());
+  std::vector<float> left(scenario_.items.size()), right(scenario_.items.size()), half_h(scenario_.items.size());
   const Color fills[] = {pal.panel_hbm, pal.panel_sram, pal.background};
   for (size_t c = 0; c < n_cols; ++c) {
     SceneRect col;
@@ -25,26 +55,34 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     col.border = pal.border;
     col.border_em = pal.line_em;
     sc.rects.push_back(col);
-    sc.texts.push_back({"column." + scenario_.columns[c].id + ".title", col.x + 0.6f, 0.6f, 1.15f, pal.text,
-                        scenario_.columns[c].title.In(lang)});
+    for (size_t k = 0; k < titles[c].size(); ++k)
+      sc.texts.push_back({"column." + scenario_.columns[c].id + ".title" + (k ? "." + std::to_string(k + 1) : ""), col.x + (fl ? 0.4f : 0.6f),
+                          (fl ? 0.3f : 0.6f) + 1.25f * static_cast<float>(k), fl ? 1.0f : 1.15f, pal.text, titles[c][k]});
   }
   for (size_t i = 0; i < scenario_.items.size(); ++i) {
     const auto& it = scenario_.items[i];
     const size_t c = static_cast<size_t>(it.column);
-    const float x = (col_w + kGap) * static_cast<float>(c) + 0.6f;
-    const float y = kTop + (kItemH + 1.6f) * static_cast<float>(placed[c]++);
+    const float x = (col_w + kGap) * static_cast<float>(c) + (fl ? 0.4f : 0.6f);
+    const float kItemH = item_h(c);
+    const float y = kTop + (kItemH + kItemGap) * static_cast<float>(placed[c]++);
     SceneRect r;
     r.id = "item." + it.id;
-    r.x = x, r.y = y, r.w = col_w - 0.6f - kLinkRoom, r.h = kItemH;   // room on the right for the links' labels
+    r.x = x, r.y = y, r.w = item_w, r.h = kItemH;
     r.fill = {255, 255, 255};
     r.border = pal.border;
     r.border_em = pal.line_em * 0.8f;
-    r.label = it.name.In(lang);
-    r.sublabel = it.note.In(lang);
+    if (fl) {   // the name (at 1.15) and the note under it, each on lines as wide as the box
+      r.label = wrapped(it.name.In(lang), (item_w - 0.6f) / 1.15f);
+      if (!it.note.In(lang).empty()) r.label += "\n" + wrapped(it.note.In(lang), item_w - 0.6f);
+    } else {
+      r.label = it.name.In(lang);
+      r.sublabel = it.note.In(lang);
+    }
     sc.rects.push_back(r);
     centre[i] = {x + r.w / 2, y + kItemH / 2};
     left[i] = x;
     right[i] = x + r.w;
+    half_h[i] = kItemH / 2;
   }
   for (size_t k = 0; k < scenario_.links.size(); ++k) {
     const auto& l = scenario_.links[k];
@@ -56,8 +94,8 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     const bool rightwards = centre[b].x > centre[a].x + 0.5f, leftwards = centre[b].x < centre[a].x - 0.5f;
     if (rightwards) arr.points = {{right[a], centre[a].y}, {left[b], centre[b].y}};
     else if (leftwards) arr.points = {{left[a], centre[a].y}, {right[b], centre[b].y}};
-    else arr.points = {{centre[a].x, centre[a].y + (centre[b].y > centre[a].y ? kItemH / 2 : -kItemH / 2)},
-                       {centre[b].x, centre[b].y + (centre[b].y > centre[a].y ? -kItemH / 2 : kItemH / 2)}};
+    else arr.points = {{centre[a].x, centre[a].y + (centre[b].y > centre[a].y ? half_h[a] : -half_h[a])},
+                       {centre[b].x, centre[b].y + (centre[b].y > centre[a].y ? -half_h[b] : half_h[b])}};
     arr.label = l.label.In(lang);
     arr.label_at = {std::min(arr.points[0].x, arr.points[1].x) + 0.3f, std::min(arr.points[0].y, arr.points[1].y) - 1.4f};
     sc.arrows.push_back(arr);

@@ -128,14 +128,21 @@ std::vector<TimelineMark> MoeModel::BlockMarks() const {
 
 // [SECTION] Scene ---------------------------------------------------------------------------------------
 
-Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame&) const {
-  constexpr float kW = 56, kH = 22, kLeftW = 13.5f, kRightX = 14.5f, kRightW = 41.5f;
-  constexpr float kExpTop = 5.2f, kExpBottom = 17.6f, kLane = 4.3f;
+Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
+  // Laid out for the floors (SceneFrame::floors), the same picture is drawn in a frame of 40 × 15.6 em
+  // instead of 56 × 22 (the same shape: every text 1.4 times larger on screen), without the lines the
+  // side panel already carries (the accounting, the experts' title) and the event line under the
+  // tokens (the timeline names the event).
+  const bool fl = frame.floors;
+  const float kW = fl ? 40 : 56, kH = fl ? 15.6f : 22, kLeftW = fl ? 10.2f : 13.5f, kRightX = fl ? 10.8f : 14.5f,
+              kRightW = kW - kRightX;
+  const float kSharedY = fl ? 0.2f : 0.4f, kSharedH = fl ? 2.1f : 2.6f;
+  const float kExpTop = fl ? 3.5f : 5.2f, kExpBottom = fl ? kH - 0.3f : 17.6f, kLane = fl ? 3.05f : 4.3f;
   e = std::clamp(e, 0, EventCount() - 1);
   if (scenario_.deployment && e >= ComputeEvent()) {
-    Scene d = e == ComputeEvent()  ? BuildComputeScene(lang, pal)
-              : e < CpuGpuEvent() ? BuildExpertParallelScene(e - ExpertParallelEvent(), lang, pal)
-                                  : BuildCpuGpuScene(e == CpuGpuEvent() ? -1 : TokenAt(e), lang, pal);
+    Scene d = e == ComputeEvent()  ? BuildComputeScene(lang, pal, fl)
+              : e < CpuGpuEvent() ? BuildExpertParallelScene(e - ExpertParallelEvent(), lang, pal, fl)
+                                  : BuildCpuGpuScene(e == CpuGpuEvent() ? -1 : TokenAt(e), lang, pal, fl);
     PadSceneEdges(d);  // as below: nothing at the edge is cut off
     return d;
   }
@@ -147,6 +154,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
 
   Scene sc;
   sc.width = kW, sc.height = kH;
+  sc.floors = fl;
   sc.background = pal.background;
   const auto box = [&](std::string id, float x, float y, float w, float h, Color fill, TileState st = TileState::kNone) {
     SceneRect r;
@@ -165,18 +173,25 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   SceneRect left = box("router", 0, 0, kLeftW, kH, pal.panel_hbm);
   left.border_em = pal.line_em;
   sc.rects.push_back(left);
-  sc.texts.push_back({"router.title", 0.5f, 0.4f, 0.9f, pal.text, UiText(Str::moe_router, lang)});
-  sc.texts.push_back({"router.k", 0.5f, 1.6f, 0.9f, pal.text_muted,
-                      "k = " + std::to_string(routing_.top_k) + ",  " +
-                          (routing_.capacity ? UiText(Str::moe_capacity, lang) + " C = " + std::to_string(*routing_.capacity)
-                                             : UiText(Str::moe_no_capacity, lang))});
-  const std::int64_t shown = std::min<std::int64_t>(routing_.tokens, 12);
-  const float row_h = std::min(2.0f, (kH - 4.0f) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
+  if (fl) {  // "Router" over "k = 2, C = 3": the long title does not fit the panel at the floors
+    sc.texts.push_back({"router.title", 0.4f, 0.2f, 1.0f, pal.text, UiText(Str::moe_router_short, lang)});
+    sc.texts.push_back({"router.k", 0.4f, 1.75f, 1.0f, pal.text,
+                        "k = " + std::to_string(routing_.top_k) + (routing_.capacity ? ", C = " + std::to_string(*routing_.capacity) : "")});
+  } else {
+    sc.texts.push_back({"router.title", 0.5f, 0.4f, 0.9f, pal.text, UiText(Str::moe_router, lang)});
+    sc.texts.push_back({"router.k", 0.5f, 1.6f, 0.9f, pal.text_muted,
+                        "k = " + std::to_string(routing_.top_k) + ",  " +
+                            (routing_.capacity ? UiText(Str::moe_capacity, lang) + " C = " + std::to_string(*routing_.capacity)
+                                               : UiText(Str::moe_no_capacity, lang))});
+  }
+  const float token_top = fl ? 3.4f : 3.2f, token_w = fl ? 3.4f : 4.6f;
+  const std::int64_t shown = std::min<std::int64_t>(routing_.tokens, fl ? 7 : 12);
+  const float row_h = std::min(fl ? 1.75f : 2.0f, (kH - token_top - (fl ? 0.4f : 0.8f)) / static_cast<float>(std::max<std::int64_t>(shown, 1)));
   std::vector<float> token_y;
   for (std::int64_t t = 0; t < shown; ++t) {
     const TileState s = t == cur ? TileState::kInSram : (t <= last ? TileState::kProcessed : TileState::kPending);
-    const float y = 3.2f + row_h * static_cast<float>(t);
-    SceneRect r = box("token." + std::to_string(t + 1), 0.6f, y, 4.6f, row_h * 0.82f, state_fill(s), s);
+    const float y = token_top + row_h * static_cast<float>(t);
+    SceneRect r = box("token." + std::to_string(t + 1), 0.4f, y, token_w, row_h * 0.86f, state_fill(s), s);
     r.label = scenario_.token_labels[static_cast<size_t>(t)];
     sc.rects.push_back(r);
     token_y.push_back(y + row_h * 0.41f);
@@ -185,15 +200,15 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
       std::string to = "\u2192 ";
       for (size_t s2 = 0; s2 < rt.experts.size(); ++s2)
         to += (s2 ? ", " : "") + std::string("E") + std::to_string(rt.experts[s2] + 1) + (rt.dropped[s2] ? "\u00d7" : "");
-      sc.texts.push_back({"token.to." + std::to_string(t + 1), 5.6f, y + 0.1f, 0.85f, pal.text, to});
+      sc.texts.push_back({"token.to." + std::to_string(t + 1), token_w + (fl ? 0.6f : 1.0f), y + 0.1f, 0.85f, pal.text, to});
     }
   }
   if (routing_.tokens > shown)
-    sc.texts.push_back({"token.more", 0.6f, 3.2f + row_h * static_cast<float>(shown), 0.8f, pal.text_muted,
+    sc.texts.push_back({"token.more", 0.6f, token_top + row_h * static_cast<float>(shown), 0.8f, pal.text_muted,
                         "\u2026 +" + std::to_string(routing_.tokens - shown)});
 
   // Shared block: every token passes through it.
-  SceneRect shared = box("shared", kRightX, 0.4f, kRightW, 2.6f, pal.processed);
+  SceneRect shared = box("shared", kRightX, kSharedY, kRightW, kSharedH, pal.processed);
   shared.label = UiText(Str::moe_shared, lang) + "  " + FormatParams(scenario_.config.shared_params);
   sc.rects.push_back(shared);
 
@@ -202,7 +217,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   const float ew = (kRightW - gap * static_cast<float>(E - 1)) / static_cast<float>(E);
   std::int64_t scale_units = std::max<std::int64_t>(1, routing_.max_demand);
   if (routing_.capacity) scale_units = std::max(scale_units, *routing_.capacity);
-  const float unit_h = std::min(1.6f, (kExpBottom - kExpTop - 3.2f) / static_cast<float>(scale_units));
+  // (At the floors the expert's load count keeps a line above its tallest stack.)
+  const float unit_h = std::min(1.6f, (kExpBottom - kExpTop - (fl ? 6.2f : 3.2f)) / static_cast<float>(scale_units));
   std::vector<float> expert_cx;
   for (std::int64_t x = 0; x < E; ++x) {
     const float ex = kRightX + (ew + gap) * static_cast<float>(x);
@@ -213,8 +229,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
     SceneRect r = box("expert." + std::to_string(x + 1), ex, kExpTop, ew, kExpBottom - kExpTop,
                       chosen ? pal.in_sram : pal.panel_sram, chosen ? TileState::kInSram : TileState::kNone);
     r.border_em = chosen ? pal.line_em * 1.4f : pal.line_em * 0.6f;
-    r.label = "E" + std::to_string(x + 1) + (ew >= 3.5f ? "\n" + FormatParams(scenario_.config.expert_params) : "");
-    r.sublabel = ew >= 3.0f ? std::to_string(served[static_cast<size_t>(x)]) +
+    r.label = "E" + std::to_string(x + 1) + (ew >= (fl ? 2.9f : 3.5f) ? "\n" + FormatParams(scenario_.config.expert_params) : "");
+    r.sublabel = ew >= (fl ? 2.4f : 3.0f) ? std::to_string(served[static_cast<size_t>(x)]) +
                                   (routing_.capacity ? "/" + std::to_string(*routing_.capacity) : "")
                             : "";
     sc.rects.push_back(r);
@@ -235,6 +251,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
       sc.rects.push_back(line);
     }
   }
+  if (!fl) {
   sc.texts.push_back({"experts.title", kRightX, kExpBottom + 0.3f, 0.9f, pal.text_muted,
                       UiText(Str::moe_experts_title, lang) + ": " + std::to_string(E) + " \u00d7 " +
                           FormatParams(scenario_.config.expert_params) + (routing_.capacity ? "   \u2014 " + UiText(Str::moe_capacity, lang) + " C = " + std::to_string(*routing_.capacity) : "")});
@@ -247,6 +264,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   sc.texts.push_back({"accounting.active", kRightX, kH - 1.3f, 1.0f, pal.text,
                       UiText(Str::moe_active, lang) + " = " + FormatParams(c.shared_params) + " + " + std::to_string(c.top_k) +
                           " \u00d7 " + FormatParams(c.expert_params) + " = " + FormatParams(count_.active_per_token)});
+  }
 
   // Arrows: the current token to each chosen expert (blue: served, red: dropped over capacity).
   if (cur >= 0 && cur < shown) {
@@ -264,11 +282,12 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
                   {kLeftW + 0.4f + 0.3f * static_cast<float>(s), lane}, {cx, lane}, {cx, kExpTop}};
       // The gate inside the chosen box, under its name: clear of the other arrow's lane.
       a.label = "g " + FormatDouble(rt.gates[s]) + (rt.dropped[s] ? " \u00d7" : "");
-      a.label_at = {expert_cx[static_cast<size_t>(x)] - ew / 2 + 0.25f, kExpTop + 2.4f};
+      a.label_at = {expert_cx[static_cast<size_t>(x)] - ew / 2 + 0.25f, kExpTop + (fl ? 3.0f : 2.4f)};
       sc.arrows.push_back(a);
     }
   }
   // The event, at the foot of the router panel (the accounting lines own the right-hand foot).
+  if (!fl)
   sc.texts.push_back({"event", 0.5f, kH - 1.4f, 0.8f, pal.text_muted,
                       UiText(Str::event, lang) + " " + std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " +
                           (e == 0 ? UiText(Str::moe_before, lang) : e > routing_.tokens ? UiText(Str::moe_summary, lang) : EventTitle(e, lang))});

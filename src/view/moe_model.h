@@ -55,9 +55,13 @@ class MoeModel final : public ScenarioModel {
   int ComputeEvent() const { return SummaryEvent() + 1; }
   int ExpertParallelEvent() const { return SummaryEvent() + 2; }   // + 0 dispatch, 1 compute, 2 combine
   int CpuGpuEvent() const { return SummaryEvent() + 5; }           // + 1 + t while token t is routed
-  Scene BuildComputeScene(const std::string& lang, const Palette& pal) const;
-  Scene BuildExpertParallelScene(int phase, const std::string& lang, const Palette& pal) const;
-  Scene BuildCpuGpuScene(std::int64_t token, const std::string& lang, const Palette& pal) const;
+  // `floors`: laid out for a projector's or a laptop's LabelFloors (SceneFrame::floors).
+  Scene BuildComputeScene(const std::string& lang, const Palette& pal, bool floors) const;
+  Scene BuildExpertParallelScene(int phase, const std::string& lang, const Palette& pal, bool floors) const;
+  Scene BuildCpuGpuScene(std::int64_t token, const std::string& lang, const Palette& pal, bool floors) const;
+  Scene BuildCpuGpuFloorsScene(std::int64_t token, const std::string& lang, const Palette& pal) const;
+  void AddNumaNodes(Scene& sc, std::int64_t token, float x, float y, float w, float h, float label_h, float expert_h, bool stored_word,
+                    const std::string& lang, const Palette& pal) const;
   void AddDeploymentQuantities(Quantities& q) const;
   std::vector<PanelSection> DeploymentPanels(int e, const std::string& lang) const;
 

@@ -49,65 +49,79 @@ std::string Times(std::int64_t num, std::int64_t den) {
 
 // [SECTION] Compute ----------------------------------------------------------------------------------
 
-Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal) const {
-  constexpr float kW = 56, kH = 22, kBarX = 17, kBarW = 36;
+Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal, bool floors) const {
+  // At the floors (SceneFrame::floors) the same picture in a 40 × 15.6 em frame: every text 1.4 times
+  // larger on screen; a bar too short for its figure has it beside its end.
+  const float kW = floors ? 40 : 56, kH = floors ? 15.6f : 22, kBarX = floors ? 12.5f : 17, kBarW = kW - kBarX - (floors ? 0.6f : 3);
+  const float kTitle = floors ? 1.0f : 1.3f, kLine = floors ? 1.2f : 1.0f, x0 = floors ? 0.4f : 1;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& est = *compute_;
   Scene sc;
   sc.width = kW, sc.height = kH;
+  sc.floors = floors;
   sc.background = pal.background;
-  sc.texts.push_back({"compute.title", 1, 0.6f, 1.3f, pal.text, T(Str::moe_compute_title)});
-  sc.texts.push_back({"compute.D", 1, 2.6f, 1.0f, pal.text_muted,
+  sc.texts.push_back({"compute.title", x0, floors ? 0.2f : 0.6f, kTitle, pal.text, T(Str::moe_compute_title)});
+  sc.texts.push_back({"compute.D", x0, floors ? 1.5f : 2.6f, 1.0f, pal.text_muted,
                       T(Str::moe_d) + " = " + FormatFlops(engine::BigInt(scenario_.deployment->training_tokens))});
   // Two linear bars: 6·N·D with the total and with the active parameter count.
   const double frac = static_cast<double>(est.ratio_den) / static_cast<double>(est.ratio_num);   // active / total
   const auto bar = [&](const std::string& id, float y, float w, const std::string& name, const std::string& n,
                        const engine::BigInt& flops, TileState st) {
-    sc.texts.push_back({id + ".name", 1, y + 0.3f, 1.0f, pal.text, name});
-    sc.texts.push_back({id + ".n", 1, y + 1.6f, 1.0f, pal.text, "N = " + n});
-    SceneRect r = BoxRect(id, kBarX, y, w, 2.6f, pal.processed, pal, st);
-    r.label = "6\u00b7N\u00b7D = " + FormatFlops(flops) + " FLOPs";
-    r.sublabel = StateWord(st, lang).empty() ? "" : "";
+    sc.texts.push_back({id + ".name", x0, y + (floors ? 0.0f : 0.3f), 1.0f, pal.text, name});
+    sc.texts.push_back({id + ".n", x0, y + (floors ? kLine : 1.6f), 1.0f, pal.text, "N = " + n});
+    SceneRect r = BoxRect(id, kBarX, y, w, floors ? 2.3f : 2.6f, pal.processed, pal, st);
+    const std::string figure = "6\u00b7N\u00b7D = " + FormatFlops(flops) + " FLOPs";
+    if (floors && EstimateWidthEm(figure) * 1.15f + 1.0f > w)
+      sc.texts.push_back({id + ".flops", kBarX + w + 0.5f, y + 0.5f, 1.0f, pal.text, figure});
+    else
+      r.label = figure;
     sc.rects.push_back(r);
   };
-  bar("compute.total", 5.0f, kBarW, T(Str::moe_n_total), FormatParams(count_.total), est.with_total, TileState::kProcessed);
-  bar("compute.active", 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
+  bar("compute.total", floors ? 3.0f : 5.0f, kBarW, T(Str::moe_n_total), FormatParams(count_.total), est.with_total, TileState::kProcessed);
+  bar("compute.active", floors ? 5.9f : 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
       est.with_active, TileState::kInSram);
-  sc.texts.push_back({"compute.ratio", 1, 13.4f, 1.6f, pal.text,
+  sc.texts.push_back({"compute.ratio", x0, floors ? 8.7f : 13.4f, floors ? 1.5f : 1.6f, pal.text,
                       T(Str::moe_ratio) + T(Str::colon) + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
                           std::to_string(est.ratio_num) + "/" + std::to_string(est.ratio_den) + " = " +
                           Times(est.ratio_num, est.ratio_den)});
-  sc.texts.push_back({"compute.over", 1, 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
-  sc.texts.push_back({"compute.missing", 1, 17.3f, 1.0f, pal.text, T(Str::moe_missing)});
-  sc.texts.push_back({"compute.c_note", 1, 19.6f, 0.95f, pal.text, T(Str::moe_c_note)});
+  sc.texts.back().key = floors;
+  sc.texts.push_back({"compute.over", x0, floors ? 10.9f : 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
+  sc.texts.push_back({"compute.missing", x0, floors ? 12.2f : 17.3f, 1.0f, pal.text, T(Str::moe_missing)});
+  sc.texts.push_back({"compute.c_note", x0, floors ? 13.9f : 19.6f, 0.95f, pal.text, T(Str::moe_c_note)});
   return sc;
 }
 
 // [SECTION] Expert parallelism ---------------------------------------------------------------------------
 
 // phase 0 = dispatch, 1 = experts compute, 2 = combine.
-Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, const Palette& pal) const {
-  constexpr float kW = 56, kH = 22, kTopY = 2.6f, kTopH = 3.6f, kBotY = 12.0f, kBotH = 6.6f;
+Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, const Palette& pal, bool floors) const {
+  // At the floors (SceneFrame::floors): a 41 × 16 em frame (every text 1.37 times larger on screen), a
+  // device's name over its tokens or its experts, and the load without "busiest" (the red border and
+  // the line under the picture name the busiest device).
+  const float kW = floors ? 41 : 56, kH = floors ? 16 : 22, kTopY = floors ? 1.6f : 2.6f, kTopH = floors ? 3.0f : 3.6f,
+              kBotY = floors ? 8.4f : 12.0f, kBotH = floors ? 4.2f : 6.6f;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& ep = *ep_;
   const std::int64_t G = ep.devices;
   Scene sc;
   sc.width = kW, sc.height = kH;
+  sc.floors = floors;
   sc.background = pal.background;
   const Str phase_key = phase == 0 ? Str::ep_dispatch : phase == 1 ? Str::ep_compute : Str::ep_combine;
-  sc.texts.push_back({"ep.title", 0.6f, 0.4f, 1.15f, pal.text,
+  sc.texts.push_back({"ep.title", floors ? 0.4f : 0.6f, floors ? 0.2f : 0.4f, floors ? 1.0f : 1.15f, pal.text,
                       T(Str::ep_title) + " " + std::to_string(G) + " " + T(Str::ep_devices) + " \u2014 " + T(phase_key)});
-  const float gap = 1.0f, w = (kW - 1.2f - gap * static_cast<float>(G - 1)) / static_cast<float>(G);
+  const float gap = floors ? 0.8f : 1.0f, w = (kW - 1.2f - gap * static_cast<float>(G - 1)) / static_cast<float>(G);
   std::vector<float> dev_x;
   for (std::int64_t d = 0; d < G; ++d) dev_x.push_back(0.6f + (w + gap) * static_cast<float>(d));
+  const std::string sep = floors ? "\n" : T(Str::colon);
   // Top row: each device's own tokens (its shard of the batch).
   for (std::int64_t d = 0; d < G; ++d) {
     std::string toks;
     for (std::int64_t t = 0; t < ep.tokens; ++t)
       if (ep.home_of_token[static_cast<size_t>(t)] == d) toks += (toks.empty() ? "" : ", ") + scenario_.token_labels[static_cast<size_t>(t)];
     SceneRect r = BoxRect("ep.shard." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kTopY, w, kTopH, pal.panel_hbm, pal);
-    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + T(Str::colon) + (toks.empty() ? "\u2014" : toks);
-    r.sublabel = T(Str::ep_tokens);
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + sep + (toks.empty() ? "\u2014" : toks);
+    if (!floors) r.sublabel = T(Str::ep_tokens);
     sc.rects.push_back(r);
   }
   // Bottom row: each device's experts and the assignments they compute.
@@ -120,8 +134,9 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
     SceneRect r = BoxRect("ep.device." + std::to_string(d + 1), dev_x[static_cast<size_t>(d)], kBotY, w, kBotH, pal.panel_sram, pal, st);
     r.border_em = busiest ? pal.line_em * 1.6f : pal.line_em * 0.6f;
     if (busiest) r.border = pal.write_arrow;
-    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + T(Str::colon) + ex;
-    r.sublabel = T(Str::ep_load) + " " + std::to_string(ep.load[static_cast<size_t>(d)]) + (busiest ? " \u2014 " + T(Str::ep_busiest) : "");
+    r.label = T(Str::ep_device) + " " + std::to_string(d + 1) + sep + ex;
+    r.sublabel = T(Str::ep_load) + " " + std::to_string(ep.load[static_cast<size_t>(d)]) +
+                 (busiest && !floors ? " \u2014 " + T(Str::ep_busiest) : "");
     sc.rects.push_back(r);
   }
   // Links: dispatch a → b (top to bottom), combine b → a (bottom to top), each labelled with its copies.
@@ -144,10 +159,10 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
         sc.arrows.push_back(arr);
       }
   }
-  sc.texts.push_back({"ep.summary", 0.6f, kH - 2.8f, 0.95f, pal.text,
+  sc.texts.push_back({"ep.summary", 0.6f, kH - (floors ? 2.75f : 2.8f), floors ? 1.0f : 0.95f, pal.text,
                       T(Str::ep_remote) + " " + std::to_string(ep.remote_copies) + " (" + T(Str::ep_each_way) + "), " + T(Str::ep_local) +
                           " " + std::to_string(ep.local_copies) + "; " + T(Str::ep_busiest_link) + " " + std::to_string(ep.busiest_link)});
-  sc.texts.push_back({"ep.critical", 0.6f, kH - 1.5f, 0.95f, pal.write_arrow,
+  sc.texts.push_back({"ep.critical", 0.6f, kH - (floors ? 1.4f : 1.5f), floors ? 1.0f : 0.95f, pal.write_arrow,
                       T(Str::ep_busiest) + T(Str::colon) + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + T(Str::list_comma) +
                           std::to_string(ep.busiest_load) + " " + T(Str::ep_assignments) + " (" + T(Str::ep_mean) + " " +
                           FormatDouble(static_cast<double>(routing_.assignments - routing_.dropped_assignments) / static_cast<double>(G)) + ")"});
@@ -156,7 +171,39 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
 
 // [SECTION] CPU/GPU ----------------------------------------------------------------------------------------
 
-Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, const Palette& pal) const {
+// The experts of each NUMA node of the CPU panel, two to a row: the token's chosen ones "in SRAM"
+// colour (being computed), the others stored. `label_h`: the node's name above its experts.
+void MoeModel::AddNumaNodes(Scene& sc, std::int64_t token, float x, float y, float w, float h, float label_h, float expert_h,
+                            bool stored_word, const std::string& lang, const Palette& pal) const {
+  const std::int64_t E = scenario_.config.experts, half = (E + 1) / 2;
+  const float node_w = (w - 0.6f) / 2;
+  std::vector<bool> chosen(static_cast<size_t>(E), false);
+  if (token >= 0)
+    for (auto x2 : routing_.routes[static_cast<size_t>(token)].experts) chosen[static_cast<size_t>(x2)] = true;
+  for (int node = 0; node < 2; ++node) {
+    const float nx = x + (node_w + 0.6f) * static_cast<float>(node);
+    SceneRect n = BoxRect("numa." + std::to_string(node), nx, y, node_w, h, pal.background, pal);
+    n.label = UiText(Str::het_numa, lang) + " " + std::to_string(node);
+    n.dashed = true;
+    sc.rects.push_back(n);
+    const std::int64_t e0 = node == 0 ? 0 : half, e1 = node == 0 ? half : E;
+    const std::int64_t per_row = 2;
+    const float ew = (node_w - 0.9f) / static_cast<float>(per_row);
+    for (std::int64_t k = 0; k < e1 - e0; ++k) {
+      const std::int64_t xe = e0 + k;
+      const float exx = nx + 0.3f + (ew + 0.3f) * static_cast<float>(k % per_row);
+      const float eyy = y + label_h + (expert_h + 0.3f) * static_cast<float>(k / per_row);
+      SceneRect r = BoxRect("expert." + std::to_string(xe + 1), exx, eyy, ew, expert_h, pal.pending, pal,
+                            chosen[static_cast<size_t>(xe)] ? TileState::kInSram : TileState::kPending);
+      r.label = "E" + std::to_string(xe + 1);
+      r.sublabel = chosen[static_cast<size_t>(xe)] ? ShortStateWord(r.state, lang) : stored_word ? UiText(Str::het_stored, lang) : "";
+      sc.rects.push_back(r);
+    }
+  }
+}
+
+Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, const Palette& pal, bool floors) const {
+  if (floors) return BuildCpuGpuFloorsScene(token, lang, pal);
   constexpr float kW = 56, kH = 22, kGpuX = 0, kGpuW = 17, kLinkX = 17.5f, kLinkW = 10.5f, kCpuX = 28.5f, kCpuW = 27.5f;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& pl = *placement_;
@@ -189,32 +236,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
   sc.texts.push_back({"cpu.mem", kCpuX + 0.6f, 1.9f, 0.9f, pal.text,
                       T(Str::het_cpu_mem) + T(Str::colon) + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
                           std::to_string(pl.weight_bits) + " bit = " + bytes(pl.cpu_weight_bytes)});
-  const std::int64_t E = c.experts, half = (E + 1) / 2;
-  const float node_w = (kCpuW - 1.8f) / 2;
-  std::vector<bool> chosen(static_cast<size_t>(E), false);
-  if (token >= 0)
-    for (auto x : routing_.routes[static_cast<size_t>(token)].experts) chosen[static_cast<size_t>(x)] = true;
-  for (int node = 0; node < 2; ++node) {
-    const float nx = kCpuX + 0.6f + (node_w + 0.6f) * static_cast<float>(node);
-    SceneRect n = BoxRect("numa." + std::to_string(node), nx, 3.4f, node_w, 9.6f, pal.background, pal);
-    n.label = T(Str::het_numa) + " " + std::to_string(node);
-    n.dashed = true;
-    sc.rects.push_back(n);
-    const std::int64_t e0 = node == 0 ? 0 : half, e1 = node == 0 ? half : E;
-    const std::int64_t per_row = 2;
-    const float ew = (node_w - 0.9f) / static_cast<float>(per_row), eh = 3.0f;
-    for (std::int64_t x = e0; x < e1; ++x) {
-      const std::int64_t k = x - e0;
-      const float exx = nx + 0.3f + (ew + 0.3f) * static_cast<float>(k % per_row);
-      const float eyy = 5.0f + (eh + 0.3f) * static_cast<float>(k / per_row);
-      SceneRect r = BoxRect("expert." + std::to_string(x + 1), exx, eyy, ew, eh, pal.pending, pal,
-                        chosen[static_cast<size_t>(x)] ? TileState::kInSram : TileState::kPending);
-      r.label = "E" + std::to_string(x + 1);
-      r.sublabel = ShortStateWord(r.state, lang);
-      if (!chosen[static_cast<size_t>(x)]) r.sublabel = T(Str::het_stored);
-      sc.rects.push_back(r);
-    }
-  }
+  AddNumaNodes(sc, token, kCpuX + 0.6f, 3.4f, kCpuW - 1.2f, 9.6f, 1.6f, 3.0f, true, lang, pal);
   SceneRect cores = BoxRect("cpu.cores", kCpuX + 0.6f, 13.8f, kCpuW - 1.2f, 3.2f, pal.in_sram, pal);
   cores.label = T(Str::het_cpu_cores);
   cores.sublabel = T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
@@ -255,6 +277,82 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
     sc.texts.push_back({"token", kGpuX + 0.6f, 15.4f, 0.95f, pal.text,
                         T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
                             QuantitiesAt(CpuGpuEvent() + 1 + static_cast<int>(token)).at("token_experts")});
+  return sc;
+}
+
+// The same at the floors (SceneFrame::floors), in a 40 × 15.6 em frame (every text 1.4 times larger on
+// screen): the GPU, the link and the CPU side by side above, and under them the lines the small print
+// held — the link's bytes per token, the weights the CPU cores read per token, the quantised variant,
+// the thread binding. (The GPU's attention box is named in its HBM's title; the NUMA note is left out.)
+Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& lang, const Palette& pal) const {
+  constexpr float kW = 40, kH = 15.6f, kTopH = 9.6f, kGpuW = 12.4f, kLinkX = 12.6f, kCpuX = 19.6f, kCpuW = kW - kCpuX;
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  const auto& pl = *placement_;
+  const auto& c = scenario_.config;
+  const std::string unit = T(Str::unit_bytes);
+  const auto wrapped = [](const std::string& text, float width_em) {
+    std::string out;
+    for (const auto& line : WrapEstimated(text, width_em)) out += (out.empty() ? "" : "\n") + line;
+    return out;
+  };
+  Scene sc;
+  sc.width = kW, sc.height = kH;
+  sc.floors = true;
+  sc.background = pal.background;
+  SceneRect gpu = BoxRect("gpu", 0, 0, kGpuW, kTopH, pal.panel_hbm, pal);
+  gpu.border_em = pal.line_em;
+  sc.rects.push_back(gpu);
+  sc.texts.push_back({"gpu.title", 0.4f, 0.2f, 1.0f, pal.text, "GPU"});
+  SceneRect hbm = BoxRect("gpu.hbm", 0.4f, 1.5f, kGpuW - 0.8f, 5.0f, pal.processed, pal);
+  hbm.label = wrapped(T(Str::het_gpu_hbm), (kGpuW - 1.6f) / 1.15f);
+  hbm.sublabel = FormatParams(c.shared_params) + " \u00d7 " + std::to_string(pl.weight_bits) + " bit";
+  sc.rects.push_back(hbm);
+  sc.texts.push_back({"gpu.bytes", 0.4f, 6.7f, 1.0f, pal.text, "= " + FormatInt(pl.gpu_weight_bytes) + " " + unit});
+  if (token >= 0)
+    sc.texts.push_back({"token", 0.4f, 8.1f, 1.0f, pal.text,
+                        T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
+                            QuantitiesAt(CpuGpuEvent() + 1 + static_cast<int>(token)).at("token_experts")});
+
+  sc.texts.push_back({"link.title", kLinkX + 0.1f, 0.2f, 1.0f, pal.text, T(Str::het_link)});
+  SceneArrow back;
+  back.id = "link.back";
+  back.kind = ArrowKind::kWrite;
+  back.color = pal.write_arrow;
+  back.points = {{kCpuX, 3.6f}, {kGpuW, 3.6f}};
+  back.label = FormatInt(pl.link_bytes_each_way) + " " + unit;
+  back.label_at = {kLinkX + 0.2f, 2.0f};
+  sc.arrows.push_back(back);
+  SceneArrow out;
+  out.id = "link.out";
+  out.kind = ArrowKind::kRead;
+  out.color = pal.read_arrow;
+  out.points = {{kGpuW, 6.0f}, {kCpuX, 6.0f}};
+  out.label = FormatInt(pl.link_bytes_each_way) + " " + unit;
+  out.label_at = {kLinkX + 0.2f, 6.3f};
+  sc.arrows.push_back(out);
+
+  SceneRect cpu = BoxRect("cpu", kCpuX, 0, kCpuW, kTopH, pal.panel_sram, pal);
+  cpu.border_em = pal.line_em;
+  sc.rects.push_back(cpu);
+  sc.texts.push_back({"cpu.title", kCpuX + 0.4f, 0.2f, 1.0f, pal.text,
+                      "CPU" + std::string(T(Str::colon)) + std::to_string(c.experts) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
+                          std::to_string(pl.weight_bits) + " bit"});
+  sc.texts.push_back({"cpu.mem", kCpuX + 0.4f, 1.45f, 1.0f, pal.text,
+                      "= " + FormatInt(pl.cpu_weight_bytes) + " " + unit + " (" + FormatBytes(pl.cpu_weight_bytes) + ")"});
+  AddNumaNodes(sc, token, kCpuX + 0.3f, 2.9f, kCpuW - 0.6f, kTopH - 3.2f, 1.5f, 2.0f, false, lang, pal);
+
+  const auto line = [&](const std::string& id, float y, Color col, const std::string& text) {
+    sc.texts.push_back({id, 0.4f, y, 1.0f, col, text});
+  };
+  line("link.bytes", 10.0f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
+  line("cpu.cores", 11.3f, pal.text,
+       T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
+           std::to_string(pl.weight_bits) + " bit = " + FormatInt(pl.expert_bytes_per_token) + " " + unit + " / token");
+  if (placement_q_)
+    line("cpu.quantised", 12.6f, pal.text,
+         T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit" + T(Str::colon) + FormatInt(placement_q_->cpu_weight_bytes) + " " +
+             unit + " " + T(Str::het_in_memory) + T(Str::list_comma) + FormatInt(placement_q_->expert_bytes_per_token) + " " + unit + " / token " + T(Str::het_read));
+  line("cpu.binding", placement_q_ ? 13.9f : 12.6f, pal.text_muted, T(Str::het_binding));
   return sc;
 }
 

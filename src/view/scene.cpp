@@ -167,33 +167,55 @@ std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRu
 }  // namespace
 
 std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em) {
-  std::vector<std::string> lines;
-  std::string line;
-  float w = 0;
-  size_t last_break = std::string::npos;  // in `line`: where it may end (after a space, before a wide glyph)
+  // The glyphs with their estimated widths (Noto Sans: a space ≈ 0.25 em, narrow punctuation ≈ 0.3,
+  // other Latin ≈ 0.55, CJK 1).
+  struct Glyph {
+    std::string text;
+    float w;
+  };
+  std::vector<Glyph> glyphs;
   for (size_t i = 0; i < utf8.size();) {
     const auto c = static_cast<unsigned char>(utf8[i]);
-    const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    const std::string glyph = utf8.substr(i, len);
-    // (Noto Sans: a space ≈ 0.25 em, narrow punctuation ≈ 0.3, other Latin ≈ 0.55, CJK 1.)
-    const float gw = glyph == " " ? 0.25f : glyph.size() == 1 && std::string_view(",.:;()'|!").find(glyph[0]) != std::string_view::npos
-                                                 ? 0.3f
-                                                 : EstimateWidthEm(glyph);
-    if (gw >= 1.0f) last_break = line.size();
-    if (w + gw > width_em && !line.empty()) {
-      const size_t cut = last_break != std::string::npos && last_break > 0 ? last_break : line.size();
-      lines.push_back(line.substr(0, cut));
-      line = line.substr(cut);
-      while (!line.empty() && line[0] == ' ') line.erase(0, 1);
-      w = EstimateWidthEm(line);
-      last_break = std::string::npos;
-    }
-    line += glyph;
-    w += gw;
-    if (glyph == " ") last_break = line.size();
+    const size_t len = std::min(utf8.size() - i, static_cast<size_t>(c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4));
+    std::string g = utf8.substr(i, len);
+    const float gw = g == " " ? 0.25f : g.size() == 1 && std::string_view(",.:;()'|!").find(g[0]) != std::string_view::npos ? 0.3f : EstimateWidthEm(g);
+    glyphs.push_back({std::move(g), gw});
     i += len;
   }
-  if (!line.empty()) lines.push_back(line);
+  // A line may end after a space, or before a wide glyph — but never before closing punctuation nor
+  // after an opening bracket (as Chinese typesetting keeps "（" and "）" with their words).
+  static const std::string_view kNoStart = "\uff09\u3001\uff0c\u3002\uff1a\uff1b\uff01\uff1f\u300d\u300f\u3011)";
+  static const std::string_view kNoEnd = "\uff08\u300c\u300e\u3010(";
+  const auto may_break_before = [&](size_t k) {
+    if (k == 0 || k >= glyphs.size()) return false;
+    if (glyphs[k].text == " " || kNoStart.find(glyphs[k].text) != std::string_view::npos) return false;
+    if (kNoEnd.find(glyphs[k - 1].text) != std::string_view::npos) return false;
+    return glyphs[k - 1].text == " " || glyphs[k].w >= 1.0f || glyphs[k - 1].w >= 1.0f;
+  };
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < glyphs.size()) {
+    while (start < glyphs.size() && glyphs[start].text == " ") ++start;   // a line starts with no space
+    if (start >= glyphs.size()) break;
+    float w = 0;
+    size_t end = start, last_break = std::string::npos;
+    while (end < glyphs.size() && (end == start || w + glyphs[end].w <= width_em)) {
+      w += glyphs[end].w;
+      ++end;
+      if (end < glyphs.size() && may_break_before(end)) last_break = end;
+    }
+    // Cut at the last place it may break; a word longer than the line runs on to its end.
+    if (end < glyphs.size()) {
+      if (last_break != std::string::npos && last_break > start) end = last_break;
+      else
+        while (end < glyphs.size() && !may_break_before(end)) ++end;
+    }
+    std::string line;
+    for (size_t k = start; k < end; ++k) line += glyphs[k].text;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    lines.push_back(line);
+    start = end;
+  }
   return lines;
 }
 

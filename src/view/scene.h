@@ -150,8 +150,9 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 // A text's width in em at size 1, estimated without a font (a builder deciding whether an equation
 // fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.
 float EstimateWidthEm(const std::string& utf8);
-// `utf8` broken into lines of at most `width_em` (EstimateWidthEm at size 1), after a space or before
-// a wide glyph; a word longer than the width stands on a line of its own.
+// `utf8` broken into lines of at most `width_em` (EstimateWidthEm at size 1), after a space or beside
+// a wide glyph, never before closing punctuation ("）", "，", "。" …) or after an opening bracket; a
+// word longer than the width stands on a line of its own. Lines neither start nor end with a space.
 std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em);
 
 // Around its rectangles a scene keeps this many em free: a rectangle's border and the step's

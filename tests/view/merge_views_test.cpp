@@ -260,7 +260,15 @@ TEST(Scene, AProjectorsDiagramPutsEachBlocksInputsOnLinesOfTheirOwn) {
 }
 
 TEST(SceneText, WrapEstimatedBreaksAfterSpacesAndBeforeWideGlyphs) {
-  EXPECT_EQ(WrapEstimated("aaaa bbbb cccc", 4.0f), (std::vector<std::string>{"aaaa ", "bbbb ", "cccc"}));
+  EXPECT_EQ(WrapEstimated("aaaa bbbb cccc", 4.0f), (std::vector<std::string>{"aaaa", "bbbb", "cccc"}));
+  // After a line is cut the next still breaks at its spaces (it cut "Inference Server" into
+  // "Inferenc" and "e Server"), and a word longer than the line runs on whole.
+  EXPECT_EQ(WrapEstimated("NVIDIA Triton Inference Server", 8.6f),
+            (std::vector<std::string>{"NVIDIA Triton", "Inference", "Server"}));
+  EXPECT_EQ(WrapEstimated("FlashAttention in Triton", 4.0f), (std::vector<std::string>{"FlashAttention", "in", "Triton"}));
+  // Chinese: never a closing bracket or comma at a line's start, nor an opening bracket at its end.
+  EXPECT_EQ(WrapEstimated("Triton\uff08OpenAI\uff09", 7.5f), (std::vector<std::string>{"Triton", "\uff08OpenAI\uff09"}));
+  EXPECT_EQ(WrapEstimated("\u4e00\u4e00\uff0c\u4e00", 2.5f), (std::vector<std::string>{"\u4e00", "\u4e00\uff0c", "\u4e00"}));
   EXPECT_EQ(WrapEstimated("\u4e00\u4e00\u4e00\u4e00", 2.5f), (std::vector<std::string>{"\u4e00\u4e00", "\u4e00\u4e00"}));
   EXPECT_EQ(WrapEstimated("short", 40.0f), (std::vector<std::string>{"short"}));
   EXPECT_TRUE(WrapEstimated("", 10.0f).empty());
