@@ -1,6 +1,7 @@
 // AppState actions; see app_state.h.
 #include "session/app_state.h"
 #include "session/replay_clock.h"
+#include "session/answer_check.h"
 
 #include <algorithm>
 #include <utility>
@@ -165,20 +166,14 @@ void TogglePresenter(AppState& s, int monitors) {
 void CheckTypedAnswer(AppState& s) {
   const auto* st = s.CurrentStep();
   if (!st || !st->check || st->check->number.empty()) return;
-  const int e = s.model.lesson->EventOf(s.ui.step);  // the step's own event: where the lesson checked it exists
-  const auto expected = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(e, st->check->number);
-  if (!expected) return;
-  const std::string typed(s.ui.answer_typed.data());
-  const auto v = view::CheckTypedNumber(typed, *expected);
-  s.ui.answer_verdict = static_cast<int>(v);
-  s.ui.answer_mistake = -1;
-  // A known wrong answer (the plain mean 65/3 for 160/7) is named, by the same rule as the right one.
-  if (v == view::CheckVerdict::kWrong)
-    for (size_t k = 0; k < st->check->mistakes.size() && s.ui.answer_mistake < 0; ++k)
-      if (const auto m = s.model.lesson->ScenarioOf(s.ui.step).NumberAt(e, st->check->mistakes[k].number);
-          m && view::CheckTypedNumber(typed, *m) == view::CheckVerdict::kRight)
-        s.ui.answer_mistake = static_cast<int>(k);
-  if (v == view::CheckVerdict::kRight) Reveal(s);
+  // The rule the class server counts the room's answers with (answer_check.h): the engine's value at
+  // the step's own event, a known wrong answer (the plain mean 65/3 for 160/7) named by the same rule.
+  const auto q = QuestionOf(*s.model.lesson, s.ui.step);
+  if (!q) return;
+  const auto a = CheckNumberAnswer(*q, std::string(s.ui.answer_typed.data()));
+  s.ui.answer_verdict = static_cast<int>(a.verdict);
+  s.ui.answer_mistake = a.mistake;
+  if (a.verdict == view::CheckVerdict::kRight) Reveal(s);
 }
 
 std::string MistakeHint(const AppState& s) {

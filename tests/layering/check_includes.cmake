@@ -2,6 +2,7 @@
 #   src/engine: no GUI (imgui, GLFW, GL), no JSON (nlohmann), no data/view/app headers.
 #   src/data, src/view: no GUI.
 #   src/session: no GUI and no app header (the classroom rules without a window).
+#   src/classroom, src/server: no GUI and no app header (the live class runs without a window).
 # Run as: cmake -DSRC=<src dir> -P check_includes.cmake
 set(bad "")
 function(check dir regex what)
@@ -17,7 +18,9 @@ check(engine "imgui|GLFW|GL/|backends/|nlohmann|data/|view/|app/|cli/" "the engi
 check(data "imgui|GLFW|GL/|backends/|view/|app/" "the data layer has no GUI")
 check(view "imgui|GLFW|GL/|backends/|app/|session/" "the view computes geometry as data; the app paints it")
 check(session "imgui|GLFW|GL/|backends/|app/" "the classroom rules run without a window (the app, the web edition and the tests drive them)")
+check(classroom "imgui|GLFW|GL/|backends/|app/" "the live class's protocol and rules run without a window")
+check(server "imgui|GLFW|GL/|backends/|app/" "the class server runs on its own thread, without a window")
 if(bad)
   message(FATAL_ERROR "Layer boundary crossed:${bad}")
 endif()
-message(STATUS "layering: engine, data, view and session include only what their targets allow")
+message(STATUS "layering: engine, data, view, session, classroom and server include only what their targets allow")
