@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "view/exercise.h"
 #include "data/atomic_write.h"
 #include "data/json_file.h"
 #include "engine/exact.h"
@@ -33,28 +34,6 @@ bool ValidCode(const std::string& code) {
   return true;
 }
 
-// Full-width digits and signs (a Chinese input method), the minus sign, a leading ≈ / ~ and
-// spaces, as view::CheckTypedNumber reads them; a decimal comma as the point.
-std::string AsciiNumber(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBC) {
-      const unsigned char d = static_cast<unsigned char>(s[i + 2]);
-      if (d >= 0x90 && d <= 0x99) { out += static_cast<char>('0' + (d - 0x90)); i += 3; continue; }
-      if (d == 0x8F) { out += '/'; i += 3; continue; }
-      if (d == 0x8E) { out += '.'; i += 3; continue; }
-      if (d == 0x8C) { out += ','; i += 3; continue; }
-      if (d == 0x8D) { out += '-'; i += 3; continue; }
-    }
-    if (s.compare(i, 3, "\u2212") == 0) { out += '-'; i += 3; continue; }
-    if (s.compare(i, 3, "\u2248") == 0 && out.empty()) { i += 3; continue; }
-    if ((c == '~' && out.empty()) || c == ' ' || c == '\t') { ++i; continue; }
-    out += static_cast<char>(c);
-    ++i;
-  }
-  return out;
-}
 
 bool Digits(const std::string& s) {
   return !s.empty() && s.size() <= 18 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
@@ -68,7 +47,7 @@ std::string StripZeros(const std::string& digits) {
 }  // namespace
 
 std::string NormaliseNumberAnswer(const std::string& typed) {
-  std::string s = AsciiNumber(typed);
+  std::string s = view::NormaliseTypedNumber(typed);
   std::string sign;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
     if (s[0] == '-') sign = "-";

@@ -17,27 +17,6 @@ struct Typed {
   bool fraction = false;
 };
 
-// Full-width forms and typographic signs to ASCII; whitespace and a leading ≈ / ~ dropped.
-std::string Normalise(const std::string& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size();) {
-    const unsigned char c = s[i];
-    if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBC) {
-      const unsigned char d = s[i + 2];  // U+FF00 + (d − 0x80)
-      if (d >= 0x90 && d <= 0x99) { out += static_cast<char>('0' + (d - 0x90)); i += 3; continue; }
-      if (d == 0x8F) { out += '/'; i += 3; continue; }
-      if (d == 0x8E) { out += '.'; i += 3; continue; }
-      if (d == 0x8C) { out += ','; i += 3; continue; }
-      if (d == 0x8D) { out += '-'; i += 3; continue; }
-    }
-    if (s.compare(i, 3, "\u2212") == 0) { out += '-'; i += 3; continue; }
-    if (s.compare(i, 3, "\u2248") == 0 && out.empty()) { i += 3; continue; }
-    if ((c == '~' && out.empty()) || c == ' ' || c == '\t') { ++i; continue; }
-    out += static_cast<char>(c);
-    ++i;
-  }
-  return out;
-}
 
 bool AllDigits(const std::string& s) {
   if (s.empty()) return false;
@@ -47,7 +26,7 @@ bool AllDigits(const std::string& s) {
 }
 
 std::optional<Typed> Parse(const std::string& raw) {
-  std::string s = Normalise(raw);
+  std::string s = NormaliseTypedNumber(raw);
   Typed t;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
     t.negative = s[0] == '-';
@@ -96,6 +75,27 @@ int SignificantDigits(const Typed& t) {
 engine::Rational Abs(engine::Rational x) { return x < 0 ? engine::Rational(-x) : x; }
 
 }  // namespace
+
+std::string NormaliseTypedNumber(const std::string& s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = s[i];
+    if (c == 0xEF && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xBC) {
+      const unsigned char d = s[i + 2];  // U+FF00 + (d − 0x80)
+      if (d >= 0x90 && d <= 0x99) { out += static_cast<char>('0' + (d - 0x90)); i += 3; continue; }
+      if (d == 0x8F) { out += '/'; i += 3; continue; }
+      if (d == 0x8E) { out += '.'; i += 3; continue; }
+      if (d == 0x8C) { out += ','; i += 3; continue; }
+      if (d == 0x8D) { out += '-'; i += 3; continue; }
+    }
+    if (s.compare(i, 3, "\u2212") == 0) { out += '-'; i += 3; continue; }
+    if (s.compare(i, 3, "\u2248") == 0 && out.empty()) { i += 3; continue; }
+    if ((c == '~' && out.empty()) || c == ' ' || c == '\t') { ++i; continue; }
+    out += static_cast<char>(c);
+    ++i;
+  }
+  return out;
+}
 
 CheckVerdict CheckTypedNumber(const std::string& typed, const ExpectedNumber& expected) {
   const auto t = Parse(typed);
@@ -178,7 +178,7 @@ std::optional<ExpectedNumber> SingleQueryNumber(const engine::SingleQueryRun& ru
 std::optional<ExpectedNumber> WholeNumber(const std::string& formatted) {
   std::string digits;
   bool negative = false;
-  std::string s = Normalise(formatted);
+  std::string s = NormaliseTypedNumber(formatted);
   if (!s.empty() && s[0] == '-') {
     negative = true;
     s.erase(0, 1);

@@ -39,6 +39,10 @@ CheckVerdict CheckTypedNumber(const std::string& typed, const ExpectedNumber& ex
 // m is a logarithm (ln 2), not a rational, and is not checkable.
 std::optional<ExpectedNumber> SingleQueryNumber(const engine::SingleQueryRun& run, int event, const std::string& name);
 
+// A typed answer with full-width digits and signs (a Chinese input method) and the minus sign in
+// ASCII, its spaces and a leading ≈ / ~ dropped: what CheckTypedNumber and the class's histogram read.
+std::string NormaliseTypedNumber(const std::string& typed);
+
 // A quantity printed as a whole number ("1,234", "−12"): exact. nullopt for anything else.
 std::optional<ExpectedNumber> WholeNumber(const std::string& formatted);
 
