@@ -25,10 +25,11 @@ constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,
 
 // `floors` (SceneFrame::floors): laid out for the label floors in a 41.5 × 16.2 em frame (every text 1.35
 // times larger on screen): HBM's ten tensors in two bands of five (inputs, then L, D and the
-// gradients), each tile naming itself; the tile grid's title under the grid; the SRAM slots a little
-// wider, the recomputed P and the three gradient updates under them. What the floors leave no room
-// for goes to the side panel, which carries it at the key size: the two paths' traffic, the P reads
-// and the materialising path's stored P (backward_now), and the event (the timeline).
+// gradients), each tile naming itself; the tile grid's short title under the grid and the
+// materialising path's stored P under that; the SRAM slots a little wider, the recomputed P and the
+// three gradient updates under them. What the floors leave no room for goes to the side panel, which
+// carries it at the key size: the two paths' traffic and P reads (backward_now), and the event (the
+// timeline).
 Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal, bool floors) const {
   const float kW = floors ? 41.5f : 56, kH = floors ? 16.2f : 22;
   const float kHbmW = floors ? 16.6f : 25.5f, kMidX = floors ? 17.1f : 26.3f, kMidW = floors ? 7.8f : 13.0f,
@@ -116,14 +117,25 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
 
   // Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done.
-  const std::string grid_title = T(Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c);
-  const float grid_h = floors ? kMidW : 7.0f;
+  const std::string grid_title =
+      T(floors ? Str::bwd_grid_short : Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c);
+  // (At the floors the grid leaves the column's foot to the materialising path's stored P.)
+  const float grid_h = floors ? 6.2f : 7.0f;
   if (!floors) {
     sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text, grid_title});
   } else {  // under the grid, on lines as wide as it (an arrow's label runs between the lane and the grid)
     const auto lines = WrapEstimated(grid_title, kMidW - 0.2f);
     for (size_t k = 0; k < lines.size(); ++k)
       sc.texts.push_back({"grid.title." + std::to_string(k + 1), kMidX, kTop + grid_h + 0.3f + 1.2f * static_cast<float>(k), 1.0f, pal.text, lines[k]});
+    if (runs_.bwd_reference) {
+      // For contrast (BWD/r4 points at it): the materialising path's P, stored in HBM; its traffic and
+      // P reads are in the side panel (backward_now).
+      const float y = kTop + grid_h + 0.5f + 1.2f * static_cast<float>(lines.size());
+      SceneRect p = tile("mat.P", kMidX, y, kMidW, kH - y, TileState::kWritten,
+                         "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
+      p.sublabel = T(Str::bwd_stored);
+      sc.rects.push_back(p);
+    }
   }
   const float size = std::min(kMidW / static_cast<float>(t_c), grid_h / static_cast<float>(t_r));
   for (std::int64_t i = 0; i < t_r; ++i)
@@ -272,9 +284,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
       sc.texts.push_back({"grads.dQ", pr->x, pr->y + pr->h + 1.4f, 0.85f, pal.text, T(Str::bwd_grads_dq)});
     } else {  // one update to a line: the three do not fit the panel's width on two
       int k = 0;
-      for (const Str line : {Str::bwd_grads_dv, Str::bwd_grads_dk, Str::bwd_grads_dq_short})
+      // (Formulas, the same in every language, like D_i's below.)
+      for (const char* line : {"dV_j += P^T dO_i", "dK_j += dS^T Q_i", "dQ_i += dS K_j"})
         sc.texts.push_back({"grads." + std::to_string(++k), pr->x, pr->y + pr->h + 0.2f + 1.2f * static_cast<float>(k - 1), 1.0f,
-                            pal.merge_arrow, T(line)});
+                            pal.merge_arrow, line});
     }
   } else if (ev.kind == EventKind::kComputeFull && ev.tensor == Tensor::kD) {
     a.kind = ArrowKind::kMerge;

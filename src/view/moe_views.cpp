@@ -313,6 +313,9 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
                         T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
                             QuantitiesAt(CpuGpuEvent() + 1 + static_cast<int>(token)).at("token_experts")});
 
+  // The link's column is a box of its own (HET/x2 points at it), its title and arrows inside.
+  SceneRect link = BoxRect("link", kGpuW + 0.1f, 0, kCpuX - kGpuW - 0.2f, kTopH, pal.background, pal);
+  sc.rects.push_back(link);
   sc.texts.push_back({"link.title", kLinkX + 0.1f, 0.2f, 1.0f, pal.text, T(Str::het_link)});
   SceneArrow back;
   back.id = "link.back";
@@ -345,7 +348,10 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
     sc.texts.push_back({id, 0.4f, y, 1.0f, col, text});
   };
   line("link.bytes", 10.0f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
-  line("cpu.cores", 11.3f, pal.text,
+  // The CPU cores' line sits on a box of its own so that HET/x2 and x3 can point at the cores.
+  SceneRect cores = BoxRect("cpu.cores", 0.1f, 11.15f, kW - 0.2f, 1.3f, pal.in_sram, pal);
+  sc.rects.push_back(cores);
+  line("cpu.cores.line", 11.3f, pal.text,
        T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
            std::to_string(pl.weight_bits) + " bit = " + FormatInt(pl.expert_bytes_per_token) + " " + unit + " / token");
   if (placement_q_)

@@ -111,10 +111,17 @@ TEST(ShippedLessons, LoadFillAndHighlight) {
       EXPECT_NE(st.source.zh.find("教学构造"), std::string::npos) << st.source.zh;
       EXPECT_NE(st.source.en.find("Teaching construction"), std::string::npos) << st.source.en;
       EXPECT_FALSE(st.highlight.empty()) << "say what to highlight";
-      for (const char* lang : {"zh", "en"}) {
-        const Scene sc = m.ScenarioOf(i).BuildScene(m.EventOf(i), lang, ClassroomPalette());
-        for (const auto& id : st.highlight) EXPECT_NE(sc.FindRect(id), nullptr) << "highlight \"" << id << "\" not in the scene";
-      }
+      // Both layouts: the default one and the one for a projector's or a laptop's label floors
+      // (SceneFrame::floors), which draws some diagrams differently — a highlight must exist in each.
+      for (const char* lang : {"zh", "en"})
+        for (const bool floors : {false, true}) {
+          SceneFrame frame;
+          frame.floors = floors;
+          frame.projector = floors;
+          const Scene sc = m.ScenarioOf(i).BuildScene(m.EventOf(i), lang, ClassroomPalette(), frame);
+          for (const auto& id : st.highlight)
+            EXPECT_NE(sc.FindRect(id), nullptr) << "highlight \"" << id << "\" not in the scene (" << lang << (floors ? ", floors)" : ")");
+        }
     }
   }
   EXPECT_GE(steps, 40);
@@ -367,8 +374,15 @@ TEST(AttentionModel, BackwardPlaceholders) {
   const auto panels = m->Panels(m->FindPosition("end"), "en");
   ASSERT_GE(panels.size(), 2u);
   EXPECT_NE(panels[1].title.find("Backward"), std::string::npos);   // right under "this run"
-  ASSERT_EQ(panels[1].rows.size(), 5u);
+  ASSERT_EQ(panels[1].rows.size(), 6u);
   EXPECT_EQ(panels[1].rows[0].value, q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"));
+  // dQ read / written, both passes: the counts BWD/r3 quotes.
+  EXPECT_EQ(panels[1].rows[4].value, q.at("bwd_recompute_reads:dQ") + " / " + q.at("bwd_recompute_writes:dQ") + "\t" +
+                                         q.at("bwd_reference_reads:dQ") + " / " + q.at("bwd_reference_writes:dQ"));
+  // T_r = T_c = 2, B_r × d = 8: dQ_i read on each of the 4 tiles (32); written as a zero fill of all
+  // 16 elements, then on each tile (16 + 32 = 48). The materialising pass writes dQ once (16).
+  EXPECT_EQ(q.at("bwd_recompute_reads:dQ") + "/" + q.at("bwd_recompute_writes:dQ"), "32/48");
+  EXPECT_EQ(q.at("bwd_reference_reads:dQ") + "/" + q.at("bwd_reference_writes:dQ"), "0/16");
   // Scenarios without "backward" have no backward placeholders.
   EXPECT_EQ(At("n49_flash2.json", "end").count("bwd_recompute_hbm_elements"), 0u);
 }
