@@ -121,14 +121,13 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     for (const auto& line : DerivationLines(*scenario_.derivation, lang)) run.rows.push_back({T(Str::derivation), line});
   run.rows.push_back({T(Str::event), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
   // The output exists once the trace has written it: before, the comparison is a future value.
-  if (e + 1 < FwdCount())
-    run.rows.push_back({T(Str::check_vs_reference), T(Str::not_yet)});
-  else if (!cmp)   // the reference is still being computed (in the background)
-    run.rows.push_back({T(Str::check_vs_reference), T(Str::computing)});
-  else
-    run.rows.push_back({T(Str::check_vs_reference), runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")"
-                                                             : runs_.check.Summary(),
-                        !runs_.check.ok()});
+  const auto check_row = [&]() -> PanelRow {
+    if (e + 1 < FwdCount()) return {T(Str::check_vs_reference), T(Str::not_yet)};
+    if (!cmp) return {T(Str::check_vs_reference), T(Str::computing)};   // the reference is still being computed
+    return {T(Str::check_vs_reference),
+            runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")" : runs_.check.Summary(), !runs_.check.ok()};
+  };
+  run.rows.push_back(check_row());
   if (q.at("flagged_rows") != "0") run.rows.push_back({T(Str::flagged_rows), q.at("flagged_rows") + " " + T(Str::flagged_note), true});
   out.push_back(run);
 
@@ -245,6 +244,10 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
   totals.rows.push_back({"exp " + T(Str::so_far), q.at("exps")});
   totals.rows.push_back({T(Str::tiles) + " " + T(Str::so_far), q.at("tiles_computed") + " " + T(Str::computed) + ", " + q.at("tiles_skipped") + " " + T(Str::skipped)});
+  // The whole run's tile count answers "how many tiles are skipped?" (MASK/k1): held back while open.
+  totals.rows.push_back({T(Str::tiles_whole_run), q.at("total_tiles_computed") + " " + T(Str::computed) + ", " +
+                                                      q.at("total_tiles_skipped") + " " + T(Str::skipped), false, -1, true});
+  if (Tiled()) totals.rows.push_back(check_row());   // the tiled output against the reference's (N49/m4 quotes it)
   out.push_back(totals);
 
   // Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson

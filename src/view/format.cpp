@@ -76,6 +76,12 @@ std::string FormatVector(const Eigen::VectorXd& v) {
   return Join(items, FormatDouble);
 }
 
+std::string FormatIntTuple(const std::vector<std::int64_t>& v) {
+  std::string s = "(";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + ")";
+}
+
 std::string FormatFraction(const engine::Rational& q) {
   std::string s = engine::ToFractionString(q);
   if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);

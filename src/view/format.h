@@ -15,6 +15,7 @@ namespace bw::view {
 std::string FormatInt(std::int64_t v);                    // 1234567 → "1,234,567" (counters read from afar)
 std::string FormatDouble(double x);                       // "22.86", "1.5", "4.54e-05", "−∞", "NaN"
 std::string FormatVector(const Eigen::VectorXd& v);       // "22.86" (d_v = 1) or "(1, 2.5)"
+std::string FormatIntTuple(const std::vector<std::int64_t>& v);  // "(2, 1, 5)": counts per expert, per device
 // Values shown together (one table, one list): each with as many significant digits as it takes
 // (4 at least, 17 at most) for distinct values to print distinctly: −60000 and −60001 give
 // "−60000" and "−60001", not "−6e+04" twice.

@@ -26,12 +26,6 @@ std::string Fraction(std::int64_t num, std::int64_t den) {
   return std::to_string(num) + "/" + std::to_string(den) + " \u2248 " + FormatDouble(static_cast<double>(num) / den);
 }
 
-std::string IntVector(const std::vector<std::int64_t>& v) {
-  std::string s = "(";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + ")";
-}
-
 }  // namespace
 
 std::string FormatParams(std::int64_t n) {
@@ -325,11 +319,11 @@ Quantities MoeModel::QuantitiesAt(int e) const {
   q["max_demand"] = std::to_string(routing_.max_demand);
   q["mean_demand"] = Fraction(routing_.assignments, routing_.experts);
   q["imbalance"] = Fraction(routing_.imbalance_num, routing_.imbalance_den);
-  q["demand"] = IntVector(routing_.demand);
-  q["served"] = IntVector(routing_.accepted);
+  q["demand"] = FormatIntTuple(routing_.demand);
+  q["served"] = FormatIntTuple(routing_.accepted);
   const std::int64_t last = e == 0 ? -1 : std::min<std::int64_t>(e - 1, routing_.tokens - 1);
   const auto now = routing_.AcceptedAfter(last);
-  q["served_now"] = IntVector(now);
+  q["served_now"] = FormatIntTuple(now);
   for (std::int64_t x = 0; x < routing_.experts; ++x) {
     const std::string k = std::to_string(x + 1);
     q["demand:" + k] = std::to_string(routing_.demand[static_cast<size_t>(x)]);
@@ -369,6 +363,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   p.rows.push_back({UiText(Str::moe_total, lang), q.at("total_params") + " (" + q.at("total_params_exact") + ")"});
   p.rows.push_back({UiText(Str::moe_active, lang) + " (k = " + q.at("top_k") + ")",
                     q.at("shared_params") + " + " + q.at("top_k") + " \u00d7 " + q.at("expert_params") + " = " + q.at("active_params")});
+  p.rows.push_back({UiText(Str::moe_active_share, lang), q.at("active_params") + " / " + q.at("total_params") + " = " + q.at("active_fraction")});
   p.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // answers MOE/e1
   out.push_back(p);
 
@@ -380,6 +375,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   t.rows.push_back({UiText(Str::moe_selected, lang), q.at("token_experts")});
   t.rows.push_back({UiText(Str::moe_gates, lang), q.at("token_gates")});
   t.rows.push_back({UiText(Str::moe_over, lang), q.at("token_dropped"), q.at("token_dropped") != "\u2014"});
+  t.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // MOE/e2 quotes it
   out.push_back(t);
 
   PanelSection r;
@@ -400,7 +396,10 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   s.id = "summary";
   s.title = UiText(Str::moe_panel_summary, lang);
   s.rows.push_back({UiText(Str::moe_tokens, lang) + " \u00d7 k", q.at("tokens") + " \u00d7 " + q.at("top_k") + " = " + q.at("assignments")});
+  s.rows.push_back({UiText(Str::moe_demand_per_expert, lang), q.at("demand")});
+  s.rows.push_back({UiText(Str::moe_mean_demand, lang), q.at("mean_demand")});
   s.rows.push_back({UiText(Str::moe_capacity, lang), q.at("capacity")});
+  s.rows.push_back({UiText(Str::moe_served_per_expert, lang), q.at("served")});
   s.rows.push_back({UiText(Str::moe_dropped, lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
   s.rows.push_back({UiText(Str::moe_imbalance, lang), q.at("imbalance")});
   out.push_back(s);

@@ -163,7 +163,7 @@ Scene MoeModel::BuildExpertParallelScene(int phase, const std::string& lang, con
                       T(Str::ep_remote) + " " + std::to_string(ep.remote_copies) + " (" + T(Str::ep_each_way) + "), " + T(Str::ep_local) +
                           " " + std::to_string(ep.local_copies) + "; " + T(Str::ep_busiest_link) + " " + std::to_string(ep.busiest_link)});
   sc.texts.push_back({"ep.critical", 0.6f, kH - (floors ? 1.4f : 1.5f), floors ? 1.0f : 0.95f, pal.write_arrow,
-                      T(Str::ep_busiest) + T(Str::colon) + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + T(Str::list_comma) +
+                      T(Str::ep_loads) + " " + FormatIntTuple(ep.load) + T(Str::list_semicolon) + T(Str::ep_busiest) + T(Str::colon) + T(Str::ep_device) + " " + std::to_string(ep.busiest_device + 1) + T(Str::list_comma) +
                           std::to_string(ep.busiest_load) + " " + T(Str::ep_assignments) + " (" + T(Str::ep_mean) + " " +
                           FormatDouble(static_cast<double>(routing_.assignments - routing_.dropped_assignments) / static_cast<double>(G)) + ")"});
   return sc;
@@ -379,9 +379,7 @@ void MoeModel::AddDeploymentQuantities(Quantities& q) const {
   q["ep_busiest_device"] = std::to_string(ep.busiest_device + 1);
   q["ep_busiest_load"] = std::to_string(ep.busiest_load);
   q["ep_busiest_link"] = std::to_string(ep.busiest_link);
-  std::string load = "(";
-  for (size_t x = 0; x < ep.load.size(); ++x) load += (x ? ", " : "") + std::to_string(ep.load[x]);
-  q["ep_load"] = load + ")";
+  q["ep_load"] = FormatIntTuple(ep.load);
   const auto& pl = *placement_;
   q["hidden"] = FormatInt(d.hidden);
   q["activation_bytes"] = std::to_string(d.activation_bytes);
@@ -402,6 +400,7 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
   std::vector<PanelSection> out;
   if (e == ComputeEvent()) {
     PanelSection c;
+    c.id = "compute";
     c.title = T(Str::moe_compute_title);
     c.rows.push_back({T(Str::moe_n_total), FormatParams(count_.total) + " → " + FormatFlops(compute_->with_total) + " FLOPs"});
     c.rows.push_back({T(Str::moe_n_active), FormatParams(count_.active_per_token) + " → " + FormatFlops(compute_->with_active) + " FLOPs"});
@@ -411,6 +410,7 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
   }
   if (e >= ExpertParallelEvent() && e < CpuGpuEvent()) {
     PanelSection p;
+    p.id = "ep";
     p.title = T(Str::ep_panel);
     p.columns = {T(Str::ep_device)};
     for (std::int64_t b = 0; b < ep_->devices; ++b) p.columns.push_back("→ " + std::to_string(b + 1));
@@ -424,7 +424,10 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
   }
   if (e >= CpuGpuEvent()) {
     PanelSection h;
+    h.id = "het";
     h.title = T(Str::het_panel);
+    // The load the busiest expert's cores carry (HET/x3 quotes it).
+    h.rows.push_back({T(Str::moe_demand_per_expert), FormatIntTuple(routing_.demand)});
     const std::string unit = " " + T(Str::unit_bytes);
     h.rows.push_back({T(Str::het_gpu_hbm), FormatInt(placement_->gpu_weight_bytes) + unit});
     h.rows.push_back({T(Str::het_cpu_mem), FormatInt(placement_->cpu_weight_bytes) + unit});
