@@ -11,16 +11,20 @@ namespace {
 
 // A checked exercise under an open question: a field for a typed number (Enter or the button
 // checks it) or one button per choice, and the verdict line. A right answer reveals the answer.
-void CheckWidgets(AppState& s) {
+// `compact` (a projector): the field says what it wants inside it, on one line with the buttons (the
+// prompt's own line pushed N50/w1's field onto a page after its question, a helper).
+void CheckWidgets(AppState& s, bool compact) {
   const auto* st = s.CurrentStep();
   if (!st || !st->check) return;
   const auto& check = *st->check;
   const auto& lang = s.options.lang;
   if (!check.number.empty()) {
-    Said(T(s, view::Str::check_prompt));
+    if (!compact) Said(T(s, view::Str::check_prompt));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    const bool enter = ImGui::InputText("##answer", s.ui.answer_typed.data(), s.ui.answer_typed.size(),
-                                        ImGuiInputTextFlags_EnterReturnsTrue);
+    const std::string hint = compact ? T(s, view::Str::check_prompt_short) : "";
+    const bool enter = ImGui::InputTextWithHint("##answer", hint.c_str(), s.ui.answer_typed.data(), s.ui.answer_typed.size(),
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+    if (compact) SaidItem(hint, TextRole::kHint);
     s.ui.answer_field = ImGui::GetItemID();
     if (ImGui::IsItemEdited()) s.ui.answer_verdict = s.ui.answer_mistake = -1;  // a new answer: not checked yet
     s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
@@ -91,16 +95,25 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   }
   y = ImGui::GetCursorScreenPos().y;
   if (!big) ImGui::PopFont();
-  if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s);
-  if (big) ImGui::PopFont();
+  // A projector's typed check sits on one line with the reveal button, and the key hint is left out
+  // (the teacher has the clicker; the class reads the question): the box fits with its question.
+  const auto* step = s.CurrentStep();
+  const bool typed = step && step->check && !step->check->number.empty();
+  const bool compact = big && typed;
+  if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s, compact);
+  if (big && !compact) ImGui::PopFont();
   if (!st.reveal.empty()) {
+    if (compact && s.ui.answer_verdict < 0) ImGui::SameLine();
     if (ImGui::Button(T(s, view::Str::reveal).c_str())) Reveal(s);
     SaidItem(T(s, view::Str::reveal), TextRole::kHint);
-    ImGui::SameLine();
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    Wrapped(st.reveal, TextRole::kHint);
-    ImGui::PopStyleColor();
+    if (!compact) {
+      ImGui::SameLine();
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      Wrapped(st.reveal, TextRole::kHint);
+      ImGui::PopStyleColor();
+    }
   }
+  if (compact) ImGui::PopFont();
   ImGui::EndGroup();
   if (ImGui::GetItemRectMax().y > y + 0.5f) part(y);  // the check's field or choices and the reveal row
   const ImVec2 bottom = ImGui::GetItemRectMax();

@@ -200,7 +200,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   in.side = !(s.options.projector && PanelsNow(s).empty());
   // A projector's table keeps its numbers whole at 24 px em: the panel widens for it (MASK/k3's six
   // columns broke "0.7071" in two).
-  if (s.options.projector) in.side_min = PanelsLeastWidth(s, fonts, 24.0f);
+  if (s.options.projector) in.side_min = PanelsLeastWidth(s, fonts, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text);
   view::Layout L = view::ComputeLayout(in);
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
@@ -266,7 +266,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
       ImGui::PopStyleVar();
       ImGui::SetWindowFontScale(1.0f);
       const float used = ImGui::GetCursorPosY() - y0, room = L.side.h - 2 * ImGui::GetStyle().WindowPadding.y;
-      const float floor = std::min(1.0f, 24.0f / std::max(1.0f, fonts.Em(fonts.text_px)));
+      const float floor = std::min(1.0f, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / std::max(1.0f, fonts.Em(fonts.text_px)));
       float fit = s.ui.side_fit;
       if (used > room + 0.5f) fit = std::max(floor, std::min(fit - 0.01f, fit * room / used * 0.995f));
       if (fit < s.ui.side_fit) {

@@ -146,7 +146,9 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       const float room = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize - padding;
       // … but never below the legible floor (24 px em on a projector, 14 on a laptop: issue 29);
       // beyond it the cells wrap, between words and never inside a number (WrapLines).
-      const float floor_em = big ? 24.0f : 14.0f;
+      // (In proportion to the window's height: a 4K projector's table was held to 1080p's 24 px.)
+      const float display_h = ImGui::GetIO().DisplaySize.y;
+      const float floor_em = big ? view::ProjectorFloors(display_h).text : view::DeskFloors(display_h).text;
       const float min_fit = std::clamp(floor_em / std::max(1.0f, fonts.Em(ImGui::GetFontSize())), 0.6f, 1.0f);
       const float fit = text > room && text > 0 ? std::clamp(room / text, min_fit, 1.0f) : 1.0f;
       const float panel_scale = big ? s.ui.side_fit : 1.0f;  // the projector panel's own fit (DrawMainWindow)

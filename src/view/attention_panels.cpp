@@ -239,7 +239,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   }
   // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
   const bool peak_over = q.count("sram_over_M_bytes") > 0;
-  totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
+  totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M") + " " + T(Str::elements) + " = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
                          peak_over});
   totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
   totals.rows.push_back({"exp " + T(Str::so_far), q.at("exps")});

@@ -75,7 +75,9 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     if (runs_.run.counters.sram_peak_bytes > m_bytes)
     {
       const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B";
-      const std::string over = "> M = " + FormatInt(m_bytes) + " B " + UiText(Str::sram_over_m, lang);
+      // M in the lesson's unit (elements, N23/c2) and in the counters' (bytes).
+      const std::string over = "> M = " + FormatInt(scenario_.derivation->M) + " " + UiText(Str::elements, lang) + " = " + FormatInt(m_bytes) +
+                               " B " + UiText(Str::sram_over_m, lang);
       if (!floors) {
         sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow, peak + " " + over});
       } else {  // at the floors: two lines at the foot of the accumulator's box, where its rows leave room

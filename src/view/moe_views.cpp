@@ -285,7 +285,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
 // held — the link's bytes per token, the weights the CPU cores read per token, the quantised variant,
 // the thread binding. (The GPU's attention box is named in its HBM's title; the NUMA note is left out.)
 Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& lang, const Palette& pal) const {
-  constexpr float kW = 40, kH = 15.6f, kTopH = 9.6f, kGpuW = 12.4f, kLinkX = 12.6f, kCpuX = 19.6f, kCpuW = kW - kCpuX;
+  constexpr float kW = 40, kH = 16.2f, kTopH = 9.6f, kGpuW = 12.4f, kLinkX = 12.6f, kCpuX = 19.6f, kCpuW = kW - kCpuX;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& pl = *placement_;
   const auto& c = scenario_.config;
@@ -347,18 +347,20 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
   const auto line = [&](const std::string& id, float y, Color col, const std::string& text) {
     sc.texts.push_back({id, 0.4f, y, 1.0f, col, text});
   };
-  line("link.bytes", 10.0f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
-  // The CPU cores' line sits on a box of its own so that HET/x2 and x3 can point at the cores.
-  SceneRect cores = BoxRect("cpu.cores", 0.1f, 11.15f, kW - 0.2f, 1.3f, pal.in_sram, pal);
+  line("link.bytes", 9.8f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
+  // The CPU cores' line sits on a box of its own so that HET/x2 and x3 can point at the cores; clear
+  // of the lines above and below, which the painter may enlarge to the floor (its highlight border cut
+  // through "8,192 bytes", a helper).
+  SceneRect cores = BoxRect("cpu.cores", 0.1f, 11.3f, kW - 0.2f, 1.5f, pal.in_sram, pal);
   sc.rects.push_back(cores);
-  line("cpu.cores.line", 11.3f, pal.text,
+  line("cpu.cores.line", 11.5f, pal.text,
        T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
            std::to_string(pl.weight_bits) + " bit = " + FormatInt(pl.expert_bytes_per_token) + " " + unit + " / token");
   if (placement_q_)
-    line("cpu.quantised", 12.6f, pal.text,
+    line("cpu.quantised", 13.1f, pal.text,
          T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit" + T(Str::colon) + FormatInt(placement_q_->cpu_weight_bytes) + " " +
              unit + " " + T(Str::het_in_memory) + T(Str::list_comma) + FormatInt(placement_q_->expert_bytes_per_token) + " " + unit + " / token " + T(Str::het_read));
-  line("cpu.binding", placement_q_ ? 13.9f : 12.6f, pal.text_muted, T(Str::het_binding));
+  line("cpu.binding", placement_q_ ? 14.4f : 13.1f, pal.text_muted, T(Str::het_binding));
   return sc;
 }
 

@@ -293,7 +293,10 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
   for (const char* lang : {"zh", "en"}) {
     const Scene sc = StepScene(m, "N23/c3", lang);
     bool flagged = false;
-    for (const auto& t : sc.texts) flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B > M = " + FormatInt(cap) + " B") != std::string::npos;
+    // M in the lesson's unit and in bytes (N23/c2's text says "M = 32 elements", a helper read "256 B").
+    for (const auto& t : sc.texts)
+      flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B > M = 32 " + UiText(Str::elements, lang) + " = " + FormatInt(cap) + " B") !=
+                                              std::string::npos;
     EXPECT_TRUE(flagged);
     bool row = false;
     for (const auto& sec : model.Panels(m.EventOf(c3), lang))
