@@ -200,7 +200,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   in.side = !(s.options.projector && PanelsNow(s).empty());
   // A projector's table keeps its numbers whole at 24 px em: the panel widens for it (MASK/k3's six
   // columns broke "0.7071" in two).
-  if (s.options.projector) in.side_min = PanelsLeastWidth(s, fonts, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text);
+  // So does a laptop's, at its own floor (MASK/k3's "0.7071" broke into "0.707 / 1" at 1280×720).
+  const float display_h = ImGui::GetIO().DisplaySize.y;
+  in.side_min = PanelsLeastWidth(s, fonts, s.options.projector ? view::ProjectorFloors(display_h).text : view::DeskFloors(display_h).text);
   view::Layout L = view::ComputeLayout(in);
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
@@ -247,7 +249,10 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     place(L.side);
     const ImVec2 at = ImGui::GetCursorScreenPos();
     painted.side_pane[0] = at.x, painted.side_pane[1] = at.y, painted.side_pane[2] = at.x + L.side.w, painted.side_pane[3] = at.y + L.side.h;
-    ImGui::BeginChild("right", ImVec2(L.side.w, L.side.h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    // A laptop's panel scrolls (a student has a mouse; MOE/e4's routing table stopped at E6 with no
+    // way on); a projector's never does (below).
+    ImGui::BeginChild("right", ImVec2(L.side.w, L.side.h), true,
+                      s.options.projector ? ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse : ImGuiWindowFlags_None);
     if (s.options.projector) {
       // The projector's panel has no scrollbar: its text shrinks until it fits, to 24 px em at most
       // (the key numbers' 36 then give way too; issue 29). What is still taller is cut, and the

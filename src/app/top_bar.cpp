@@ -15,7 +15,9 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
   } else if (s.OnTitleCard() || s.OnEndCard()) {
     title += "  \u00b7  " + s.model.course->course.title.In(s.options.lang);
   } else if (const auto* st = s.CurrentStep()) {
-    title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + "  \u00b7  " + st->id;
+    // (A projector leaves the step's file id out: the class reads the lesson, its step number and the
+    // step title's own short name, "w1 · …".)
+    title += "  \u00b7  " + s.model.lesson->lesson.title.In(s.options.lang) + (s.options.projector ? "" : "  \u00b7  " + st->id);
   } else if (const auto* cur = s.Current()) {
     title += "  \u00b7  " + cur->Title().In(s.options.lang);
   }

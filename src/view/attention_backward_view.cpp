@@ -131,8 +131,9 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
       // For contrast (BWD/r4 points at it): the materialising path's P, stored in HBM; its traffic and
       // P reads are in the side panel (backward_now).
       const float y = kTop + grid_h + 0.5f + 1.2f * static_cast<float>(lines.size());
+      // Named as the other path's ("P stored in HBM" under "the forward keeps only O" read as a contradiction).
       SceneRect p = tile("mat.P", kMidX, y, kMidW, kH - y, TileState::kWritten,
-                         "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
+                         T(Str::bwd_contrast) + "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
       p.sublabel = T(Str::bwd_stored);
       sc.rects.push_back(p);
     }

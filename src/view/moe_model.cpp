@@ -274,9 +274,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
       a.color = rt.dropped[s] ? pal.write_arrow : pal.read_arrow;
       a.points = {{kLeftW - 0.2f, ty}, {kLeftW + 0.4f + 0.3f * static_cast<float>(s), ty},
                   {kLeftW + 0.4f + 0.3f * static_cast<float>(s), lane}, {cx, lane}, {cx, kExpTop}};
-      // The gate inside the chosen box, under its name: clear of the other arrow's lane.
-      a.label = "g " + FormatDouble(rt.gates[s]) + (rt.dropped[s] ? " \u00d7" : "");
-      a.label_at = {expert_cx[static_cast<size_t>(x)] - ew / 2 + 0.25f, kExpTop + (fl ? 3.0f : 2.4f)};
+      // (No label: a gate wider than the box sat on its border and the other arrow, a helper; the
+      // gates are in the token's panel section, "gates", and the × on the router's line.)
       sc.arrows.push_back(a);
     }
   }
