@@ -18,7 +18,9 @@ void DrawToast(AppState& s, double now) {
     return;
   }
   const ImVec2 size = ImGui::GetIO().DisplaySize;
-  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, size.y - ImGui::GetFontSize() * 3.5f), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  // At the top, under the top bar: at the foot it covered the text pane's "PageUp (2/2)" mark and,
+  // before that, the heatmap's legend (helpers); the top of the diagram holds only panel titles.
+  ImGui::SetNextWindowPos(ImVec2(size.x * 0.5f, ImGui::GetFontSize() * 1.8f), ImGuiCond_Always, ImVec2(0.5f, 0.0f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(size.x * 0.9f, size.y * 0.3f));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(38, 50, 56, 240));
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 255, 255));
