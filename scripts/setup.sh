@@ -10,7 +10,7 @@ BW_BUILD="${BW_BUILD:-$BW_ROOT/build}"
 BW_PACKAGES=(
   build-essential cmake pkg-config git
   libeigen3-dev libboost-dev nlohmann-json3-dev libcli11-dev
-  libimgui-dev libglfw3-dev libgl-dev libx11-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev fonts-noto-cjk
+  libimgui-dev libglfw3-dev libgl-dev libx11-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev libqrencode-dev fonts-noto-cjk
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool x11-utils x11-xkb-utils x11-apps
   dpkg-dev file

@@ -58,6 +58,10 @@ nlohmann::json StateJson(const AppState& s) {
           {"library", s.ui.show_library},
           {"library_filter", s.ui.library_filter},
           {"blank", s.ui.blank},
+          {"class", s.ui.live_class.live ? nlohmann::json{{"url", s.ui.live_class.url}, {"code", s.ui.live_class.code},
+                                                          {"students", s.ui.live_class.students}, {"connected", s.ui.live_class.connected},
+                                                          {"histogram", s.ui.live_class.histogram}, {"join_card", s.ui.show_join_card}}
+                                         : nlohmann::json()},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
                       {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()}}},

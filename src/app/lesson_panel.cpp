@@ -233,6 +233,15 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
       Wrapped("\u2192 " + Fill(s, st->answer->In(s.options.lang)));
     }
   }
+  // A live class: the count joined and the open question's answers so far, which the projected
+  // screen never shows (issue 30).
+  if (const auto& c = s.ui.live_class; c.live) {
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", T(s, view::Str::class_notes).c_str());
+    Wrapped(c.url + "  \u00b7  " + T(s, view::Str::class_code) + " " + c.code + "  \u00b7  " +
+            view::UiFormat(view::Str::class_students, s.options.lang, {std::to_string(c.students)}));
+    for (const auto& line : c.histogram) Wrapped(line);
+  }
   ImGui::Separator();
   if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
     const auto& next = L.steps[s.ui.step + 1];

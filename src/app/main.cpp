@@ -43,6 +43,9 @@
 #include "app/shortcuts.h"
 #include "app/toast.h"
 #include "app/window_geometry.h"
+#ifndef __EMSCRIPTEN__
+#include "app/live_class.h"
+#endif
 #include "session/shown.h"
 #include "app/frame_helpers.h"
 #include "data/atomic_write.h"
@@ -56,7 +59,7 @@ const auto kProcessStart = Clock::now();
 // [SECTION] Arguments ------------------------------------------------------------------------------
 
 struct Args {
-  std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show;
+  std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show, class_at;
   int width = 1600, height = 1000;
   bool projector = false, presenter = false, no_settings = false, reveal = false;
   float font_px = 0;     // 0 = from settings
@@ -115,6 +118,9 @@ int main(int argc, char** argv) {
   cli.add_flag("--gpu", args.gpu_open, "Open the GPU panel (G) as a user would: live with a GPU, else a paused replay");
   cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
   cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
+#ifndef __EMSCRIPTEN__
+  cli.add_option("--class", args.class_at, "Start a live class: serve the web edition and the class channel on ADDRESS[:PORT] (the interface the students reach, e.g. 192.168.1.20:8080; 127.0.0.1 for a test; no port: any free one); J hides the join card");
+#endif
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
   cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O), help (?) or library (the start screen); for screenshots")
@@ -191,6 +197,20 @@ int main(int argc, char** argv) {
   // Hand the parser's freed memory (a 4096-token file's JSON tree is tens of MB) back to the system
   // before the window and the fonts take theirs: otherwise the peak RSS holds both.
   malloc_trim(0);
+#endif
+
+#ifndef __EMSCRIPTEN__
+  // A live class: no port is opened without --class; its server runs on its own thread.
+  bw::app::LiveClass live_class;
+  if (!args.class_at.empty()) {
+    if (const std::string err = live_class.Start(args.class_at, state); !err.empty()) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
+    std::cout << "class: " << state.ui.live_class.url << " code " << state.ui.live_class.code << std::endl;
+    state.ui.status = bw::view::UiFormat(bw::view::Str::class_started, state.options.lang,
+                                         {state.ui.live_class.url, state.ui.live_class.code});
+  }
 #endif
 
   GLFWwindow* window = bw::app::platform::OpenWindow(args.width, args.height, /*vsync=*/args.soak == 0, &state);
@@ -426,6 +446,9 @@ int main(int argc, char** argv) {
     }
     bw::app::DrawSettingsWindow(state);
     bw::app::DrawToast(state, glfwGetTime());
+#ifndef __EMSCRIPTEN__
+    bw::app::DrawJoinCard(state, ImGui::GetIO().DisplaySize.y / 1080.0f);
+#endif
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON. The keys
     // come through AppState's queue (HandleKeys), so a tap inside one frame still exports.
     const auto export_request = std::exchange(state.ui.export_request, bw::app::Transient::Export::kNone);
@@ -584,6 +607,9 @@ int main(int argc, char** argv) {
     else bw::app::platform::Present(window, redraw, fb_w, fb_h);
     if (notes.IsOpen()) notes.Frame(window, main_ctx, bw::app::ShownTexts(state));
 
+#ifndef __EMSCRIPTEN__
+    live_class.Frame(state, glfwGetTime());   // the class follows what this frame showed
+#endif
     if (!args.state_file.empty()) {
       const std::string js = bw::app::StateJson(state).dump(2) + "\n";
       if (js != last_state) {
@@ -602,6 +628,9 @@ int main(int argc, char** argv) {
     }
   });
 
+#ifndef __EMSCRIPTEN__
+  live_class.Stop(state);
+#endif
   notes.Close();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();

@@ -130,11 +130,14 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     s.ui.layout_settling = true;  // draw that page
   }
   if (tops.size() > 1) {  // "▼ more: PageDown (1/2)" at the pane's foot, a button for the mouse
-    const std::string mark = view::UiFormat(page + 1 < pages ? view::Str::text_more : view::Str::text_last_page,
-                                            s.options.lang, {std::to_string(page + 1), std::to_string(pages)});
+    // The next PageDown reveals the open question's answer once its last page is shown: the mark says
+    // so ("more: PageDown (1/2)" promised a page and brought the answer, a helper).
+    const bool reveals_next = s.PredictPending() && page >= s.ui.question_last_page;
+    const view::Str key = reveals_next ? view::Str::text_reveal_next : page + 1 < pages ? view::Str::text_more : view::Str::text_last_page;
+    const std::string mark = view::UiFormat(key, s.options.lang, {std::to_string(page + 1), std::to_string(pages)});
     const float mw = ImGui::CalcTextSize(mark.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
     ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, at.y + h - line));
-    if (ImGui::SmallButton(mark.c_str())) StepLesson(s, page + 1 < pages ? +1 : -1);
+    if (ImGui::SmallButton(mark.c_str())) StepLesson(s, reveals_next || page + 1 < pages ? +1 : -1);
     SaidItem(mark, TextRole::kHint);
   }
   ImGui::EndChild();

@@ -61,6 +61,7 @@ const std::vector<Shortcut>& Shortcuts() {
          Toggle(s.ui.blank);
          s.ui.playing = false;  // nothing moves on behind the black screen
        }},
+      {view::Str::key_join, {Char('j', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Toggle(s.ui.show_join_card); }},
       {view::Str::key_home_end, {Key(GLFW_KEY_HOME), Key(GLFW_KEY_END)},
        [](AppState& s, const KeyPress& k) {
          const int to = k.key == GLFW_KEY_HOME ? 0 : 1 << 20;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <cstdint>
 #include <vector>
 
 #include "session/frame_cache.h"
@@ -158,6 +159,17 @@ struct Transient {
   float chrome_px = 22;          // the top bar's and timeline's font size (view::ChromePx of the window)
   float text_px = 22;            // the text's font size: options.font_px × view::WindowTextScale
   float export_scale = 1.0f;     // while Ctrl+E renders at 2×: font_px is multiplied by it, Ctrl ± is not
+  // A live class (issue 30; app/live_class.h runs its server): what the join card and the notes
+  // window show. Nothing here while no class runs.
+  struct LiveClassView {
+    bool live = false;
+    std::string url, code;        // "http://192.168.1.20:8080/", "4KQ7PZ"
+    int students = 0, connected = 0;
+    int qr_size = 0;              // the join URL's QR code: qr_size × qr_size modules, row-major, 1 = dark
+    std::vector<std::uint8_t> qr;
+    std::vector<std::string> histogram;  // the open question's answers so far, one line each (notes window only)
+  } live_class;
+  bool show_join_card = false;   // J: the join card over a step while a class runs (title cards always show it)
 };
 
 struct Model {

@@ -74,10 +74,10 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
     const std::int64_t m_bytes = scenario_.derivation->M * runs_.run.counters.element_bytes;
     if (runs_.run.counters.sram_peak_bytes > m_bytes)
     {
-      const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B";
-      // M in the lesson's unit (elements, N23/c2) and in the counters' (bytes).
-      const std::string over = "> M = " + FormatInt(scenario_.derivation->M) + " " + UiText(Str::elements, lang) + " = " + FormatInt(m_bytes) +
-                               " B " + UiText(Str::sram_over_m, lang);
+      // M in the lesson's unit (elements, N23/c2) and in the counters' (bytes); the flag on the first
+      // line, which is the shorter (the second's end was cut by the box's edge, a helper).
+      const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(runs_.run.counters.sram_peak_bytes) + " B " + UiText(Str::sram_over_m, lang);
+      const std::string over = "> M = " + FormatInt(scenario_.derivation->M) + " " + UiText(Str::elements, lang) + " = " + FormatInt(m_bytes) + " B";
       if (!floors) {
         sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow, peak + " " + over});
       } else {  // at the floors: two lines at the foot of the accumulator's box, where its rows leave room

@@ -295,8 +295,8 @@ TEST(LessonScenes, SramAboveMIsFlagged) {
     bool flagged = false;
     // M in the lesson's unit and in bytes (N23/c2's text says "M = 32 elements", a helper read "256 B").
     for (const auto& t : sc.texts)
-      flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B > M = 32 " + UiText(Str::elements, lang) + " = " + FormatInt(cap) + " B") !=
-                                              std::string::npos;
+      flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B " + UiText(Str::sram_over_m, lang)) != std::string::npos &&
+                 t.text.find("> M = 32 " + UiText(Str::elements, lang) + " = " + FormatInt(cap) + " B") != std::string::npos;
     EXPECT_TRUE(flagged);
     bool row = false;
     for (const auto& sec : model.Panels(m.EventOf(c3), lang))

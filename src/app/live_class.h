@@ -1,0 +1,53 @@
+// The teacher's side of a live class (issue 30): `--class ADDRESS[:PORT]` starts the class server
+// (server::ClassServer, on its own thread) serving the web edition's files; every frame publishes
+// what the teacher's screen shows (classroom::TeacherStateOf) when it changed, and a few times a
+// second copies the join URL, code, student count and the open question's histogram into
+// AppState::ui.live_class for the join card (projected) and the notes window (the teacher's only).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "classroom/teacher_state.h"
+#include "session/app_state.h"
+
+namespace bw::server {
+class ClassServer;
+}
+
+namespace bw::app {
+
+// The web edition's files the class serves: $BLOCKWISE_WEB_ROOT, else web/ in the data root (an
+// installed copy), else build-web/ in it (a source build after `scripts/web --build-only`); the
+// first that holds index.html and blockwise.js (web/ in a source tree is the page's template). "" when none does.
+std::string FindWebRoot();
+
+// The QR code of `text` (libqrencode, error correction M): size × size modules, row-major, 1 = dark.
+// Empty when the text cannot be encoded.
+std::vector<std::uint8_t> EncodeQr(const std::string& text, int* size);
+
+class LiveClass {
+ public:
+  LiveClass();
+  ~LiveClass();
+  // Starts a class listening on `where` ("127.0.0.1", "0.0.0.0:8080", "[::1]:0"; port 0 or none:
+  // any free port). Returns "" or why not, one line (no web files, a bad address, the port taken).
+  std::string Start(const std::string& where, AppState& s);
+  void Frame(AppState& s, double now_s);   // after each frame: publish, refresh the view
+  void Stop(AppState& s);                  // ends the class: students are told, the state file removed
+  bool live() const { return server_ != nullptr; }
+
+ private:
+  std::unique_ptr<server::ClassServer> server_;
+  classroom::ClassControls controls_;
+  classroom::TeacherState published_;
+  bool any_published_ = false;
+  double next_view_s_ = 0;
+};
+
+// The join card, over the projected screen's lower right corner: the URL, the code, the QR code and
+// the count of students joined. Nothing while no class runs or the teacher hid it (J).
+void DrawJoinCard(const AppState& s, float scale);
+
+}  // namespace bw::app

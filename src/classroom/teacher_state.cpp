@@ -1,0 +1,27 @@
+#include "classroom/teacher_state.h"
+
+#include <string>
+
+namespace bw::classroom {
+
+TeacherState TeacherStateOf(const app::AppState& s, const ClassControls& controls) {
+  TeacherState t;
+  t.course = s.InCourse() ? s.model.course->course.id : "";
+  t.lesson = s.InLesson() ? s.model.lesson->lesson.id : "";
+  const bool on_step = s.CurrentStep() && !s.OnTitleCard() && !s.OnEndCard() && !s.ui.show_library;
+  t.step = on_step ? s.CurrentStep()->id : "";
+  t.event = s.Current() ? s.ui.event : 0;
+  t.position = "event:" + std::to_string(t.event + 1);
+  t.revealed = on_step && s.ui.revealed;
+  t.pacing_lock = controls.pacing_lock;
+  t.round = controls.round;
+  t.voting_closed = controls.voting_closed;
+  return t;
+}
+
+std::optional<app::StepQuestion> QuestionNow(const app::AppState& s) {
+  if (!s.CurrentStep() || s.OnTitleCard() || s.OnEndCard() || s.ui.show_library) return std::nullopt;
+  return app::QuestionOf(*s.model.lesson, s.ui.step);
+}
+
+}  // namespace bw::classroom
