@@ -206,10 +206,6 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
 // diagram, the balance or the side panel — on a projector at 1920×1080, where the side panel shows
 // only the step's own section (BWD/r2 quoted "moved 104 elements, read 0 of P", which projector mode
 // showed only in the diagram at 13 px em). A value with " ≈ " counts when its exact part is there.
-// Every shipped step's quoted numbers are on screen (issue 29): the set of known exceptions is empty,
-// and a new one has to be named here, with its reason.
-const std::set<std::string> kNotOnScreenYet = {};
-
 TEST_F(Legibility, EveryNumberAStepsBodyQuotesIsOnScreen) {
   auto [lessons, texts] = OpenShippedLessons();
   const Fonts fonts = ProjectorFonts(lessons, texts, 1080, 22.0f);
@@ -238,11 +234,8 @@ TEST_F(Legibility, EveryNumberAStepsBodyQuotesIsOnScreen) {
             return t;
           };
           const bool on_screen = bare(shown).find(bare(v)) != std::string::npos;
-          const bool known = kNotOnScreenYet.count(st.id + " " + name) > 0;
-          if (!on_screen && !known && ++failures <= 30)
+          if (!on_screen && ++failures <= 30)
             ADD_FAILURE() << lang << " " << st.id << ": its body quotes {" << name << "} = \"" << v << "\", which is not on screen";
-          if (on_screen && known && ++failures <= 30)
-            ADD_FAILURE() << st.id << " " << name << " is on screen now: take it off kNotOnScreenYet";
         }
       }
     }
