@@ -39,8 +39,9 @@ void CheckWidgets(AppState& s, bool compact) {
     const float pad = ImGui::GetStyle().FramePadding.x * 2;
     for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
       const bool picked = k == s.ui.answer_choice;
+      const bool judged = s.ui.answer_verdict >= 0;   // (an answer sent to a class waits for the reveal)
       const std::string text =
-          std::string(picked ? (k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
+          std::string(picked ? (!judged ? "\u25cf " : k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
       std::string label;
       for (const auto& line : WrapLines(text, avail - pad)) label += (label.empty() ? "" : "\n") + line;
       label += "##choice" + std::to_string(k);
@@ -51,6 +52,16 @@ void CheckWidgets(AppState& s, bool compact) {
   }
   static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong,
                                                view::Str::check_unreadable, view::Str::check_coarse};
+  // A live class's student: the answer went to the class; its verdict waits for the teacher's reveal.
+  if (const auto& c = s.ui.student; c.joined && !s.ui.revealed && c.sent_question == st->id && c.sent_round == c.round &&
+                                    !c.sent_answer.empty() && s.ui.answer_verdict < 0) {
+    std::string sent = c.sent_answer;
+    if (!check.choices.empty()) {
+      const int k = std::atoi(sent.c_str());
+      if (k >= 1 && k <= static_cast<int>(check.choices.size())) sent = check.choices[static_cast<size_t>(k - 1)].In(lang);
+    }
+    Wrapped(view::UiFormat(view::Str::student_sent, lang, {sent}));
+  }
   if (s.ui.answer_verdict >= 0) {
     const bool choice = !check.choices.empty();
     const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);

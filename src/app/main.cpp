@@ -45,6 +45,7 @@
 #include "app/window_geometry.h"
 #ifndef __EMSCRIPTEN__
 #include "app/live_class.h"
+#include "classroom/student.h"
 #endif
 #include "session/shown.h"
 #include "app/frame_helpers.h"
@@ -437,8 +438,10 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     bw::app::HandleKeys(state);
+    bw::classroom::AfterInput(state);  // a student of a live class: a key that moved away from the teacher
     if (state.ui.show_gpu) gpu.Tick(state, glfwGetTime());  // the timeline shows the replay's position now
     bw::app::Painted painted = bw::app::DrawMainWindow(state, fonts, progress, &heatmap);
+    bw::classroom::AfterInput(state);  // … or a click, a drag of the timeline
     bw::app::DrawOpenBrowser(state);
     if (state.ui.show_gpu) {
       bw::app::Painted gp = gpu.Draw(state, fonts, glfwGetTime());

@@ -3,6 +3,7 @@
 // loop, the build-time CJK subset packaged with the page, settings in local storage, saves as
 // downloads. The page (web/index.html) talks to the app through the exported bw_* functions below.
 #include "app/platform.h"
+#include "classroom/student.h"
 
 #include <GLFW/glfw3.h>
 #include <emscripten.h>
@@ -186,6 +187,35 @@ EMSCRIPTEN_KEEPALIVE void bw_resize(int width, int height) {
   if (!platform::g_window) return;
   glfwSetWindowSize(platform::g_window, width, height);
   if (platform::g_state) platform::g_state->ui.input_seen = true;
+}
+
+// [class] A live class's student (classroom/student.h): the page's WebSocket opened (with the join code)
+// or closed, one frame it received, and the frames to send now (one per line; a frame is compact
+// JSON, which holds no raw newline).
+EMSCRIPTEN_KEEPALIVE void bw_class_connected(const char* code) {
+  if (!bw::app::platform::g_state) return;
+  bw::classroom::Connected(*bw::app::platform::g_state, code);
+  bw::app::platform::g_state->ui.input_seen = true;
+}
+
+EMSCRIPTEN_KEEPALIVE void bw_class_disconnected() {
+  if (!bw::app::platform::g_state) return;
+  bw::classroom::Disconnected(*bw::app::platform::g_state);
+  bw::app::platform::g_state->ui.input_seen = true;
+}
+
+EMSCRIPTEN_KEEPALIVE int bw_class_frame(const char* text) {
+  if (!bw::app::platform::g_state) return 0;
+  bw::app::platform::g_state->ui.input_seen = true;   // draw what it changed
+  return bw::classroom::OnServerFrame(*bw::app::platform::g_state, text) ? 1 : 0;
+}
+
+EMSCRIPTEN_KEEPALIVE const char* bw_class_outbox() {
+  static std::string text;
+  text.clear();
+  if (!bw::app::platform::g_state) return "";
+  for (const auto& f : bw::classroom::TakeOutbox(*bw::app::platform::g_state)) text += f + "\n";
+  return text.c_str();
 }
 
 }  // extern "C"

@@ -5,7 +5,38 @@
 
 #include <imgui.h>
 
+#include "classroom/student.h"
+
 namespace bw::app {
+
+namespace {
+
+// A student in a live class (the web edition joined one): following or exploring, the button that
+// switches, and the class's last word (reconnecting, ended, an answer refused).
+void DrawClassBar(AppState& s) {
+  auto& c = s.ui.student;
+  if (!c.joined && c.line.empty()) return;
+  ImGui::SameLine();
+  std::string line;
+  if (c.joined && !c.ended) {
+    if (!c.connected) line = T(s, view::Str::student_reconnecting);
+    else if (c.following) line = view::UiFormat(view::Str::student_following, s.options.lang, {c.code});
+    else line = view::UiFormat(view::Str::student_exploring, s.options.lang, {c.step.empty() ? c.lesson : c.step});
+  }
+  if (!c.line.empty()) line += (line.empty() ? "" : "  \u00b7  ") + c.line;
+  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 90, 170, 255));
+  ImGui::TextUnformatted(line.c_str());
+  ImGui::PopStyleColor();
+  if (!c.joined || c.ended) return;
+  ImGui::SameLine();
+  if (c.following) {
+    if (!c.pacing_lock && ImGui::Button(T(s, view::Str::student_explore).c_str())) classroom::Detach(s);
+  } else if (ImGui::Button(T(s, view::Str::student_back).c_str())) {
+    classroom::Follow(s);
+  }
+}
+
+}  // namespace
 
 void DrawTopBar(AppState& s, const Fonts& fonts) {
   ImGui::PushFont(fonts.chrome);
@@ -27,6 +58,7 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
     ImGui::SameLine();
     ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
+  DrawClassBar(s);
   // The status ("End of the lesson …", "reloaded …") beside the title, before the buttons: after
   // them it ran past the window's right edge.
   DrawStatus(s);

@@ -103,7 +103,7 @@ std::string WelcomeMessage(const std::string& token, bool following) {
 
 std::string StateMessage(const TeacherState& s, std::uint64_t seq, bool question_open) {
   json j{{"v", kProtocolVersion}, {"kind", "state"}, {"seq", seq},
-         {"course", s.course}, {"lesson", s.lesson}, {"step", s.step}, {"position", s.position},
+         {"course", s.course}, {"lesson", s.lesson}, {"step", s.step}, {"card", s.card}, {"position", s.position},
          {"event", s.event}, {"revealed", s.revealed}, {"pacing_lock", s.pacing_lock},
          {"round", s.round}, {"question_open", question_open}};
   // Lesson and step ids come from the teacher's files; a replacement character keeps the frame UTF-8.
@@ -118,5 +118,81 @@ std::string RefusedMessage(const std::string& reason) {
 }
 
 std::string EndedMessage() { return json{{"v", kProtocolVersion}, {"kind", "ended"}}.dump(); }
+
+namespace {
+
+bool BoolField(const JsonReader& r, const json& doc, const char* key) {
+  const json& v = r.Require(doc, "", key);
+  if (!v.is_boolean()) r.Fail(JsonPath("", key), "expected true or false");
+  return v.get<bool>();
+}
+
+std::string Dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+}  // namespace
+
+ServerMessage ParseServerMessage(std::string_view text) {
+  const JsonReader r(kMessageFile);
+  if (text.size() > kMaxMessageBytes)
+    r.Fail("", "message is " + std::to_string(text.size()) + " bytes; the limit is " + std::to_string(kMaxMessageBytes));
+  const json doc = data::ParseJsonText(std::string(text), kMessageFile);
+  r.ExpectObject(doc, "");
+  if (r.Integer(r.Require(doc, "", "v"), "/v", 0, 1000000) != kProtocolVersion)
+    r.Fail("/v", "this client speaks protocol version " + std::to_string(kProtocolVersion));
+  const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
+  if (kind == "welcome") {
+    r.Fields(doc, "", {"v", "kind", "token", "following"});
+    WelcomeReceived m;
+    m.token = r.String(r.Require(doc, "", "token"), "/token");
+    if (m.token.size() != kTokenHexDigits || m.token.find_first_not_of("0123456789abcdef") != std::string::npos)
+      r.Fail("/token", "a token is " + std::to_string(kTokenHexDigits) + " lower-case hex digits");
+    m.following = BoolField(r, doc, "following");
+    return m;
+  }
+  if (kind == "state") {
+    r.Fields(doc, "", {"v", "kind", "seq", "course", "lesson", "step", "card", "position", "event", "revealed",
+                       "pacing_lock", "round", "question_open"});
+    StateReceived m;
+    m.seq = static_cast<std::uint64_t>(r.Integer(r.Require(doc, "", "seq"), "/seq", 1, std::int64_t{1} << 53));
+    TeacherState& t = m.state;
+    t.course = r.String(r.Require(doc, "", "course"), "/course");
+    t.lesson = r.String(r.Require(doc, "", "lesson"), "/lesson");
+    t.step = r.String(r.Require(doc, "", "step"), "/step");
+    t.card = r.String(r.Require(doc, "", "card"), "/card");
+    if (t.card != "" && t.card != "title" && t.card != "end" && t.card != "library")
+      r.Fail("/card", "expected \"\", \"title\", \"end\" or \"library\"");
+    t.position = r.String(r.Require(doc, "", "position"), "/position");
+    t.event = static_cast<int>(r.Integer(r.Require(doc, "", "event"), "/event", 0, 1 << 30));
+    t.revealed = BoolField(r, doc, "revealed");
+    t.pacing_lock = BoolField(r, doc, "pacing_lock");
+    t.round = static_cast<int>(r.Integer(r.Require(doc, "", "round"), "/round", 1, kMaxVoteRound));
+    m.question_open = BoolField(r, doc, "question_open");
+    return m;
+  }
+  if (kind == "class_full" || kind == "ended") {
+    r.Fields(doc, "", {"v", "kind"});
+    if (kind == "ended") return EndedReceived{};
+    return ClassFullReceived{};
+  }
+  if (kind == "refused") {
+    r.Fields(doc, "", {"v", "kind", "reason"});
+    return RefusedReceived{r.String(r.Require(doc, "", "reason"), "/reason")};
+  }
+  r.Fail("/kind", "a server sends welcome, state, class_full, refused or ended; \"" + kind.substr(0, 40) + "\" is not one of them");
+}
+
+std::string JoinMessageText(const JoinMessage& m) {
+  json j{{"v", kProtocolVersion}, {"kind", "join"}, {"code", m.code}};
+  if (m.nickname) j["nickname"] = *m.nickname;
+  if (m.token) j["token"] = *m.token;
+  return Dump(j);
+}
+
+std::string AnswerMessageText(const AnswerMessage& m) {
+  return Dump(json{{"v", kProtocolVersion}, {"kind", "answer"}, {"question", m.question}, {"round", m.round}, {"answer", m.answer}});
+}
+
+std::string FollowMessageText() { return json{{"v", kProtocolVersion}, {"kind", "follow"}}.dump(); }
+std::string DetachMessageText() { return json{{"v", kProtocolVersion}, {"kind", "detach"}}.dump(); }
 
 }  // namespace bw::classroom

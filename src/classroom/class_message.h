@@ -60,7 +60,9 @@ StudentMessage ParseStudentMessage(std::string_view text);
 struct TeacherState {
   std::string course;                 // course id ("" when the lesson is not part of one)
   std::string lesson;                 // lesson id ("RC-T3")
-  std::string step;                   // step id ("RC-T3/b2"); "" on a title card
+  std::string step;                   // step id ("RC-T3/b2"); "" on a card (below)
+  std::string card;                   // "" on a step; "title" (the lesson's title card), "end" (the course's
+                                      // end card), "library" (the start screen): then step is ""
   std::string position;               // the trace position shown (data/position.h grammar, "update:2")
   int event = 0;                      // the same position as a 0-based trace event index
   bool revealed = false;              // the step's predict answer has been revealed
@@ -77,6 +79,31 @@ std::string StateMessage(const TeacherState& s, std::uint64_t seq, bool question
 std::string ClassFullMessage();
 std::string RefusedMessage(const std::string& reason);
 std::string EndedMessage();
+
+// Server → student, read back (the student's web edition, the tests' clients): every field the
+// server writes, checked as $defs/server_message states it. Throws data::LoadError like the gate.
+struct WelcomeReceived {
+  std::string token;
+  bool following = true;
+};
+struct StateReceived {
+  TeacherState state;
+  std::uint64_t seq = 0;
+  bool question_open = false;
+};
+struct ClassFullReceived {};
+struct RefusedReceived {
+  std::string reason;
+};
+struct EndedReceived {};
+using ServerMessage = std::variant<WelcomeReceived, StateReceived, ClassFullReceived, RefusedReceived, EndedReceived>;
+ServerMessage ParseServerMessage(std::string_view text);
+
+// Student → server, written (the student's web edition): each parses back with ParseStudentMessage.
+std::string JoinMessageText(const JoinMessage& m);
+std::string AnswerMessageText(const AnswerMessage& m);
+std::string FollowMessageText();
+std::string DetachMessageText();
 
 // Code points of valid UTF-8 `s` (the parser's and the schema's length unit).
 std::size_t CodePoints(std::string_view s);

@@ -428,7 +428,7 @@ std::string ClassRoom::ExportJson() const {
 namespace {
 
 json TeacherJson(const TeacherState& t) {
-  return {{"course", t.course}, {"lesson", t.lesson}, {"step", t.step}, {"position", t.position},
+  return {{"course", t.course}, {"lesson", t.lesson}, {"step", t.step}, {"card", t.card}, {"position", t.position},
           {"event", t.event}, {"revealed", t.revealed}, {"pacing_lock", t.pacing_lock},
           {"round", t.round}, {"voting_closed", t.voting_closed}};
 }
@@ -488,11 +488,12 @@ ClassRoom ClassRoom::FromStateJson(std::string_view text, const std::string& fil
 
   const json& t = r.Require(doc, "", "teacher");
   r.ExpectObject(t, "/teacher");
-  r.Fields(t, "/teacher", {"course", "lesson", "step", "position", "event", "revealed", "pacing_lock", "round", "voting_closed"});
+  r.Fields(t, "/teacher", {"course", "lesson", "step", "card", "position", "event", "revealed", "pacing_lock", "round", "voting_closed"});
   TeacherState& ts = room.teacher_;
   ts.course = r.String(r.Require(t, "/teacher", "course"), "/teacher/course");
   ts.lesson = r.String(r.Require(t, "/teacher", "lesson"), "/teacher/lesson");
   ts.step = r.String(r.Require(t, "/teacher", "step"), "/teacher/step");
+  if (t.contains("card")) ts.card = r.String(t.at("card"), "/teacher/card");
   ts.position = r.String(r.Require(t, "/teacher", "position"), "/teacher/position");
   ts.event = static_cast<int>(r.Integer(r.Require(t, "/teacher", "event"), "/teacher/event", 0, 1 << 30));
   ts.revealed = Bool(r, r.Require(t, "/teacher", "revealed"), "/teacher/revealed");

@@ -10,6 +10,7 @@ TeacherState TeacherStateOf(const app::AppState& s, const ClassControls& control
   t.lesson = s.InLesson() ? s.model.lesson->lesson.id : "";
   const bool on_step = s.CurrentStep() && !s.OnTitleCard() && !s.OnEndCard() && !s.ui.show_library;
   t.step = on_step ? s.CurrentStep()->id : "";
+  t.card = s.ui.show_library ? "library" : s.OnTitleCard() ? "title" : s.OnEndCard() ? "end" : "";
   t.event = s.Current() ? s.ui.event : 0;
   t.position = "event:" + std::to_string(t.event + 1);
   t.revealed = on_step && s.ui.revealed;

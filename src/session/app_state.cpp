@@ -136,6 +136,8 @@ void StepLesson(AppState& s, int delta) {
 
 void Reveal(AppState& s) {
   if (s.OnTitleCard()) return;  // the first step's question is not on screen yet
+  // A student in a class whose teacher locked pacing sees the answer when the teacher reveals it.
+  if (s.ui.student.joined && !s.ui.student.ended && s.ui.student.following && s.ui.student.pacing_lock) return;
   if (s.CurrentStep() && s.CurrentStep()->predict && !s.ui.revealed) {
     s.ui.revealed = true;
     s.ui.to_answer_page = true;  // the text turns to the page the answer begins on (as drawn)
@@ -163,9 +165,34 @@ void TogglePresenter(AppState& s, int monitors) {
   s.ui.presenter = !s.ui.presenter;
 }
 
+bool AnswersGoToTheClass(const AppState& s) {
+  const auto& c = s.ui.student;
+  return c.joined && !c.ended && c.following && c.question_open && s.CurrentStep() && !s.OnTitleCard() &&
+         s.CurrentStep()->id == c.step && !s.ui.revealed;
+}
+
+namespace {
+
+// A following student's answer goes to the class; whether it was right shows at the teacher's reveal.
+void SendToClass(AppState& s, std::string answer) {
+  auto& c = s.ui.student;
+  c.sent_question = s.CurrentStep()->id;
+  c.sent_round = c.round;
+  c.sent_answer = std::move(answer);
+  c.answer_pending = true;
+  s.ui.answer_verdict = s.ui.answer_mistake = -1;
+}
+
+}  // namespace
+
 void CheckTypedAnswer(AppState& s) {
   const auto* st = s.CurrentStep();
   if (!st || !st->check || st->check->number.empty()) return;
+  if (AnswersGoToTheClass(s)) {
+    const std::string typed(s.ui.answer_typed.data());
+    if (!typed.empty()) SendToClass(s, typed);
+    return;
+  }
   // The rule the class server counts the room's answers with (answer_check.h): the engine's value at
   // the step's own event, a known wrong answer (the plain mean 65/3 for 160/7) named by the same rule.
   const auto q = QuestionOf(*s.model.lesson, s.ui.step);
@@ -190,6 +217,7 @@ void CheckChoice(AppState& s, int choice) {
   if (!st || !st->check || st->check->choices.empty()) return;
   if (choice < 1 || choice > static_cast<int>(st->check->choices.size())) return;
   s.ui.answer_choice = choice;
+  if (AnswersGoToTheClass(s)) return SendToClass(s, std::to_string(choice));
   const bool right = choice == st->check->correct;
   s.ui.answer_verdict = static_cast<int>(right ? view::CheckVerdict::kRight : view::CheckVerdict::kWrong);
   if (right) Reveal(s);

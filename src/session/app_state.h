@@ -170,6 +170,29 @@ struct Transient {
     std::vector<std::string> histogram;  // the open question's answers so far, one line each (notes window only)
   } live_class;
   bool show_join_card = false;   // J: the join card over a step while a class runs (title cards always show it)
+  // The student's side of a live class (the web edition joined one). Plain data; the rules that move
+  // it are classroom/student.h (the server's messages in, the protocol's frames out).
+  struct StudentClass {
+    bool joined = false;          // a welcome came: while following, the class's states drive this screen
+    bool connected = false;       // the page's WebSocket is open (else it is reconnecting)
+    bool ended = false;           // the teacher ended the class (or it was full, or this device was removed)
+    std::string code;             // the class's join code
+    bool following = true;        // follows the teacher (else "explore on my own")
+    bool pacing_lock = false;     // the teacher locked pacing: no detaching, no moving away
+    bool question_open = false;   // the teacher's step asks a question that takes answers now
+    int round = 1;                // the teacher's vote round
+    std::uint64_t seq = 0;        // the newest state received (older ones and repeats are ignored)
+    std::string lesson, step, card;  // the teacher's position, as the newest state said it
+    int event = 0;
+    bool revealed = false;
+    std::string applied;          // what following put on screen (classroom::ShownKey): a move away from it is the student's own
+    std::string sent_question;    // the answer this device sent for the open question (step id, round, text)
+    int sent_round = 0;
+    std::string sent_answer;
+    bool answer_pending = false;  // sent_answer waits for the page to send it
+    bool want_follow = false, want_detach = false;  // the same for "back to the class" / "explore"
+    std::string line;             // the class bar's message: why an answer was refused, "the class is full"
+  } student;
 };
 
 struct Model {
@@ -261,14 +284,17 @@ void RevertEdit(AppState& s);
 // The status line's lesson message ("end of the lesson", "reveal first"), in either language, if it
 // shows one: such a message clears at the next step and follows the language switch.
 std::optional<view::Str> LessonStatus(const AppState& s);
-void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer
+void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer (not for a student of a locked class)
 // F5: the presenter notes window opens or closes. With one screen (`monitors` ≤ 1, a mirrored
 // projector) it would open over the projected picture, notes and answers in front of the class: the
 // first F5 only says so in the status line, a second F5 opens it anyway.
 void TogglePresenter(AppState& s, int monitors);
 // The current step's checked exercise: check the typed text (a number question) or choice K
 // (1-based; a choice question) against the engine (view/exercise.h). A right answer reveals.
+// In a live class (a student following, the teacher's step asking, not revealed) the answer is sent to
+// the class instead (AnswersGoToTheClass): its verdict shows at the teacher's reveal.
 void CheckTypedAnswer(AppState& s);
+bool AnswersGoToTheClass(const AppState& s);
 void CheckChoice(AppState& s, int choice);
 // The hint of the known mistake the typed number equals (LessonStep::Check::mistakes), filled at the
 // step's own event in the current language, or "".
