@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "session/app_state.h"
+#include "classroom/student.h"
 #include "app/damage.h"
 #include "app/export.h"
 #include "app/fill_shader.h"
@@ -45,7 +46,6 @@
 #include "app/window_geometry.h"
 #ifndef __EMSCRIPTEN__
 #include "app/live_class.h"
-#include "classroom/student.h"
 #endif
 #include "session/shown.h"
 #include "app/frame_helpers.h"
