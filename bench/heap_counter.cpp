@@ -17,8 +17,10 @@ void* __libc_memalign(size_t, size_t);
 
 namespace {
 std::atomic<long long> g_now{0}, g_peak{0};
+// A plain bool in the executable's static TLS block: reading it never allocates (no TLS wrapper).
+thread_local constinit bool t_uncounted = false;
 void Track(void* p) {
-  if (!p) return;
+  if (!p || t_uncounted) return;
   const long long now = g_now.fetch_add(static_cast<long long>(malloc_usable_size(p))) +
                         static_cast<long long>(malloc_usable_size(p));
   long long peak = g_peak.load();
@@ -26,7 +28,7 @@ void Track(void* p) {
   }
 }
 void Untrack(void* p) {
-  if (p) g_now.fetch_sub(static_cast<long long>(malloc_usable_size(p)));
+  if (p && !t_uncounted) g_now.fetch_sub(static_cast<long long>(malloc_usable_size(p)));
 }
 }  // namespace
 
@@ -66,3 +68,4 @@ int posix_memalign(void** out, size_t a, size_t n) {
 long long bw::bench::HeapNow() { return g_now.load(); }
 long long bw::bench::HeapPeak() { return g_peak.load(); }
 void bw::bench::ResetHeapPeak() { g_peak.store(g_now.load()); }
+void bw::bench::SetThreadUncounted(bool uncounted) { t_uncounted = uncounted; }

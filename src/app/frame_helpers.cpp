@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "session/app_state.h"
+#include "app/class_panel.h"
 #include "app/export.h"
 #include "app/fill_shader.h"
 #include "app/fonts.h"
@@ -43,6 +44,18 @@
 namespace bw::app {
 
 
+namespace {
+
+// The current step's answers as the class counted them (live_class.h): answer → count, verdict, mistake.
+nlohmann::json ClassBarsJson(const AppState& s) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& b : s.ui.live_class.bars)
+    out.push_back({{"answer", b.answer}, {"count", b.count}, {"right", b.right}, {"mistake", b.mistake}});
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json StateJson(const AppState& s) {
   const auto* cur = s.Current();
   return {{"step", s.CurrentStep() ? s.CurrentStep()->id : ""},
@@ -60,8 +73,16 @@ nlohmann::json StateJson(const AppState& s) {
           {"blank", s.ui.blank},
           {"class", s.ui.live_class.live ? nlohmann::json{{"url", s.ui.live_class.url}, {"code", s.ui.live_class.code},
                                                           {"students", s.ui.live_class.students}, {"connected", s.ui.live_class.connected},
-                                                          {"histogram", s.ui.live_class.histogram}, {"join_card", s.ui.show_join_card}}
+                                                          {"histogram", s.ui.live_class.histogram}, {"join_card", s.ui.show_join_card},
+                                                          {"pacing_lock", s.ui.live_class.pacing_lock}, {"round", s.ui.live_class.round},
+                                                          {"voting_closed", s.ui.live_class.voting_closed}, {"resumed", s.ui.live_class.resumed},
+                                                          {"bars_step", s.ui.live_class.bars_step}, {"bars", ClassBarsJson(s)},
+                                                          {"answers_projected", ClassAnswersShown(s)}}
                                          : nlohmann::json()},
+          {"student", s.ui.student.joined ? nlohmann::json{{"following", s.ui.student.following}, {"connected", s.ui.student.connected},
+                                                           {"ended", s.ui.student.ended}, {"step", s.ui.student.step},
+                                                           {"sent", s.ui.student.sent_answer}, {"line", s.ui.student.line}}
+                                          : nlohmann::json()},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
                       {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()}}},

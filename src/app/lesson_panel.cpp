@@ -1,4 +1,5 @@
 // The lesson step's text, predict box, teacher notes and the presenter's notes window content; see panels.h.
+#include "app/class_panel.h"
 #include "app/panels.h"
 #include "session/shown.h"
 #include "app/widgets.h"
@@ -244,15 +245,9 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s) {
       Wrapped("\u2192 " + Fill(s, st->answer->In(s.options.lang)));
     }
   }
-  // A live class: the count joined and the open question's answers so far, which the projected
-  // screen never shows (issue 30).
-  if (const auto& c = s.ui.live_class; c.live) {
-    ImGui::Separator();
-    ImGui::TextDisabled("%s", T(s, view::Str::class_notes).c_str());
-    Wrapped(c.url + "  \u00b7  " + T(s, view::Str::class_code) + " " + c.code + "  \u00b7  " +
-            view::UiFormat(view::Str::class_students, s.options.lang, {std::to_string(c.students)}));
-    for (const auto& line : c.histogram) Wrapped(line);
-  }
+  // A live class: the count joined, the open question's answers so far and the class's controls,
+  // which the projected screen never shows (issue 30).
+  DrawClassControls(s);
   ImGui::Separator();
   if (s.ui.step + 1 < static_cast<int>(L.steps.size())) {
     const auto& next = L.steps[s.ui.step + 1];

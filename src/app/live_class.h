@@ -31,14 +31,22 @@ class LiveClass {
  public:
   LiveClass();
   ~LiveClass();
-  // Starts a class listening on `where` ("127.0.0.1", "0.0.0.0:8080", "[::1]:0"; port 0 or none:
+  // Starts a class listening on `where` ("127.0.0.1", "192.168.1.20:8080", "[::1]:0"; port 0 or none:
   // any free port). Returns "" or why not, one line (no web files, a bad address, the port taken).
-  std::string Start(const std::string& where, AppState& s);
-  void Frame(AppState& s, double now_s);   // after each frame: publish, refresh the view
+  // `state_file` ("" = none): the class's state, written atomically while it runs and removed when
+  // it ends; when it exists at start (the app was closed or crashed mid-class) the class resumes
+  // from it: the same code, students (their tokens rejoin), answers and controls. A file that is
+  // not a class state is moved aside to `state_file`.bad and a new class starts (warning says so).
+  std::string Start(const std::string& where, AppState& s, const std::string& state_file = "", std::string* warning = nullptr);
+  // After each frame: does what the notes window asked (AppState::ui.live_class.want), publishes
+  // what the screen shows when it changed, and refreshes the view a few times a second.
+  void Frame(AppState& s, double now_s);
   void Stop(AppState& s);                  // ends the class: students are told, the state file removed
   bool live() const { return server_ != nullptr; }
 
  private:
+  void DoRequests(AppState& s, double now_s);
+  void Refresh(AppState& s, const classroom::TeacherState& t);
   std::unique_ptr<server::ClassServer> server_;
   classroom::ClassControls controls_;
   classroom::TeacherState published_;
@@ -49,5 +57,6 @@ class LiveClass {
 // The join card, over the projected screen's lower right corner: the URL, the code, the QR code and
 // the count of students joined. Nothing while no class runs or the teacher hid it (J).
 void DrawJoinCard(const AppState& s, float scale);
+
 
 }  // namespace bw::app

@@ -45,6 +45,7 @@
 #include "app/toast.h"
 #include "app/window_geometry.h"
 #ifndef __EMSCRIPTEN__
+#include "app/class_panel.h"
 #include "app/live_class.h"
 #endif
 #include "session/shown.h"
@@ -60,7 +61,7 @@ const auto kProcessStart = Clock::now();
 // [SECTION] Arguments ------------------------------------------------------------------------------
 
 struct Args {
-  std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show, class_at;
+  std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show, class_at, class_state;
   int width = 1600, height = 1000;
   bool projector = false, presenter = false, no_settings = false, reveal = false;
   float font_px = 0;     // 0 = from settings
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
   cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
   cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
 #ifndef __EMSCRIPTEN__
+  cli.add_option("--class-state", args.class_state, "The live class's state file (default: class-state.json beside the settings; none with --no-settings): a class the app left running resumes from it with the same code and answers");
   cli.add_option("--class", args.class_at, "Start a live class: serve the web edition and the class channel on ADDRESS[:PORT] (the interface the students reach, e.g. 192.168.1.20:8080; 127.0.0.1 for a test; no port: any free one); J hides the join card");
 #endif
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
@@ -204,12 +206,19 @@ int main(int argc, char** argv) {
   // A live class: no port is opened without --class; its server runs on its own thread.
   bw::app::LiveClass live_class;
   if (!args.class_at.empty()) {
-    if (const std::string err = live_class.Start(args.class_at, state); !err.empty()) {
+    const std::string class_state = !args.class_state.empty() ? args.class_state
+                                    : use_settings            ? (bw::app::SettingsPath().parent_path() / "class-state.json").string()
+                                                              : "";
+    std::string warning;
+    if (const std::string err = live_class.Start(args.class_at, state, class_state, &warning); !err.empty()) {
       std::cerr << "error: " << err << "\n";
       return 2;
     }
-    std::cout << "class: " << state.ui.live_class.url << " code " << state.ui.live_class.code << std::endl;
-    state.ui.status = bw::view::UiFormat(bw::view::Str::class_started, state.options.lang,
+    if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
+    const bool resumed = state.ui.live_class.resumed;
+    std::cout << "class: " << state.ui.live_class.url << " code " << state.ui.live_class.code << (resumed ? " (resumed)" : "")
+              << std::endl;
+    state.ui.status = bw::view::UiFormat(resumed ? bw::view::Str::class_resumed : bw::view::Str::class_started, state.options.lang,
                                          {state.ui.live_class.url, state.ui.live_class.code});
   }
 #endif
@@ -451,6 +460,7 @@ int main(int argc, char** argv) {
     bw::app::DrawToast(state, glfwGetTime());
 #ifndef __EMSCRIPTEN__
     bw::app::DrawJoinCard(state, ImGui::GetIO().DisplaySize.y / 1080.0f);
+    bw::app::DrawClassAnswers(state, fonts, ImGui::GetIO().DisplaySize.y / 1080.0f);
 #endif
     // Ctrl+E: the view as PNG at 2×; Ctrl+Shift+E: the numbers as CSV and the trace as JSON. The keys
     // come through AppState's queue (HandleKeys), so a tap inside one frame still exports.

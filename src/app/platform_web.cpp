@@ -12,10 +12,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "session/app_state.h"
 #include "app/frame_helpers.h"
 #include "app/painter.h"
+#include "view/ui_text.h"
 
 namespace bw::app::platform {
 
@@ -215,6 +217,51 @@ EMSCRIPTEN_KEEPALIVE const char* bw_class_outbox() {
   text.clear();
   if (!bw::app::platform::g_state) return "";
   for (const auto& f : bw::classroom::TakeOutbox(*bw::app::platform::g_state)) text += f + "\n";
+  return text.c_str();
+}
+
+// The page's answer field (phones): what it should show now, as JSON {"typed", "step", "round",
+// "sent"} (classroom::QuestionForPage), and the text it sends (1 = it went to the class).
+EMSCRIPTEN_KEEPALIVE const char* bw_class_question() {
+  static std::string text;
+  if (!bw::app::platform::g_state) return "{}";
+  const auto q = bw::classroom::QuestionForPage(*bw::app::platform::g_state);
+  text = nlohmann::json{{"typed", q.typed}, {"step", q.step}, {"round", q.round}, {"sent", q.sent}}.dump();
+  return text.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE int bw_class_answer(const char* answer) {
+  if (!bw::app::platform::g_state) return 0;
+  bw::app::platform::g_state->ui.input_seen = true;
+  return bw::classroom::AnswerFromPage(*bw::app::platform::g_state, answer) ? 1 : 0;
+}
+
+// "Back to the class" / "Explore on my own", as the class bar's buttons do (the browser test).
+EMSCRIPTEN_KEEPALIVE void bw_class_follow(int follow) {
+  if (!bw::app::platform::g_state) return;
+  bw::app::platform::g_state->ui.input_seen = true;
+  if (follow) bw::classroom::Follow(*bw::app::platform::g_state);
+  else bw::classroom::Detach(*bw::app::platform::g_state);
+}
+
+// The join form's and the answer field's words in the app's language (the UI string table), as JSON.
+EMSCRIPTEN_KEEPALIVE const char* bw_class_texts() {
+  using bw::view::Str;
+  static std::string text;
+  const std::string lang = bw::app::platform::g_state ? bw::app::platform::g_state->options.lang : "en";
+  const auto t = [&](Str k) { return bw::view::UiText(k, lang); };
+  text = nlohmann::json{{"lang", lang},
+                        {"title", t(Str::class_form_title)},
+                        {"code", t(Str::class_form_code)},
+                        {"nickname", t(Str::class_form_nickname)},
+                        {"join", t(Str::class_form_join)},
+                        {"wrong_code", t(Str::class_form_wrong_code)},
+                        {"answer", t(Str::class_form_answer)},
+                        {"send", t(Str::class_form_send)},
+                        {"reconnecting", t(Str::student_reconnecting)},
+                        {"full", t(Str::student_class_full)},
+                        {"ended", t(Str::student_ended)}}
+             .dump();
   return text.c_str();
 }
 

@@ -244,6 +244,7 @@ Reply ClassRoom::Join(ClientId client, Connection& c, const JoinMessage& m) {
     }
     token = NewToken();
     students_[token] = Student{};
+    students_[token].joined = ++joins_;
   }
   Student& s = students_.at(token);
   if (m.nickname) s.nickname = *m.nickname;
@@ -336,6 +337,15 @@ std::vector<std::string> ClassRoom::Tokens() const {
   std::vector<std::string> out;
   for (const auto& [t, s] : students_)
     if (!s.removed) out.push_back(t);
+  return out;
+}
+std::vector<ClassRoom::RosterEntry> ClassRoom::Roster() const {
+  std::vector<std::pair<std::uint64_t, RosterEntry>> by_join;
+  for (const auto& [t, s] : students_)
+    if (!s.removed) by_join.push_back({s.joined, {t, s.nickname, s.following, s.client.has_value()}});
+  std::sort(by_join.begin(), by_join.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<RosterEntry> out;
+  for (auto& [order, e] : by_join) out.push_back(std::move(e));
   return out;
 }
 std::optional<ClientId> ClassRoom::ClientOf(const std::string& token) const {
@@ -516,6 +526,7 @@ ClassRoom ClassRoom::FromStateJson(std::string_view text, const std::string& fil
     st.following = Bool(r, r.Require(s, p, "following"), JsonPath(p, "following"));
     st.removed = Bool(r, r.Require(s, p, "removed"), JsonPath(p, "removed"));
     if (s.contains("nickname")) st.nickname = r.String(s["nickname"], JsonPath(p, "nickname"));
+    st.joined = ++room.joins_;
     room.students_[token] = st;
   }
   const json& questions = r.Require(doc, "", "questions");

@@ -118,6 +118,14 @@ class ClassRoom {
   int connected() const;                         // students with a live connection
   int following() const;                         // students following the teacher
   std::vector<std::string> Tokens() const;       // of the students, not removed
+  // The students, not removed, in the order they first joined (the teacher's notes list them to
+  // remove a device: the token's first digits and the nickname, never shown to the class).
+  struct RosterEntry {
+    std::string token, nickname;
+    bool following = true, connected = false;
+    bool operator==(const RosterEntry&) const = default;
+  };
+  std::vector<RosterEntry> Roster() const;
   std::optional<ClientId> ClientOf(const std::string& token) const;
   std::optional<std::string> TokenOf(ClientId client) const;
   bool Following(const std::string& token) const;
@@ -145,6 +153,7 @@ class ClassRoom {
  private:
   struct Student {
     std::string nickname;
+    std::uint64_t joined = 0;   // the order of first joins (Roster)
     bool following = true;
     bool removed = false;
     std::optional<ClientId> client;
@@ -174,6 +183,7 @@ class ClassRoom {
   TeacherState teacher_;
   std::optional<app::StepQuestion> question_;
   std::uint64_t seq_ = 1;
+  std::uint64_t joins_ = 0;     // students who ever joined (Student::joined)
   bool ended_ = false;
   bool dirty_ = true;
   std::map<std::string, Student> students_;                     // by token

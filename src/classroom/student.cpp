@@ -195,4 +195,25 @@ std::vector<std::string> TakeOutbox(app::AppState& s) {
   return out;
 }
 
+PageQuestion QuestionForPage(const app::AppState& s) {
+  PageQuestion q;
+  const auto* st = s.CurrentStep();
+  if (!app::AnswersGoToTheClass(s) || !st->check || st->check->number.empty()) return q;
+  const auto& c = s.ui.student;
+  q.typed = true;
+  q.step = st->id;
+  q.round = c.round;
+  if (c.sent_question == st->id && c.sent_round == c.round) q.sent = c.sent_answer;
+  return q;
+}
+
+bool AnswerFromPage(app::AppState& s, const std::string& text) {
+  if (!QuestionForPage(s).typed || text.empty()) return false;
+  auto& field = s.ui.answer_typed;
+  std::fill(field.begin(), field.end(), '\0');
+  std::copy_n(text.begin(), std::min(text.size(), field.size() - 1), field.begin());
+  app::CheckTypedAnswer(s);
+  return s.ui.student.answer_pending;
+}
+
 }  // namespace bw::classroom

@@ -48,4 +48,17 @@ std::vector<std::string> TakeOutbox(app::AppState& s);
 // What is on this screen, as ApplyTeacherState compares it: lesson, step or card, event, reveal.
 std::string ShownKey(const app::AppState& s);
 
+// The page's own answer field (web/index.html): a phone's canvas raises no on-screen keyboard, so
+// while the class's question asks for a number the page shows an HTML field for it.
+struct PageQuestion {
+  bool typed = false;     // an answer to the class's open question can be typed now (AnswersGoToTheClass)
+  std::string step;       // its step id
+  int round = 1;
+  std::string sent;       // what this device sent for it this round ("" = nothing yet)
+};
+PageQuestion QuestionForPage(const app::AppState& s);
+// The page's field sent `text`: as if typed into the step's own field and checked (to the class).
+// Returns false when no typed question is open (nothing is sent).
+bool AnswerFromPage(app::AppState& s, const std::string& text);
+
 }  // namespace bw::classroom

@@ -80,6 +80,7 @@ class ClassServer {
   ServerCounts counts() const;
   std::optional<classroom::Histogram> HistogramOf(const std::string& question, int round) const;
   std::vector<std::string> Tokens() const;
+  std::vector<classroom::ClassRoom::RosterEntry> Roster() const;
   std::vector<std::string> LogLines() const;     // oldest first, at most kMaxLogLines
   bool RemoveDevice(const std::string& token);   // false: no such student
   void EndClass();                               // "ended" to everyone, connections closed, state file removed

@@ -168,6 +168,33 @@ struct Transient {
     int qr_size = 0;              // the join URL's QR code: qr_size × qr_size modules, row-major, 1 = dark
     std::vector<std::uint8_t> qr;
     std::vector<std::string> histogram;  // the open question's answers so far, one line each (notes window only)
+    // The class settings the teacher holds (the notes window changes them through `want`).
+    bool pacing_lock = false;     // students cannot move away from the teacher's step
+    int round = 1;                // the vote round open at this step ("vote, discuss, vote again")
+    bool voting_closed = false;   // answers refused until a new round
+    bool resumed = false;         // this class was resumed from its state file (same code, answers so far)
+    // The current step's answers as bars, for the projected distribution (anonymous; shown only
+    // after the reveal, when the teacher asks: project).
+    struct Bar {
+      std::string answer;
+      int count = 0;
+      bool right = false;
+      std::string mistake;        // the named mistake ("the plain mean"), "" = none
+    };
+    std::string bars_step;        // the step id the bars count ("" = none)
+    int bars_total = 0;
+    std::vector<Bar> bars;
+    bool project = false;         // the teacher projects the distribution (after the reveal)
+    bool confirm_end = false;     // "End the class" was clicked once: the next click ends it
+    std::vector<std::string> roster;         // one line per student: the token's first digits, nickname, follow state
+    std::vector<std::string> roster_tokens;  // the same students' tokens (remove a device)
+    std::vector<std::string> log;            // the server's last log lines (closed clients …)
+    // What the notes window asked for; LiveClass::Frame does it and clears it.
+    struct Requests {
+      bool toggle_lock = false, new_round = false, toggle_vote = false, toggle_project = false;
+      bool export_results = false, end_class = false;
+      std::string remove;         // a token
+    } want;
   } live_class;
   bool show_join_card = false;   // J: the join card over a step while a class runs (title cards always show it)
   // The student's side of a live class (the web edition joined one). Plain data; the rules that move

@@ -196,6 +196,35 @@ TEST(Student, AnAnswerGoesToTheClassAndIsJudgedAtTheTeachersReveal) {
   EXPECT_GE(c.student.ui.answer_mistake, 0);
 }
 
+// A phone answers through the page's own field (no on-screen keyboard for a canvas): the page asks
+// whether a typed question is open, sends the text, and it goes out like a typed answer — once.
+TEST(Student, ThePagesAnswerFieldSendsToTheOpenTypedQuestionOnly) {
+  Class c;
+  ASSERT_TRUE(app::GoToStepId(c.teacher, "RC-T3/b2"));   // a choice question: no typed field
+  c.Publish();
+  EXPECT_FALSE(QuestionForPage(c.student).typed);
+  EXPECT_FALSE(AnswerFromPage(c.student, "2"));
+  ASSERT_TRUE(app::GoToStepId(c.teacher, "N50/w1"));
+  c.Publish();
+  PageQuestion q = QuestionForPage(c.student);
+  ASSERT_TRUE(q.typed);
+  EXPECT_EQ(q.step, "N50/w1");
+  EXPECT_EQ(q.sent, "");
+  EXPECT_TRUE(AnswerFromPage(c.student, "160/7"));
+  EXPECT_EQ(QuestionForPage(c.student).sent, "160/7");
+  const auto out = TakeOutbox(c.student);
+  ASSERT_EQ(out.size(), 1u);
+  const StudentMessage sent = ParseStudentMessage(out[0]);
+  ASSERT_TRUE(std::holds_alternative<AnswerMessage>(sent));
+  EXPECT_EQ(std::get<AnswerMessage>(sent).answer, "160/7");
+  EXPECT_EQ(c.student.ui.answer_verdict, -1) << "no verdict before the teacher's reveal";
+  // Revealed: the field is gone.
+  app::Reveal(c.teacher);
+  c.Publish();
+  EXPECT_FALSE(QuestionForPage(c.student).typed);
+  EXPECT_FALSE(AnswerFromPage(c.student, "22.86"));
+}
+
 TEST(Student, EndedAndFullAndGarbageAreSaidInTheClassBar) {
   Class c;
   EXPECT_FALSE(OnServerFrame(c.student, "{\"v\":1,\"kind\":\"state\"}"));

@@ -267,6 +267,146 @@ for (const lang of ['zh', 'en']) {
   await page.screenshot({ path: path.join(out, 'web-projector.png') });
   await page.close();
 }
+// A live class (issue 30): the desktop teacher app (this test's display, under xvfb-run) runs
+// --class 127.0.0.1 serving this web build; two students open the join card's URL with its #code=:
+// a laptop (en, 1280×800) and a phone (en, 390×844). They follow the teacher's PageDown (a zh
+// projector), never see N50/w1's answer before the reveal, answer through the page's field (the
+// teacher's histogram counts both, 65/3 as the named plain mean), see their verdicts at the reveal;
+// the laptop detaches and scrubs while the class moves on, and "Back to the class" puts it back. At
+// each stop a student's dump equals the desktop's own dump at the teacher's position (the student's
+// language and window).
+if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
+  console.log('live class, two students:');
+  const { spawn } = await import('node:child_process');
+  const stateFile = path.join(out, 'teacher-state.json');
+  fs.rmSync(stateFile, { force: true });
+  const teacher = spawn(desktop, ['--no-settings', '--projector', '--lang', 'zh', '--step', 'N50', '--class', '127.0.0.1',
+    '--state-file', stateFile, '--width', '1280', '--height', '720'],
+    { env: { ...process.env, BLOCKWISE_WEB_ROOT: process.env.BW_WEB_ROOT }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  const teacherState = () => { try { return JSON.parse(fs.readFileSync(stateFile, 'utf8')); } catch (e) { return null; } };
+  async function until(what, pred, ms = 20000) {
+    const t0 = Date.now();
+    while (Date.now() - t0 < ms) { const v = await pred(); if (v) return v; await sleep(50); }
+    fail(`live class: ${what}`);
+    return null;
+  }
+  try {
+    const t0 = await until('the teacher app started no class', () => { const t = teacherState(); return t && t.class && t.class.url ? t : null; });
+    if (!t0) throw new Error('no class');
+    const { url: classUrl, code } = t0.class;
+    console.log(`  class at ${classUrl}, code ${code}, teacher at ${t0.step}`);
+    const wid = execFileSync('xdotool', ['search', '--sync', '--onlyvisible', '--name', '^Blockwise$']).toString().trim().split('\n')[0];
+    const teacherKey = async (key) => {
+      const before = teacherState();
+      execFileSync('xdotool', ['windowfocus', '--sync', wid]);
+      execFileSync('xdotool', ['key', '--window', wid, key]);
+      return until(`the teacher's ${key} changed nothing`, () => {
+        const t = teacherState();
+        return t && (t.step !== before.step || t.event !== before.event || t.revealed !== before.revealed || t.text_page !== before.text_page) ? t : null;
+      });
+    };
+    async function student(w, h, name) {
+      const page = await browser.newPage();
+      await page.setViewport({ width: w, height: h });
+      const log = [];
+      page.on('console', (m) => log.push(m.text()));
+      page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+      await page.goto(`${classUrl}?lang=en&width=${w}&height=${h}&font_px=${FONT}#code=${code}`);
+      await page.waitForFunction(() => window.bwClass && window.bwClass.joined, { timeout: 60000, polling: 100 })
+        .catch((e) => { throw new Error(`${name} did not join: ${e.message}\n${log.join('\n')}`); });
+      return { page, log, w, h, name };
+    }
+    const laptop = await student(W, H, 'laptop'), phone = await student(390, 844, 'phone');
+    const dump = (s) => s.page.evaluate(() => window.bw.dump());
+    // Both students at the teacher's step, position and reveal (a following student).
+    const follows = async (s, t) => until(`${s.name} does not show the teacher's ${t.step} ${t.event}`, async () => {
+      const d = await dump(s);
+      return d.step === t.step && d.event === t.event && d.revealed === t.revealed && d.title_card === t.title_card ? d : null;
+    });
+    const what = (d) => JSON.stringify([d.step, d.event, d.revealed, d.rects.map((r) => [r.id, r.state, r.badge]), d.labels.map((l) => l.text)]);
+    const sameAsDesktop = async (s, t, name) => {
+      await frames(s.page, 4);
+      const d = await dump(s);
+      const djson = path.join(out, `desktop-class-${name}.json`);
+      execFileSync('xvfb-run', ['-a', '-s', `-screen 0 ${s.w}x${s.h}x24`, desktop, '--no-settings', '--step', t.step,
+        '--position', t.event, ...(t.revealed ? ['--reveal'] : []), '--lang', 'en', '--width', String(s.w),
+        '--height', String(s.h), '--font-px', String(FONT), '--screenshot', path.join(out, `desktop-class-${name}.png`), '--dump-scene', djson],
+        { stdio: ['ignore', 'ignore', 'inherit'] });
+      const desk = JSON.parse(fs.readFileSync(djson, 'utf8'));
+      const same = what(d) === what(desk);
+      console.log(`  ${s.name} at ${t.step} ${t.event}${t.revealed ? ' revealed' : ''}: ${same ? 'equal to' : 'DIFFERENT from'} the desktop's dump there`);
+      if (!same) { fs.writeFileSync(path.join(out, `web-class-${name}.json`), JSON.stringify(d, null, 2)); fail(`live class: ${s.name}'s dump at ${t.step} differs from the desktop's`); }
+      return d;
+    };
+    const texts = (d) => [...d.labels.map((l) => l.text), ...(d.texts || []).map((x) => x.text || ''), ...(d.drawn_texts || []).map((x) => x.text)].join('\n');
+    let t = teacherState();
+    await follows(laptop, t);
+    await follows(phone, t);
+    // PageDown to N50/w1, the question: the students follow every press.
+    for (let k = 0; k < 12 && !(t.step === 'N50/w1' && !t.revealed); k++) {
+      t = await teacherKey('Next');
+      await follows(laptop, t);
+      await follows(phone, t);
+    }
+    if (t.step !== 'N50/w1') throw new Error(`the teacher's PageDown never reached N50/w1 (at ${t.step})`);
+    const before = await sameAsDesktop(laptop, t, 'w1-open');
+    const phoneBefore = await dump(phone);
+    await phone.page.screenshot({ path: path.join(out, 'web-class-phone-question.png') });
+    for (const [d, who] of [[before, 'laptop'], [phoneBefore, 'phone']])
+      if (/160\/7|22\.857/.test(texts(d))) fail(`live class: the ${who} shows N50/w1's answer before the reveal`);
+    // Each answers through the page's field (a phone has no other keyboard).
+    for (const [s, a] of [[laptop, '160/7'], [phone, '65/3']]) {
+      await s.page.waitForSelector('#answer:not([hidden])', { timeout: 10000 });
+      await s.page.type('#answer-text', a);
+      await s.page.click('#answer-send');
+    }
+    const counted = await until("the teacher's histogram does not count both answers", () => {
+      const x = teacherState();
+      return x && x.class && x.class.bars && x.class.bars.reduce((n, b) => n + b.count, 0) === 2 ? x : null;
+    });
+    if (counted) {
+      const bars = Object.fromEntries(counted.class.bars.map((b) => [b.answer, b]));
+      console.log(`  the teacher's histogram: ${JSON.stringify(counted.class.bars)}`);
+      if (!(bars['160/7'] && bars['160/7'].right && bars['65/3'] && !bars['65/3'].right && bars['65/3'].mistake))
+        fail(`live class: histogram ${JSON.stringify(counted.class.bars)}`);
+    }
+    // The reveal: both see the answer, each their own verdict.
+    t = await teacherKey('Next');
+    if (!t.revealed) fail(`live class: the teacher's PageDown at N50/w1 did not reveal (${t.step})`);
+    const dl = await follows(laptop, t), dp = await follows(phone, t);
+    if (dl && dp) {
+      console.log(`  verdicts: laptop ${dl.answer.verdict}, phone ${dp.answer.verdict} (mistake ${dp.answer.mistake})`);
+      if (dl.answer.verdict !== 0 || dp.answer.verdict === 0 || dp.answer.mistake < 0) fail('live class: the verdicts at the reveal');
+    }
+    await sameAsDesktop(laptop, t, 'w1-revealed');
+    await phone.page.screenshot({ path: path.join(out, 'web-class-phone-revealed.png') });
+    // The laptop explores on its own (→ detaches: pacing is not locked) while the class moves on.
+    await laptop.page.focus('#canvas');
+    await laptop.page.keyboard.press('ArrowLeft');
+    await laptop.page.keyboard.press('ArrowLeft');
+    const away = await until('→ on the laptop did not detach it', async () => { const d = await dump(laptop); return d.student && !d.student.following ? d : null; });
+    t = await teacherKey('Next');
+    await follows(phone, t);
+    const still = await dump(laptop);
+    if (away && still.event !== away.event) fail('live class: an exploring student was moved by the class');
+    await laptop.page.screenshot({ path: path.join(out, 'web-class-exploring.png') });
+    // Back to the class: at the teacher's position at once.
+    await laptop.page.evaluate(() => window.bw.follow(true));
+    await follows(laptop, t);
+    await sameAsDesktop(laptop, t, 'rejoined');
+    await sameAsDesktop(phone, t, 'phone-rejoined');
+    for (const s of [laptop, phone]) {
+      if (s.log.some((l) => /abort|exception|pageerror/i.test(l))) fail(`live class: ${s.name}'s console: ${s.log.join(' | ')}`);
+      await s.page.close();
+    }
+  } catch (e) {
+    fail(`live class: ${e.message}`);
+  } finally {
+    teacher.kill();
+  }
+}
+
 await browser.close();
 console.log(failures ? `browser test: ${failures} failure(s)` : 'browser test: passed');
 process.exit(failures ? 1 : 0);

@@ -19,4 +19,7 @@ python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BW_WEB_BUILD" >/de
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/')" 2>/dev/null && break; sleep 0.1; done
-NODE_PATH="$npm_dir/node_modules" node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$desktop" "$out"
+# The live class's part drives the desktop teacher app in this display (xdotool): the whole run is
+# inside one Xvfb server; BW_WEB_ROOT is what the teacher's class serves.
+BW_WEB_ROOT="$BW_WEB_BUILD" NODE_PATH="$npm_dir/node_modules" \
+  xvfb-run -a -s "-screen 0 1280x720x24" node "$here/browser_test.mjs" "http://127.0.0.1:$port/" "$desktop" "$out"
