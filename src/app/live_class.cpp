@@ -210,6 +210,14 @@ void LiveClass::Frame(AppState& s, double now_s) {
   Refresh(s, t);
 }
 
+bool LiveClass::Poll(AppState& s, double now_s) {
+  if (!server_ || !any_published_ || now_s < next_view_s_) return false;
+  next_view_s_ = now_s + 0.25;
+  const Transient::LiveClassView before = s.ui.live_class;
+  Refresh(s, published_);
+  return !(s.ui.live_class == before);
+}
+
 void LiveClass::Refresh(AppState& s, const classroom::TeacherState& t) {
   auto& v = s.ui.live_class;
   const auto& lang = s.options.lang;

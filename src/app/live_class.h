@@ -41,6 +41,10 @@ class LiveClass {
   // After each frame: does what the notes window asked (AppState::ui.live_class.want), publishes
   // what the screen shows when it changed, and refreshes the view a few times a second.
   void Frame(AppState& s, double now_s);
+  // Between frames (the app sleeps until input): refreshes the view at most 4 times a second and says
+  // whether it changed (a student joined, an answer came in), so that the notes window and the join
+  // card redraw without the teacher touching anything.
+  bool Poll(AppState& s, double now_s);
   void Stop(AppState& s);                  // ends the class: students are told, the state file removed
   bool live() const { return server_ != nullptr; }
 

@@ -221,6 +221,9 @@ int main(int argc, char** argv) {
     state.ui.status = bw::view::UiFormat(resumed ? bw::view::Str::class_resumed : bw::view::Str::class_started, state.options.lang,
                                          {state.ui.live_class.url, state.ui.live_class.code});
   }
+  const auto class_changed = [&](double now) { return live_class.Poll(state, now); };
+#else
+  const auto class_changed = [](double) { return false; };
 #endif
 
   GLFWwindow* window = bw::app::platform::OpenWindow(args.width, args.height, /*vsync=*/args.soak == 0, &state);
@@ -351,13 +354,15 @@ int main(int argc, char** argv) {
     } else {
       // While the model computes in the background, look ten times a second whether it is done.
       const auto* computing = state.Current() && state.Current()->Computing() ? state.Current() : nullptr;
-      bw::app::platform::WaitForInput(state, computing ? 0.1 : 1.0);  // clears input_seen first (web: input since the last drawn frame)
+      // A live class looks four times a second whether students joined or answered (the notes window).
+      bw::app::platform::WaitForInput(state, computing ? 0.1 : state.ui.live_class.live ? 0.25 : 1.0);  // clears input_seen first (web: input since the last drawn frame)
       state.ui.last_advance = glfwGetTime();
       const bool arrived = computing && state.Current() == computing && !computing->Computing();
       const bool reloaded = bw::app::ReloadIfChanged(state);
       // Woken by the once-a-second file check and nothing changed: draw nothing.
       if (!state.ui.input_seen && !reloaded && !arrived && state.ui.presenter == notes.IsOpen() && !notes.CloseRequested() &&
-          state.ui.fullscreen == is_fullscreen && state.ui.toast.empty())  // a toast redraws until it expires
+          state.ui.fullscreen == is_fullscreen && state.ui.toast.empty() &&  // a toast redraws until it expires
+          !class_changed(glfwGetTime()))
         return;
       redraw_frames = 2;
     }

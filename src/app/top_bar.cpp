@@ -16,7 +16,6 @@ namespace {
 void DrawClassBar(AppState& s) {
   auto& c = s.ui.student;
   if (!c.joined && c.line.empty()) return;
-  ImGui::SameLine();
   std::string line;
   if (c.joined && !c.ended) {
     if (!c.connected) line = T(s, view::Str::student_reconnecting);
@@ -24,6 +23,11 @@ void DrawClassBar(AppState& s) {
     else line = view::UiFormat(view::Str::student_exploring, s.options.lang, {c.step.empty() ? c.lesson : c.step});
   }
   if (!c.line.empty()) line += (line.empty() ? "" : "  \u00b7  ") + c.line;
+  // Beside the title where it fits, else on a line of its own (a phone: the title fills the width).
+  const std::string button = T(s, c.following ? view::Str::student_explore : view::Str::student_back);
+  const float need = ImGui::CalcTextSize(line.c_str()).x + ImGui::CalcTextSize(button.c_str()).x + 4 * ImGui::GetStyle().ItemSpacing.x;
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 90, 170, 255));
   ImGui::TextUnformatted(line.c_str());
   ImGui::PopStyleColor();

@@ -180,6 +180,7 @@ struct Transient {
       int count = 0;
       bool right = false;
       std::string mistake;        // the named mistake ("the plain mean"), "" = none
+      bool operator==(const Bar&) const = default;
     };
     std::string bars_step;        // the step id the bars count ("" = none)
     int bars_total = 0;
@@ -194,7 +195,9 @@ struct Transient {
       bool toggle_lock = false, new_round = false, toggle_vote = false, toggle_project = false;
       bool export_results = false, end_class = false;
       std::string remove;         // a token
+      bool operator==(const Requests&) const = default;
     } want;
+    bool operator==(const LiveClassView&) const = default;
   } live_class;
   bool show_join_card = false;   // J: the join card over a step while a class runs (title cards always show it)
   // The student's side of a live class (the web edition joined one). Plain data; the rules that move

@@ -14,6 +14,21 @@ Layout ComputeLayout(const LayoutInput& in) {
   const float timeline_ref = std::min(in.height * 0.2f, in.chrome_px * 2.4f + 12.0f);
   const float timeline_h = timeline_ref;
   const float body_h = std::max(0.0f, in.height - timeline_h - gap);
+  if (Portrait(in)) {
+    // A phone (a student in a live class, 390 × 844): one column. The diagram takes the full width
+    // (its scene is wider than tall: GiveUnusedDiagramHeight hands what it leaves to the text), the
+    // step text under it, the side panel under that; a heatmap has no room beside the text.
+    const float diagram_h = body_h * 0.38f;
+    const float rest = std::max(0.0f, body_h - diagram_h - 2 * gap);
+    const float text_h = std::max(1.0f, rest * 0.58f);
+    L.diagram = {0, 0, in.width, diagram_h};
+    L.text = {0, diagram_h + gap, in.width, text_h};
+    L.heatmap = {0, L.text.Bottom(), 0, 0};
+    L.side = in.side ? Box{0, L.text.Bottom() + gap, in.width, std::max(0.0f, body_h - L.text.Bottom() - gap)} : Box{0, body_h, in.width, 0};
+    if (!in.side) L.text.h = std::max(1.0f, body_h - L.text.y);
+    L.timeline = {0, body_h + gap, in.width, timeline_h};
+    return L;
+  }
   // The side panel is a share of the window, never of the font: at 96 px text it scrolls.
   const float side_share = in.projector ? 0.30f : (in.presenter ? 0.28f : 0.31f);
   const float side_w =
@@ -34,6 +49,8 @@ Layout ComputeLayout(const LayoutInput& in) {
   L.timeline = {0, body_h + gap, in.width, timeline_h};
   return L;
 }
+
+bool Portrait(const LayoutInput& in) { return !in.projector && in.width < in.height && in.width < 800.0f; }
 
 void GiveUnusedDiagramHeight(Layout& L, float scene_w, float scene_h) {
   if (scene_w <= 0 || scene_h <= 0 || L.diagram.w <= 0) return;

@@ -35,6 +35,9 @@ struct Layout {
 };
 
 Layout ComputeLayout(const LayoutInput& in);
+// A narrow window taller than wide (a phone; not a projector): ComputeLayout stacks the parts in one
+// column — diagram, step text, side panel — each the window's full width.
+bool Portrait(const LayoutInput& in);
 // Once the scene laid out for L.diagram is known (scene_w × scene_h em, filling the box's width): the
 // box's height it does not use goes to the step text (and the heatmap beside it) below, so that a
 // wide diagram never leaves an empty band while the text under it is cut off.

@@ -36,6 +36,31 @@ LayoutInput In(float w, float h, float font, bool projector, bool heatmap) {
   return in;
 }
 
+// A phone (a live class's student, 390 × 844): one column, each part the window's full width, in
+// order diagram, step text, side panel, timeline; inside the window and apart; never for a projector.
+TEST(Layout, APhoneStacksThePartsInOneColumn) {
+  for (auto [w, h] : {std::pair{390.f, 780.f}, {360.f, 640.f}, {600.f, 900.f}}) {
+    LayoutInput in;
+    in.width = w, in.height = h, in.heatmap = true;
+    ASSERT_TRUE(Portrait(in));
+    const Layout L = ComputeLayout(in);
+    const Box window{0, 0, w, h};
+    const std::vector<Box> parts = {L.diagram, L.text, L.side, L.timeline};
+    for (size_t a = 0; a < parts.size(); ++a) {
+      EXPECT_TRUE(window.Contains(parts[a])) << w << "x" << h << " part " << a;
+      EXPECT_FLOAT_EQ(parts[a].w, w) << "part " << a;
+      EXPECT_GT(parts[a].h, 0) << "part " << a;
+      if (a > 0) EXPECT_GE(parts[a].y, parts[a - 1].Bottom()) << "part " << a;
+    }
+    EXPECT_EQ(L.heatmap.w, 0) << "no room for a heatmap beside the text";
+    in.projector = true;
+    EXPECT_FALSE(Portrait(in));
+  }
+  LayoutInput laptop;
+  laptop.width = 1280, laptop.height = 680;
+  EXPECT_FALSE(Portrait(laptop));
+}
+
 TEST(Layout, TheDiagramDoesNotShrinkWithTheFont) {
   for (bool projector : {false, true}) {
     const Layout small = ComputeLayout(In(1920, 1030, 22, projector, true));

@@ -188,7 +188,7 @@ const bannerPixels = async (page) => page.evaluate(async (png) => {
 
 const lessonSteps = JSON.parse(fs.readFileSync(new URL('../../lessons/rc-t3.json', import.meta.url), 'utf8')).steps;
 const b3 = lessonSteps[lessonSteps.findIndex((st) => st.id === 'RC-T3/b2') + 1];
-for (const lang of ['zh', 'en']) {
+for (const lang of process.env.BW_CLASS_ONLY ? [] : ['zh', 'en']) {
   console.log(`RC-T3/b2 ${lang}:`);
   const { page, log } = await open(`lesson=RC-T3&step=b2&lang=${lang}`);
   await frames(page, 4);
@@ -215,6 +215,8 @@ for (const lang of ['zh', 'en']) {
   await page.close();
 }
 
+// (BW_CLASS_ONLY=1: only the live class below, while working on it.)
+if (!process.env.BW_CLASS_ONLY) {
 // A bad scenario through the file input: the error line appears — the same line as the desktop's for
 // the same file (file, JSON path, reason), the file's folder aside — and the previous scenario stays.
 {
@@ -267,6 +269,8 @@ for (const lang of ['zh', 'en']) {
   await page.screenshot({ path: path.join(out, 'web-projector.png') });
   await page.close();
 }
+}  // BW_CLASS_ONLY
+
 // A live class (issue 30): the desktop teacher app (this test's display, under xvfb-run) runs
 // --class 127.0.0.1 serving this web build; two students open the join card's URL with its #code=:
 // a laptop (en, 1280×800) and a phone (en, 390×844). They follow the teacher's PageDown (a zh
@@ -299,11 +303,14 @@ if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
     const wid = execFileSync('xdotool', ['search', '--sync', '--onlyvisible', '--name', '^Blockwise$']).toString().trim().split('\n')[0];
     const teacherKey = async (key) => {
       const before = teacherState();
-      execFileSync('xdotool', ['windowfocus', '--sync', wid]);
-      execFileSync('xdotool', ['key', '--window', wid, key]);
+      const t1 = Date.now();
+      execFileSync('xdotool', ['windowfocus', '--sync', wid], { timeout: 5000 });
+      execFileSync('xdotool', ['key', '--window', wid, key], { timeout: 5000 });
+      if (process.env.BW_CLASS_ONLY) console.log(`    teacher: ${key} sent (${Date.now() - t1} ms)`);
       return until(`the teacher's ${key} changed nothing`, () => {
         const t = teacherState();
-        return t && (t.step !== before.step || t.event !== before.event || t.revealed !== before.revealed || t.text_page !== before.text_page) ? t : null;
+        return t && (t.step !== before.step || t.event !== before.event || t.revealed !== before.revealed ||
+                     t.text_page !== before.text_page || t.title_card !== before.title_card) ? t : null;
       });
     };
     async function student(w, h, name) {
@@ -312,20 +319,26 @@ if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
       const log = [];
       page.on('console', (m) => log.push(m.text()));
       page.on('pageerror', (e) => log.push('pageerror: ' + e.message));
+      const t0 = Date.now();
       await page.goto(`${classUrl}?lang=en&width=${w}&height=${h}&font_px=${FONT}#code=${code}`);
+      console.log(`  ${name}: page loaded after ${Date.now() - t0} ms`);
       await page.waitForFunction(() => window.bwClass && window.bwClass.joined, { timeout: 60000, polling: 100 })
         .catch((e) => { throw new Error(`${name} did not join: ${e.message}\n${log.join('\n')}`); });
+      console.log(`  ${name}: joined after ${Date.now() - t0} ms`);
       return { page, log, w, h, name };
     }
     const laptop = await student(W, H, 'laptop'), phone = await student(390, 844, 'phone');
     const dump = (s) => s.page.evaluate(() => window.bw.dump());
     // Both students at the teacher's step, position and reveal (a following student).
     const follows = async (s, t) => until(`${s.name} does not show the teacher's ${t.step} ${t.event}`, async () => {
+      const t1 = Date.now();
       const d = await dump(s);
+      if (process.env.BW_CLASS_ONLY) console.log(`    ${s.name}: ${d.step} ${d.event} ${d.title_card} (${Date.now() - t1} ms)`);
       return d.step === t.step && d.event === t.event && d.revealed === t.revealed && d.title_card === t.title_card ? d : null;
     });
     const what = (d) => JSON.stringify([d.step, d.event, d.revealed, d.rects.map((r) => [r.id, r.state, r.badge]), d.labels.map((l) => l.text)]);
     const sameAsDesktop = async (s, t, name) => {
+      await s.page.bringToFront();   // a background tab draws no frames (requestAnimationFrame waits)
       await frames(s.page, 4);
       const d = await dump(s);
       const djson = path.join(out, `desktop-class-${name}.json`);
@@ -344,7 +357,7 @@ if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
     await follows(laptop, t);
     await follows(phone, t);
     // PageDown to N50/w1, the question: the students follow every press.
-    for (let k = 0; k < 12 && !(t.step === 'N50/w1' && !t.revealed); k++) {
+    for (let k = 0; k < 12 && !(t.step === 'N50/w1' && !t.title_card && !t.revealed); k++) {
       t = await teacherKey('Next');
       await follows(laptop, t);
       await follows(phone, t);
@@ -352,27 +365,30 @@ if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
     if (t.step !== 'N50/w1') throw new Error(`the teacher's PageDown never reached N50/w1 (at ${t.step})`);
     const before = await sameAsDesktop(laptop, t, 'w1-open');
     const phoneBefore = await dump(phone);
+    await phone.page.bringToFront();   // a background tab neither draws nor is captured
+    await frames(phone.page, 4);
     await phone.page.screenshot({ path: path.join(out, 'web-class-phone-question.png') });
     for (const [d, who] of [[before, 'laptop'], [phoneBefore, 'phone']])
       if (/160\/7|22\.857/.test(texts(d))) fail(`live class: the ${who} shows N50/w1's answer before the reveal`);
     // Each answers through the page's field (a phone has no other keyboard).
     for (const [s, a] of [[laptop, '160/7'], [phone, '65/3']]) {
-      await s.page.waitForSelector('#answer:not([hidden])', { timeout: 10000 });
-      await s.page.type('#answer-text', a);
-      await s.page.click('#answer-send');
+      await s.page.bringToFront();
+      await s.page.waitForSelector('#answer:not([hidden])', { visible: true, timeout: 10000 });
+      await s.page.type('#answer-text', a + '\n');   // Enter sends, as a phone's keyboard "Go" does
     }
     const counted = await until("the teacher's histogram does not count both answers", () => {
       const x = teacherState();
       return x && x.class && x.class.bars && x.class.bars.reduce((n, b) => n + b.count, 0) === 2 ? x : null;
     });
+    if (!counted) console.log(`  the teacher's class: ${JSON.stringify((teacherState() || {}).class)}`);
     if (counted) {
       const bars = Object.fromEntries(counted.class.bars.map((b) => [b.answer, b]));
       console.log(`  the teacher's histogram: ${JSON.stringify(counted.class.bars)}`);
       if (!(bars['160/7'] && bars['160/7'].right && bars['65/3'] && !bars['65/3'].right && bars['65/3'].mistake))
         fail(`live class: histogram ${JSON.stringify(counted.class.bars)}`);
     }
-    // The reveal: both see the answer, each their own verdict.
-    t = await teacherKey('Next');
+    // The reveal (PageDown shows the question's further pages first): both see the answer, each their own verdict.
+    for (let k = 0; k < 8 && t.step === 'N50/w1' && !t.revealed; k++) t = await teacherKey('Next');
     if (!t.revealed) fail(`live class: the teacher's PageDown at N50/w1 did not reveal (${t.step})`);
     const dl = await follows(laptop, t), dp = await follows(phone, t);
     if (dl && dp) {
@@ -380,16 +396,21 @@ if (process.env.BW_WEB_ROOT && process.env.DISPLAY) {
       if (dl.answer.verdict !== 0 || dp.answer.verdict === 0 || dp.answer.mistake < 0) fail('live class: the verdicts at the reveal');
     }
     await sameAsDesktop(laptop, t, 'w1-revealed');
+    await phone.page.bringToFront();
+    await frames(phone.page, 4);
     await phone.page.screenshot({ path: path.join(out, 'web-class-phone-revealed.png') });
     // The laptop explores on its own (→ detaches: pacing is not locked) while the class moves on.
+    await laptop.page.bringToFront();
     await laptop.page.focus('#canvas');
     await laptop.page.keyboard.press('ArrowLeft');
     await laptop.page.keyboard.press('ArrowLeft');
     const away = await until('→ on the laptop did not detach it', async () => { const d = await dump(laptop); return d.student && !d.student.following ? d : null; });
-    t = await teacherKey('Next');
+    for (let k = 0; k < 12 && t.step === 'N50/w1'; k++) t = await teacherKey('Next');   // on to the next step
     await follows(phone, t);
     const still = await dump(laptop);
     if (away && still.event !== away.event) fail('live class: an exploring student was moved by the class');
+    await laptop.page.bringToFront();
+    await frames(laptop.page, 4);
     await laptop.page.screenshot({ path: path.join(out, 'web-class-exploring.png') });
     // Back to the class: at the teacher's position at once.
     await laptop.page.evaluate(() => window.bw.follow(true));
