@@ -10,16 +10,10 @@
 # Usage: class_load_test.sh APP CLASS_LOAD OUTDIR (run under xvfb-run).
 set -euo pipefail
 app=$1 load=$2 out=$3
-rm -rf "$out"; mkdir -p "$out/web"
-echo '<!doctype html><title>blockwise stand-in</title>' > "$out/web/index.html"
-echo '// stand-in' > "$out/web/blockwise.js"
-state="$out/state.json"
-BLOCKWISE_WEB_ROOT="$out/web" "$app" --no-settings --projector --lang en --step N50 --class 127.0.0.1 \
-  --state-file "$state" --width 1280 --height 720 >"$out/app.log" 2>&1 &
-pid=$!
+source "$(dirname "$0")/class_teacher.sh"
+class_teacher N50
 lpid=
 trap 'kill $pid ${lpid:-} 2>/dev/null || true' EXIT
-field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$state" "$1"; }
 wait_for() {  # wait_for PYTHON-EXPRESSION [tenths of a second]
   for _ in $(seq "${2:-100}"); do [ "$(field "$1" 2>/dev/null)" = True ] && return 0; sleep 0.1; done
   echo "FAIL: waited for $1"; cat "$out/app.log"; exit 1

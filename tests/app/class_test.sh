@@ -6,15 +6,9 @@
 # (run it under xvfb-run).
 set -euo pipefail
 app=$1 root=$2 out=$3
-rm -rf "$out"; mkdir -p "$out/web"
-echo '<!doctype html><title>blockwise stand-in</title>' > "$out/web/index.html"
-echo '// stand-in' > "$out/web/blockwise.js"
-state="$out/state.json"
-BLOCKWISE_WEB_ROOT="$out/web" "$app" --no-settings --projector --lang en --step MASK --class 127.0.0.1 \
-  --state-file "$state" --width 1280 --height 720 >"$out/app.log" 2>&1 &
-pid=$!
+source "$(dirname "$0")/class_teacher.sh"
+class_teacher MASK
 trap 'kill $pid 2>/dev/null || true' EXIT
-field() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$state" "$1"; }
 for _ in $(seq 50); do [ -s "$state" ] && [ "$(field "d['class'] is not None" 2>/dev/null)" = True ] && break; sleep 0.1; done
 url=$(field "d['class']['url']"); code=$(field "d['class']['code']")
 echo "class at $url, code $code"
