@@ -47,6 +47,22 @@ std::vector<std::uint8_t> EncodeQr(const std::string& text, int* size) {
   return out;
 }
 
+std::vector<std::string> ClassAddresses() {
+  std::vector<std::string> out, loopback;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return {"127.0.0.1 (lo)"};
+  for (const ifaddrs* a = list; a; a = a->ifa_next) {
+    if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET || !(a->ifa_flags & IFF_UP)) continue;
+    char text[INET_ADDRSTRLEN] = {};
+    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr, text, sizeof text);
+    (a->ifa_flags & IFF_LOOPBACK ? loopback : out).push_back(std::string(text) + " (" + a->ifa_name + ")");
+  }
+  freeifaddrs(list);
+  out.insert(out.end(), loopback.begin(), loopback.end());
+  if (out.empty()) out.push_back("127.0.0.1 (lo)");
+  return out;
+}
+
 LiveClass::LiveClass() = default;
 LiveClass::~LiveClass() = default;
 
@@ -81,15 +97,8 @@ bool SplitWhere(const std::string& where, std::string& address, unsigned short& 
 // The machine's IPv4 addresses that students could reach, with their interface ("192.168.1.20 (wlan0)").
 std::string InterfaceAddresses() {
   std::string out;
-  ifaddrs* list = nullptr;
-  if (getifaddrs(&list) != 0) return out;
-  for (const ifaddrs* a = list; a; a = a->ifa_next) {
-    if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET || (a->ifa_flags & IFF_LOOPBACK) || !(a->ifa_flags & IFF_UP)) continue;
-    char text[INET_ADDRSTRLEN] = {};
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(a->ifa_addr)->sin_addr, text, sizeof text);
-    out += (out.empty() ? "" : ", ") + std::string(text) + " (" + a->ifa_name + ")";
-  }
-  freeifaddrs(list);
+  for (const auto& a : ClassAddresses())
+    if (a.rfind("127.", 0) != 0) out += (out.empty() ? "" : ", ") + a;
   return out;
 }
 

@@ -23,6 +23,10 @@ namespace bw::app {
 // first that holds index.html and blockwise.js (web/ in a source tree is the page's template). "" when none does.
 std::string FindWebRoot();
 
+// The addresses a class can listen on, as the settings window lists them: every IPv4 interface that
+// is up ("192.168.1.20 (wlan0)"), loopback last.
+std::vector<std::string> ClassAddresses();
+
 // The QR code of `text` (libqrencode, error correction M): size × size modules, row-major, 1 = dark.
 // Empty when the text cannot be encoded.
 std::vector<std::uint8_t> EncodeQr(const std::string& text, int* size);

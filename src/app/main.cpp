@@ -204,23 +204,29 @@ int main(int argc, char** argv) {
 
 #ifndef __EMSCRIPTEN__
   // A live class: no port is opened without --class; its server runs on its own thread.
+  // --class at start, or the settings window's Start (state.ui.class_setup) later: one way in.
   bw::app::LiveClass live_class;
-  if (!args.class_at.empty()) {
+  const auto start_class = [&](const std::string& where) {
     const std::string class_state = !args.class_state.empty() ? args.class_state
                                     : use_settings            ? (bw::app::SettingsPath().parent_path() / "class-state.json").string()
                                                               : "";
     std::string warning;
-    if (const std::string err = live_class.Start(args.class_at, state, class_state, &warning); !err.empty()) {
-      std::cerr << "error: " << err << "\n";
-      return 2;
-    }
+    if (std::string err = live_class.Start(where, state, class_state, &warning); !err.empty()) return err;
     if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
     const bool resumed = state.ui.live_class.resumed;
     std::cout << "class: " << state.ui.live_class.url << " code " << state.ui.live_class.code << (resumed ? " (resumed)" : "")
               << std::endl;
     state.ui.status = bw::view::UiFormat(resumed ? bw::view::Str::class_resumed : bw::view::Str::class_started, state.options.lang,
                                          {state.ui.live_class.url, state.ui.live_class.code});
+    return std::string();
+  };
+  if (!args.class_at.empty()) {
+    if (const std::string err = start_class(args.class_at); !err.empty()) {
+      std::cerr << "error: " << err << "\n";
+      return 2;
+    }
   }
+  state.ui.class_setup.addresses = bw::app::ClassAddresses();
   const auto class_changed = [&](double now) { return live_class.Poll(state, now); };
 #else
   const auto class_changed = [](double) { return false; };
@@ -626,6 +632,7 @@ int main(int argc, char** argv) {
     if (notes.IsOpen()) notes.Frame(window, main_ctx, bw::app::ShownTexts(state));
 
 #ifndef __EMSCRIPTEN__
+    if (auto& setup = state.ui.class_setup; !setup.start_at.empty()) setup.error = start_class(std::exchange(setup.start_at, ""));
     live_class.Frame(state, glfwGetTime());   // the class follows what this frame showed
 #endif
     if (!args.state_file.empty()) {

@@ -94,6 +94,37 @@ void DrawSettingsWindow(AppState& s) {
       s.options.play_speed = speed;
       dirty = true;
     }
+    // A live class (desktop: main fills class_addresses): the interface the students' network
+    // reaches and a port, then Start; while one runs, its URL and code (the notes window ends it).
+    if (auto& c = s.ui.class_setup; !c.addresses.empty()) {
+      Label(s, view::Str::set_class);
+      if (s.ui.live_class.live) {
+        ImGui::TextUnformatted((s.ui.live_class.url + "  \u00b7  " + T(s, view::Str::class_code) + " " + s.ui.live_class.code).c_str());
+      } else {
+        c.pick = std::clamp(c.pick, 0, static_cast<int>(c.addresses.size()) - 1);
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+        if (ImGui::BeginCombo("##class_address", c.addresses[static_cast<size_t>(c.pick)].c_str())) {
+          for (int i = 0; i < static_cast<int>(c.addresses.size()); ++i)
+            if (ImGui::Selectable(c.addresses[static_cast<size_t>(i)].c_str(), i == c.pick)) c.pick = i;
+          ImGui::EndCombo();
+        }
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.5f);
+        ImGui::InputInt("##class_port", &c.port, 0);
+        c.port = std::clamp(c.port, 0, 65535);
+        ImGui::SameLine();
+        if (ImGui::Button(T(s, view::Str::set_class_start).c_str())) {
+          std::string address = c.addresses[static_cast<size_t>(c.pick)];
+          address = address.substr(0, address.find(' '));   // "192.168.1.20 (wlan0)"
+          c.start_at = address + ":" + std::to_string(c.port);
+        }
+        if (!c.error.empty()) {
+          ImGui::PushTextWrapPos(0);
+          ImGui::TextColored(ImVec4(0.72f, 0.11f, 0.11f, 1), "%s", c.error.c_str());
+          ImGui::PopTextWrapPos();
+        }
+      }
+    }
     ImGui::EndTable();
   }
   ImGui::PushTextWrapPos(0);

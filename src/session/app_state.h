@@ -200,6 +200,15 @@ struct Transient {
     bool operator==(const LiveClassView&) const = default;
   } live_class;
   bool show_join_card = false;   // J: the join card over a step while a class runs (title cards always show it)
+  // Starting a class from the settings window (desktop: main fills `addresses` and starts the class
+  // when `start_at` is set; the web edition leaves them empty and shows nothing).
+  struct ClassSetup {
+    std::vector<std::string> addresses;   // "192.168.1.20 (wlan0)", …, "127.0.0.1 (lo)"
+    int pick = 0;
+    int port = 8080;
+    std::string start_at;                 // "ADDRESS:PORT": start now
+    std::string error;                    // why the last start failed
+  } class_setup;
   // The student's side of a live class (the web edition joined one). Plain data; the rules that move
   // it are classroom/student.h (the server's messages in, the protocol's frames out).
   struct StudentClass {
