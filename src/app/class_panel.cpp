@@ -38,7 +38,12 @@ void DrawClassControls(AppState& s) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s", T(s, view::Str::class_vote_closed).c_str());
     }
-    for (const auto& line : c.histogram) Wrapped(line);
+    // The count is neutral; the answers with their ✓ and × are folded, as the step's own answer is:
+    // on one mirrored screen the notes window is the class's too (a helper saw "✓ 160/7" there before
+    // the reveal).
+    Wrapped(view::UiFormat(view::Str::class_answers_count, lang, {std::to_string(c.bars_total)}));
+    if (!c.histogram.empty() && ImGui::CollapsingHeader((T(s, view::Str::class_answers_fold) + "##answers" + st->id).c_str()))
+      for (const auto& line : c.histogram) Wrapped(line);
     if (!s.ui.revealed) {
       if (ImGui::Button(Label(s, c.voting_closed ? view::Str::class_open_vote : view::Str::class_close_vote, "vote").c_str()))
         want.toggle_vote = true;
@@ -80,6 +85,13 @@ bool ClassAnswersShown(const AppState& s) {
   const auto* st = s.CurrentStep();
   return c.live && c.project && !s.ui.blank && s.ui.revealed && st && !s.OnTitleCard() && !s.OnEndCard() &&
          !s.ui.show_library && c.bars_step == st->id && c.bars_total > 0;
+}
+
+bool JoinCardShown(const AppState& s) {
+  // On the title and end cards and the start screen always; over a step when the teacher asks (J): it
+  // would cover the side panel's rows.
+  const auto& v = s.ui.live_class;
+  return v.live && !s.ui.blank && (s.ui.show_join_card || s.OnTitleCard() || s.OnEndCard() || s.ui.show_library);
 }
 
 void DrawClassAnswers(const AppState& s, const Fonts& fonts, float scale) {

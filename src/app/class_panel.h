@@ -24,4 +24,8 @@ void DrawClassAnswers(const AppState& s, const Fonts& fonts, float scale);
 // Whether DrawClassAnswers draws now (a test of the rule: never before the reveal).
 bool ClassAnswersShown(const AppState& s);
 
+// Whether the join card (app/live_class.h: DrawJoinCard) is on the projected screen: a class runs,
+// the screen is not blanked, and a title card, the end card or the library shows — or J asked.
+bool JoinCardShown(const AppState& s);
+
 }  // namespace bw::app

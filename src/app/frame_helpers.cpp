@@ -73,7 +73,7 @@ nlohmann::json StateJson(const AppState& s) {
           {"blank", s.ui.blank},
           {"class", s.ui.live_class.live ? nlohmann::json{{"url", s.ui.live_class.url}, {"code", s.ui.live_class.code},
                                                           {"students", s.ui.live_class.students}, {"connected", s.ui.live_class.connected},
-                                                          {"histogram", s.ui.live_class.histogram}, {"join_card", s.ui.show_join_card},
+                                                          {"histogram", s.ui.live_class.histogram}, {"join_card", s.ui.show_join_card}, {"join_card_shown", JoinCardShown(s)},
                                                           {"pacing_lock", s.ui.live_class.pacing_lock}, {"round", s.ui.live_class.round},
                                                           {"voting_closed", s.ui.live_class.voting_closed}, {"resumed", s.ui.live_class.resumed},
                                                           {"bars_step", s.ui.live_class.bars_step}, {"bars", ClassBarsJson(s)},

@@ -51,8 +51,6 @@ void CheckWidgets(AppState& s, bool compact) {
     }
     ImGui::PopStyleVar();
   }
-  static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong,
-                                               view::Str::check_unreadable, view::Str::check_coarse};
   // A live class's student: the answer went to the class; its verdict waits for the teacher's reveal.
   if (const auto& c = s.ui.student; c.joined && !s.ui.revealed && c.sent_question == st->id && c.sent_round == c.round &&
                                     !c.sent_answer.empty() && s.ui.answer_verdict < 0) {
@@ -63,19 +61,11 @@ void CheckWidgets(AppState& s, bool compact) {
     }
     Wrapped(view::UiFormat(view::Str::student_sent, lang, {sent}));
   }
-  if (s.ui.answer_verdict >= 0) {
-    const bool choice = !check.choices.empty();
-    const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
-    const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
-    if (const std::string hint = MistakeHint(s); wrong && !hint.empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);  // purple with ×, never red
-      Wrapped("\u00d7 " + hint);
-      ImGui::PopStyleColor();
-    } else {
-      Wrapped(T(s, choice && wrong   ? view::Str::check_choice_wrong
-                   : choice && right ? view::Str::check_choice_right
-                                     : kVerdictKeys[s.ui.answer_verdict]));
-    }
+  bool wrong = false;
+  if (const std::string line = VerdictLine(s, &wrong); !line.empty()) {
+    if (wrong) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);  // purple with ×, never red
+    Wrapped(line);
+    if (wrong) ImGui::PopStyleColor();
   }
 }
 
@@ -198,7 +188,9 @@ void DrawTeacherNotes(const AppState& s, const Fonts& fonts) {
   if (!st) return;
   (void)fonts;
   ImGui::Spacing();
-  if (ImGui::CollapsingHeader(T(s, view::Str::teacher_notes).c_str()))  // folded: its Q&A answers stay off the screen
+  // Folded: its Q&A answers stay off the screen. A live class's student never gets them (the teacher's
+  // rehearsed questions and answers).
+  if (!s.ui.student.joined && ImGui::CollapsingHeader(T(s, view::Str::teacher_notes).c_str()))
     Wrapped(Fill(s, st->teacher_notes.In(s.options.lang)));
   ImGui::Spacing();
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));

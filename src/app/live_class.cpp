@@ -12,6 +12,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "app/class_panel.h"
 #include "app/export.h"
 #include "app/paths.h"
 #include "app/toast.h"
@@ -140,8 +141,10 @@ std::string LiveClass::Start(const std::string& where, AppState& s, const std::s
   }
   const bool resumed = room.has_value();
   if (resumed) {
+    // Back where the class was (the step, its event and reveal), whatever --step opened.
     const auto& t = room->teacher_state();
     controls_ = {t.pacing_lock, t.round, t.voting_closed};
+    classroom::RestoreTeacherState(s, t);
   }
   auto srv = std::make_unique<server::ClassServer>(opt, std::move(room));
   if (const std::string err = srv->Start(); !err.empty()) return view::UiFormat(view::Str::class_not_started, lang, {err});
@@ -284,12 +287,12 @@ void LiveClass::Stop(AppState& s) {
 
 void DrawJoinCard(const AppState& s, float scale) {
   const auto& v = s.ui.live_class;
-  // On the title and end cards and the start screen always; over a step when the teacher asks (J): it
-  // would cover the side panel's rows.
-  if (!v.live || s.ui.blank || !(s.ui.show_join_card || s.OnTitleCard() || s.OnEndCard() || s.ui.show_library)) return;
+  if (!JoinCardShown(s)) return;
   const auto& lang = s.options.lang;
   const ImVec2 display = ImGui::GetIO().DisplaySize;
-  const float module = std::max(3.0f, std::floor(6.0f * scale));   // px per QR module: ~200 px at 1080p
+  // Read and scanned from the back row (a helper measured the URL at 22 px and the QR code at 180 px
+  // on a 1080p title card): the URL at 1.5× the card's text, the code at 3×, 9 px modules (~300 px).
+  const float module = std::max(3.0f, std::floor(9.0f * scale));
   const float qr_px = module * static_cast<float>(v.qr_size + 8);   // with the 4-module quiet zone each side
   ImGui::SetNextWindowPos(ImVec2(display.x - 8, display.y - 8), ImGuiCond_Always, ImVec2(1, 1));
   ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 255, 255, 250));
@@ -297,12 +300,12 @@ void DrawJoinCard(const AppState& s, float scale) {
   ImGui::Begin("##join", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
+  ImGui::SetWindowFontScale(1.5f);
   ImGui::TextUnformatted(view::UiText(view::Str::class_join, lang).c_str());
   ImGui::TextUnformatted(v.url.c_str());
-  // The code read from the back row: twice the card's text.
-  ImGui::SetWindowFontScale(2.0f);
+  ImGui::SetWindowFontScale(3.0f);
   ImGui::TextUnformatted((view::UiText(view::Str::class_code, lang) + "  " + v.code).c_str());
-  ImGui::SetWindowFontScale(1.0f);
+  ImGui::SetWindowFontScale(1.5f);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   auto* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(at, ImVec2(at.x + qr_px, at.y + qr_px), IM_COL32(255, 255, 255, 255));
@@ -320,6 +323,7 @@ void DrawJoinCard(const AppState& s, float scale) {
     }
   ImGui::Dummy(ImVec2(qr_px, qr_px));
   ImGui::TextUnformatted(view::UiFormat(view::Str::class_students, lang, {std::to_string(v.students)}).c_str());
+  ImGui::SetWindowFontScale(1.0f);
   ImGui::End();
   ImGui::PopStyleColor(2);
 }

@@ -221,12 +221,14 @@ EMSCRIPTEN_KEEPALIVE const char* bw_class_outbox() {
 }
 
 // The page's answer field (phones): what it should show now, as JSON {"typed", "step", "round",
-// "sent"} (classroom::QuestionForPage), and the text it sends (1 = it went to the class).
+// "sent", "verdict", "wrong"} (classroom::QuestionForPage), and the text it sends (1 = it went to the class).
 EMSCRIPTEN_KEEPALIVE const char* bw_class_question() {
   static std::string text;
   if (!bw::app::platform::g_state) return "{}";
   const auto q = bw::classroom::QuestionForPage(*bw::app::platform::g_state);
-  text = nlohmann::json{{"typed", q.typed}, {"step", q.step}, {"round", q.round}, {"sent", q.sent}}.dump();
+  text = nlohmann::json{{"typed", q.typed}, {"step", q.step}, {"round", q.round}, {"sent", q.sent},
+                        {"verdict", q.verdict}, {"wrong", q.wrong}}
+             .dump();
   return text.c_str();
 }
 

@@ -198,8 +198,12 @@ std::vector<std::string> TakeOutbox(app::AppState& s) {
 PageQuestion QuestionForPage(const app::AppState& s) {
   PageQuestion q;
   const auto* st = s.CurrentStep();
-  if (!app::AnswersGoToTheClass(s) || !st->check || st->check->number.empty()) return q;
   const auto& c = s.ui.student;
+  if (st && c.joined && s.ui.revealed && c.sent_question == st->id && !s.OnTitleCard()) {
+    q.step = st->id;
+    q.verdict = app::VerdictLine(s, &q.wrong);
+  }
+  if (!app::AnswersGoToTheClass(s) || !st->check || st->check->number.empty()) return q;
   q.typed = true;
   q.step = st->id;
   q.round = c.round;

@@ -55,6 +55,10 @@ struct PageQuestion {
   std::string step;       // its step id
   int round = 1;
   std::string sent;       // what this device sent for it this round ("" = nothing yet)
+  // After the teacher's reveal: the verdict of what this device sent, as the step's own check row says
+  // it (app::VerdictLine), for a phone whose page of text shows the answer instead.
+  std::string verdict;
+  bool wrong = false;     // the verdict names a wrong answer (the wrong purple)
 };
 PageQuestion QuestionForPage(const app::AppState& s);
 // The page's field sent `text`: as if typed into the step's own field and checked (to the class).

@@ -20,6 +20,22 @@ TeacherState TeacherStateOf(const app::AppState& s, const ClassControls& control
   return t;
 }
 
+bool RestoreTeacherState(app::AppState& s, const TeacherState& t) {
+  if (t.card == "library" || (t.step.empty() && t.lesson.empty())) return false;
+  if (!t.step.empty()) {
+    if (!app::GoToStepId(s, t.step)) return false;
+    if (s.Current() && t.event >= 0 && t.event < s.Current()->EventCount()) app::SetEvent(s, t.event);
+    if (t.revealed && !s.ui.revealed) app::Reveal(s);
+    return true;
+  }
+  if (!app::GoToStepId(s, t.lesson)) return false;   // a course lesson's id: its title card
+  if (t.card == "end" && s.InLesson()) {
+    app::GoToStep(s, static_cast<int>(s.model.lesson->lesson.steps.size()) - 1);
+    s.ui.end_card = s.InCourse();
+  }
+  return true;
+}
+
 std::optional<app::StepQuestion> QuestionNow(const app::AppState& s) {
   if (!s.CurrentStep() || s.OnTitleCard() || s.OnEndCard() || s.ui.show_library) return std::nullopt;
   return app::QuestionOf(*s.model.lesson, s.ui.step);

@@ -22,6 +22,12 @@ struct ClassControls {
 // "event:N" (1-based, data/position.h), whether the step's answer is revealed.
 TeacherState TeacherStateOf(const app::AppState& s, const ClassControls& controls);
 
+// A restarted teacher app resuming its class (the state file's teacher state): puts the screen back
+// where the class was — the step (or the lesson's title card, the course's end card), its trace
+// event and its reveal — so that the first state published after the restart changes nothing for the
+// students. Returns false (the screen unchanged) when this app lacks that lesson or step.
+bool RestoreTeacherState(app::AppState& s, const TeacherState& t);
+
 // The question open on the teacher's screen (its step has a checked predict), else nullopt.
 std::optional<app::StepQuestion> QuestionNow(const app::AppState& s);
 

@@ -212,6 +212,26 @@ std::string MistakeHint(const AppState& s) {
   return L.Fill(tmpl, s.ui.event == e ? s.frame.Quantities(s) : L.ScenarioOf(s.ui.step).QuantitiesAt(e)).text;
 }
 
+std::string VerdictLine(const AppState& s, bool* wrong_out) {
+  if (wrong_out) *wrong_out = false;
+  const auto* st = s.CurrentStep();
+  if (!st || !st->check || s.ui.answer_verdict < 0 || s.ui.answer_verdict > 3) return "";
+  static constexpr view::Str kVerdictKeys[] = {view::Str::check_right, view::Str::check_wrong, view::Str::check_unreadable,
+                                               view::Str::check_coarse};
+  const auto& lang = s.options.lang;
+  const bool choice = !st->check->choices.empty();
+  const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
+  const bool wrong = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kWrong);
+  if (const std::string hint = MistakeHint(s); wrong && !hint.empty()) {
+    if (wrong_out) *wrong_out = true;
+    return "\u00d7 " + hint;
+  }
+  return view::UiText(choice && wrong   ? view::Str::check_choice_wrong
+                      : choice && right ? view::Str::check_choice_right
+                                        : kVerdictKeys[s.ui.answer_verdict],
+                      lang);
+}
+
 void CheckChoice(AppState& s, int choice) {
   const auto* st = s.CurrentStep();
   if (!st || !st->check || st->check->choices.empty()) return;

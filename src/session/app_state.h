@@ -338,6 +338,10 @@ void CheckChoice(AppState& s, int choice);
 // The hint of the known mistake the typed number equals (LessonStep::Check::mistakes), filled at the
 // step's own event in the current language, or "".
 std::string MistakeHint(const AppState& s);
+// The line a checked answer's verdict shows (ui.answer_verdict ≥ 0): the named mistake's hint after
+// "× ", else the verdict's words ("✓ Right: …"); "" when nothing was checked. `wrong`: drawn in the
+// wrong purple. The step's own check row and a phone's answer bar (classroom::QuestionForPage) show it.
+std::string VerdictLine(const AppState& s, bool* wrong = nullptr);
 void StepEvent(AppState& s, int delta);    // one trace event
 void StepBlock(AppState& s, int delta);    // to the next/previous block boundary of the trace
 void SetEvent(AppState& s, int event);     // clamps; the step follows the position

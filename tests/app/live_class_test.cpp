@@ -228,15 +228,23 @@ TEST_F(LiveClassTest, AClassResumesAfterTheAppStopsWithoutEndingIt) {
     s_.ui.live_class.want.toggle_lock = true;
     a.Send(Answer("N50/w1", 1, "65/3"));
     ASSERT_TRUE(FramesUntil(lc, [&] { return s_.ui.live_class.bars_total == 1; }));
+    Reveal(s_);
+    Frame(lc);
   }   // the app goes away mid-class: no EndClass
   ASSERT_TRUE(fs::exists(StateFile()));
+  // The app starts again wherever its command line says (here N50/w3): the class's place wins.
   s_.ui.live_class = {};
+  ASSERT_TRUE(GoToStepId(s_, "N50/w3"));
   LiveClass again;
   std::string warning;
   ASSERT_EQ(again.Start("127.0.0.1", s_, StateFile(), &warning), "");
   EXPECT_EQ(warning, "");
   EXPECT_TRUE(s_.ui.live_class.resumed);
   EXPECT_EQ(s_.ui.live_class.code, code);
+  ASSERT_NE(s_.CurrentStep(), nullptr);
+  EXPECT_EQ(s_.CurrentStep()->id, "N50/w1") << "back at the class's step";
+  EXPECT_FALSE(s_.OnTitleCard());
+  EXPECT_TRUE(s_.ui.revealed) << "and its reveal";
   Frame(again);
   EXPECT_TRUE(s_.ui.live_class.pacing_lock) << "the controls resume too";
   EXPECT_EQ(s_.ui.live_class.bars_total, 1) << "the answers so far";

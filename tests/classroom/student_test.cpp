@@ -194,6 +194,12 @@ TEST(Student, AnAnswerGoesToTheClassAndIsJudgedAtTheTeachersReveal) {
   EXPECT_TRUE(c.student.ui.revealed);
   EXPECT_EQ(c.student.ui.answer_verdict, static_cast<int>(view::CheckVerdict::kWrong));
   EXPECT_GE(c.student.ui.answer_mistake, 0);
+  // The page's verdict bar (a phone) says the same as the check row: the mistake named, in purple.
+  const PageQuestion q = QuestionForPage(c.student);
+  EXPECT_TRUE(q.wrong);
+  EXPECT_EQ(q.verdict, app::VerdictLine(c.student));
+  EXPECT_EQ(q.verdict.rfind("\u00d7 ", 0), 0u) << q.verdict;
+  EXPECT_NE(q.verdict.find("65/3"), std::string::npos) << q.verdict;
 }
 
 // A phone answers through the page's own field (no on-screen keyboard for a canvas): the page asks
@@ -218,11 +224,14 @@ TEST(Student, ThePagesAnswerFieldSendsToTheOpenTypedQuestionOnly) {
   ASSERT_TRUE(std::holds_alternative<AnswerMessage>(sent));
   EXPECT_EQ(std::get<AnswerMessage>(sent).answer, "160/7");
   EXPECT_EQ(c.student.ui.answer_verdict, -1) << "no verdict before the teacher's reveal";
-  // Revealed: the field is gone.
+  // Revealed: the field is gone, and the page can show the verdict of what was sent.
   app::Reveal(c.teacher);
   c.Publish();
-  EXPECT_FALSE(QuestionForPage(c.student).typed);
+  q = QuestionForPage(c.student);
+  EXPECT_FALSE(q.typed);
   EXPECT_FALSE(AnswerFromPage(c.student, "22.86"));
+  EXPECT_EQ(q.verdict, view::UiText(view::Str::check_right, "en"));
+  EXPECT_FALSE(q.wrong);
 }
 
 TEST(Student, EndedAndFullAndGarbageAreSaidInTheClassBar) {
