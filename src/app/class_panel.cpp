@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <string>
 
+#include "app/painter.h"
 #include "app/widgets.h"
+#include "classroom/class_message.h"
 #include "session/texts.h"
 #include "view/ui_text.h"
 
@@ -42,13 +44,17 @@ void DrawClassControls(AppState& s) {
     // on one mirrored screen the notes window is the class's too (a helper saw "✓ 160/7" there before
     // the reveal).
     Wrapped(view::UiFormat(view::Str::class_answers_count, lang, {std::to_string(c.bars_total)}));
-    if (!c.histogram.empty() && ImGui::CollapsingHeader((T(s, view::Str::class_answers_fold) + "##answers" + st->id).c_str()))
+    if (!c.histogram.empty() && ImGui::CollapsingHeader((T(s, view::Str::class_answers_fold) + "##answers" + st->id).c_str())) {
       for (const auto& line : c.histogram) Wrapped(line);
+      for (const auto& b : c.bars)
+        Wrapped((b.right ? "\u2713 " : "\u00d7 ") + b.answer + "  \u2014  " + std::to_string(b.count) +
+                (b.mistake.empty() ? "" : "  (" + b.mistake + ")"));
+    }
     if (!s.ui.revealed) {
       if (ImGui::Button(Label(s, c.voting_closed ? view::Str::class_open_vote : view::Str::class_close_vote, "vote").c_str()))
         want.toggle_vote = true;
       ImGui::SameLine();
-      ImGui::BeginDisabled(c.round >= 9);
+      ImGui::BeginDisabled(c.round >= classroom::kMaxVoteRound);
       if (ImGui::Button(Label(s, view::Str::class_new_round, "round").c_str())) want.new_round = true;
       ImGui::EndDisabled();
     }
@@ -97,6 +103,7 @@ bool JoinCardShown(const AppState& s) {
 void DrawClassAnswers(const AppState& s, const Fonts& fonts, float scale) {
   if (!ClassAnswersShown(s)) return;
   const auto& c = s.ui.live_class;
+  const view::Palette pal = s.Palette();
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImFont* font = fonts.large ? fonts.large : ImGui::GetFont();
   const float font_px = fonts.large ? fonts.large_px : ImGui::GetFontSize();
@@ -119,8 +126,9 @@ void DrawClassAnswers(const AppState& s, const Fonts& fonts, float scale) {
   for (const auto& b : c.bars) label_w = std::max(label_w, ImGui::CalcTextSize(("\u00d7 " + b.answer).c_str()).x);
   auto* dl = ImGui::GetWindowDrawList();
   for (const auto& b : c.bars) {
-    // ✓ / × in the row's own colour: teal for right, the wrong purple for wrong (the colour is never alone).
-    const ImU32 colour = b.right ? IM_COL32(0, 121, 107, 255) : kWrongColor;
+    // ✓ / × in the row's own colour: the palette's teal for right, its wrong purple for wrong (the
+    // colour is never alone).
+    const ImU32 colour = ToImColor(b.right ? pal.state_term : pal.wrong);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(((b.right ? "\u2713 " : "\u00d7 ") + b.answer).c_str());
     ImGui::PopStyleColor();

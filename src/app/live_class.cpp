@@ -266,14 +266,10 @@ void LiveClass::Refresh(AppState& s, const classroom::TeacherState& t) {
   v.histogram.push_back(view::UiFormat(view::Str::class_answers, lang,
                                        {std::to_string(h->total), std::to_string(h->right), std::to_string(h->wrong)}));
   for (const auto& a : h->answers) {
-    const bool right = a.verdict == view::CheckVerdict::kRight;
     std::string mistake;
     if (a.mistake >= 0 && a.mistake < static_cast<int>(h->mistakes.size()))
       mistake = MistakeLabel(h->mistakes[static_cast<size_t>(a.mistake)].name, lang);
-    std::string line = (right ? "\u2713 " : "\u00d7 ") + a.answer + "  \u2014  " + std::to_string(a.count);
-    if (!mistake.empty()) line += "  (" + mistake + ")";
-    v.histogram.push_back(line);
-    v.bars.push_back({a.answer, a.count, right, mistake});
+    v.bars.push_back({a.answer, a.count, a.verdict == view::CheckVerdict::kRight, mistake});
   }
 }
 

@@ -167,7 +167,7 @@ struct Transient {
     int students = 0, connected = 0;
     int qr_size = 0;              // the join URL's QR code: qr_size × qr_size modules, row-major, 1 = dark
     std::vector<std::uint8_t> qr;
-    std::vector<std::string> histogram;  // the open question's answers so far, one line each (notes window only)
+    std::vector<std::string> histogram;  // the current step's earlier rounds and this round's totals, a line each (notes window only; its answers are `bars`)
     // The class settings the teacher holds (the notes window changes them through `want`).
     bool pacing_lock = false;     // students cannot move away from the teacher's step
     int round = 1;                // the vote round open at this step ("vote, discuss, vote again")
