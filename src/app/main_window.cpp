@@ -210,7 +210,10 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
   const float text_scale = s.DiagramTextScale();
-  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true});
+  // (With the floors DrawDiagram paints at, and the font's line over its em, for the boxes' sizes.)
+  const view::LabelFloors label_floors = s.options.projector ? view::ProjectorFloors(display_h) : view::DeskFloors(display_h);
+  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true, label_floors.text, label_floors.key,
+                         fonts.em_ratio > 0 ? 1.0f / fonts.em_ratio : 1.448f});
   if (cur) view::GiveUnusedDiagramHeight(L, s.frame.Scene(s).width, s.frame.Scene(s).height);
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 

@@ -36,12 +36,14 @@ SceneText Line(std::string id, float x, float y, float size, const Palette& pal,
 }  // namespace
 
 float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                    float y0, float width, float text_scale) {
+                    float y0, float width, float text_scale, float floor_line) {
   const auto& ev = run.events[std::clamp(event, 0, static_cast<int>(run.events.size()) - 1)];
   const float ts = std::clamp(text_scale, 1.0f, 2.0f);
-  const float x = 1.0f, size = 1.05f * ts, step = 1.45f * ts, x_u = 27.0f, room = width - 2 * x;
+  const float x = 1.0f, size = 1.05f * ts, step = std::max(1.45f * ts, floor_line + 0.12f), x_u = 27.0f, room = width - 2 * x;
   const float pad = 0.4f * ts;   // below the last line
-  const auto fits = [&](const SceneText& t, float from) { return from + EstimateWidthEm(t.text) * size <= x + room; };
+  // The width at the floor (a line's height over the font's 1.448 per em), where that is the larger.
+  const float painted = std::max(size, floor_line / 1.448f);
+  const auto fits = [&](const SceneText& t, float from) { return from + EstimateWidthEm(t.text) * painted <= x + room; };
   const Color txt = pal.text, st = pal.state_term, bl = pal.block_term;
   if (ev.kind == engine::QueryEventKind::kUpdate) {
     const auto& b = run.blocks[ev.block - 1];
@@ -90,10 +92,11 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
       }
       y += step;
     }
-    // l′ and u′ side by side (u′ in the right column) when both fit, else one under the other.
+    // l′ and u′ side by side (u′ in the right column, moved right past a long l′ where the strip is wide
+    // enough) when both fit, else one under the other.
     l.y = y;
-    u.x = x_u, u.y = y;
-    const bool one_row = fits(l, x) && x + EstimateWidthEm(l.text) * size < x_u - 1 && fits(u, x_u);
+    u.x = std::max(x_u, x + EstimateWidthEm(l.text) * painted + 1.5f), u.y = y;
+    const bool one_row = fits(l, x) && fits(u, u.x);
     if (!one_row) u.x = x, u.y = y += step;
     sc.texts.push_back(std::move(l));
     sc.texts.push_back(std::move(u));

@@ -26,9 +26,11 @@ inline constexpr float kBalanceHeightProjector = 18.4f;  // em: its texts at a p
 // Appends the strip's texts with their top at y0 (em) across `width` em, at `text_scale` (1–2) × the
 // default size, and returns the height used (em; kMergeStripHeight at the default). At the default the
 // m′ line holds α and β and the l′ and u′ lines share a row; whatever does not fit `width` at the
-// scale goes onto a line of its own (α, β as "strip.ab").
+// scale goes onto a line of its own (α, β as "strip.ab"). `floor_line`: the height (em) of a line at
+// the text floor the painter holds the strip to (FloorLines::text; 0 = none) — the lines are spaced
+// and fitted for it.
 float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                    float y0, float width, float text_scale = 1);
+                    float y0, float width, float text_scale = 1, float floor_line = 0);
 // The balance on its own (`width` ≥ kBalanceWidth × kBalanceHeight em): the app shows it where the heatmap
 // goes for a single-query scenario — one row of P on a six-decade log scale would show 2/7, 1/7 and
 // 4/7 as the same colour; the balance's bars are linear. Empty (no records) when d_v ≠ 1.

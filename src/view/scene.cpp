@@ -239,6 +239,12 @@ void PadSceneEdges(Scene& scene) {
   scene.height += top + bottom;
 }
 
+FloorLines FloorLinesAt(const SceneFrame& frame, float em_px) {
+  if (frame.floor_text_px <= 0 || em_px <= 0) return kProjectorFloorLines;
+  const float k = frame.line_per_em / em_px;
+  return {frame.floor_text_px * k, std::max(frame.floor_key_px, frame.floor_text_px) * k};
+}
+
 LabelFloors ProjectorFloors(float display_h) {
   const float k = std::max(display_h, 1.0f) / 1080.0f;
   return {24.0f * k, 36.0f * k};
@@ -274,27 +280,51 @@ const SceneArrow* Scene::FindArrow(const std::string& id) const {
 }
 
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                      float text_scale, bool projector) {
+                      float text_scale, bool projector, FloorLines lines) {
   // Layout (em): HBM panel on the left, SRAM panel on the right, tiles in two rows. The accumulator's
   // three rows are 1.8 em apart at the default text size and grow with Ctrl + (ts); the panels grow
-  // down with them. For a projector (LabelFloors) the HBM tiles are taller: a block's w and v on
-  // lines of their own at the key size, the written O's value on two; the legend gives its room to
-  // the input's name (the arrows carry their own labels).
+  // down with them. For a projector (LabelFloors) the boxes are sized for the lines the painter draws
+  // at the floors (`lines`): the HBM blocks hold their title and w and v on lines of their own at the
+  // key size, the written O its value on one key line (two where it is too long), the accumulator its
+  // m, l, u at the key size; the legend gives its room to the input's name (the arrows carry their
+  // own labels).
   const float ts = std::clamp(text_scale, 1.0f, 2.0f);
+  const FloorLines fl = projector ? (lines.text > 0 ? lines : kProjectorFloorLines) : FloorLines{};
+  // Room around a tile's lines: the painter's pad above and below (0.15 em each), a gap under each
+  // line but the last (0.1 em × its text scale, 1.6 on a projector), and 0.1 em to spare.
+  constexpr float kTilePad = 0.4f, kLineGap = 0.16f;
   // A projector's box is wider than the scene's 52 × 21 em (1334 × 570 px at 1920×1080): the HBM
   // panel takes 8 em more, so that three blocks' w and v fit at the key size.
   const float kWide = projector ? 8.0f : 0.0f;
-  const float kW = 52 + kWide, kAccTop = 11.0f;
-  const float acc_h = 3.1f + 5.4f * ts, kH = std::max(21.0f, kAccTop + acc_h + 1.5f);
+  const float kW = 52 + kWide;
   const float kHbmX = 0, kHbmW = 31 + kWide, kSramX = 33 + kWide, kSramW = 19;
-  // (At the floors the first row starts lower: a read arrow's label, 1.7 em high, goes between its
-  // lane and the tiles, not over the panel's title.)
-  const float kRow1 = projector ? 5.3f : 4.5f;
-  constexpr float kRow2 = 12.5f, kTileH = 4.5f, kLane = 3.3f;
-  // A projector's HBM tiles hold a title and two lines at the text floor (24 px em ≈ 1.7 em here).
-  const float kHbmTileH1 = projector ? 6.2f : kTileH, kHbmTileH2 = projector ? 6.2f : kTileH;
-  const float kHbmRow2 = projector ? kRow1 + kHbmTileH1 + 0.5f : kRow2;
+  constexpr float kRow2 = 12.5f, kTileH = 4.5f;
+  // (At the floors the read arrow's lane is under the panel's title and the first row under the
+  // arrow's label, one line at the text floor: the label goes between the lane and the tiles.)
+  // (The panels' titles are 1.84 em high at a projector's 1.6 text scale: the lane runs 0.35 em under them.)
+  const float kLane = projector ? 0.5f + std::max(1.84f, fl.text) + 0.35f : 3.3f;
+  const float kRow1 = projector ? kLane + 0.2f + fl.text + 0.2f : 4.5f;
   const float kKvX0 = 7.0f, kKvX1 = 30.0f + kWide, kGap = 0.5f;
+  const float sp_w = projector ? 15.0f : 16, o_x = projector ? 17.0f : 23;
+  // The written O's value ("= 160/7 ≈ 22.86") on one key line when it fits the tile, else two; from
+  // the run's final output, so that the layout is the same at every event.
+  const std::string final_output = projector ? QuantitiesAt(run, static_cast<int>(run.events.size()) - 1).at("output") : "";
+  const bool output_one_line = EstimateWidthEm("= " + final_output) * fl.key < kKvX1 - o_x - 1.0f;
+  const float kHbmTileH1 = projector ? kTilePad + fl.text + 2 * (kLineGap + fl.key) : kTileH;
+  const float kHbmTileH2 = projector ? std::max(kTilePad + 2 * fl.text + kLineGap,                                        // S, P; O unwritten
+                                                kTilePad + fl.text + (output_one_line ? 1.0f : 2.0f) * (kLineGap + fl.key))  // O written
+                                     : kTileH;
+  const float kHbmRow2 = projector ? kRow1 + kHbmTileH1 + 0.5f : kRow2;
+  // SRAM: Q with its symbol, the block with its w and v at the text floor; under them the accumulator,
+  // its title (up to 1.9 em: the painter's 1.15 em × 1.6) and its rows at the key size.
+  const float kSramTileH = projector ? std::max(kTileH, kTilePad + 2 * fl.text + kLineGap) : kTileH;
+  // (Between them the merge arrow; its label goes above the tiles, in the read arrows' band.)
+  const float kAccTop = projector ? kRow1 + kSramTileH + 0.7f : 11.0f;
+  const float acc_rows_top = projector ? 0.2f + std::max(1.9f, fl.text) + 0.2f : kRow2 + 0.3f - kAccTop;
+  const float acc_pitch = std::max(fl.key + 0.1f, 1.93f * ts);   // (1.93: 1.35 em text on a 1.43 pitch)
+  const bool raw = run.problem.mode == engine::SoftmaxMode::kRaw;
+  const float acc_h = projector ? acc_rows_top + (raw ? 2.0f : 3.0f) * acc_pitch + 0.3f : 3.1f + 5.4f * ts;
+  const float kH = projector ? std::max(kHbmRow2 + kHbmTileH2 + 0.5f, kAccTop + acc_h + 0.5f) : std::max(21.0f, kAccTop + acc_h + 1.5f);
 
   event = std::clamp(event, 0, static_cast<int>(run.events.size()) - 1);
   const auto& ev = run.events[event];
@@ -342,15 +372,15 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     kv_center[b.block] = x + w / 2;
     x += w + kGap;
   }
-  const float sp_w = projector ? 15.0f : 16, o_x = projector ? 17.0f : 23;
   sc.rects.push_back(Tile("hbm.sp", 1, kHbmRow2, sp_w, kHbmTileH2, TileState::kNotStored, pal, lang, UiText(Str::sp_ghost, lang)));
   const bool written = ev.kind == engine::QueryEventKind::kWriteOutput;
   sc.rects.push_back(Tile("hbm.o", o_x, kHbmRow2, kKvX1 - o_x, kHbmTileH2, written ? TileState::kWritten : TileState::kNotWritten, pal,
                           lang, "O"));
-  if (written && projector) {  // "O", "= 160/7", "≈ 22.86": the output at the key size
+  if (written && projector) {  // "O" and "= 160/7 ≈ 22.86" (or "= 160/7", "≈ 22.86"): the output at the key size
     const std::string out = QuantitiesAt(run, event).at("output");
     const size_t approx = out.find(" \u2248 ");
-    sc.rects.back().label += "\n= " + (approx == std::string::npos ? out : out.substr(0, approx) + "\n" + out.substr(approx + 1));
+    sc.rects.back().label +=
+        "\n= " + (output_one_line || approx == std::string::npos ? out : out.substr(0, approx) + "\n" + out.substr(approx + 1));
     sc.rects.back().key_lines = true;
   } else if (written) {
     sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
@@ -358,16 +388,16 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 
   // SRAM: the fixed Q block, the current K/V block, the accumulator.
   // (A projector's 5 em tile holds "Q（固定）" only under the floor: "Q" and its ◆; the text says it stays.)
-  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kTileH, TileState::kInSram, pal, lang, projector ? "Q" : UiText(Str::q_fixed, lang)));
+  sc.rects.push_back(Tile("sram.q", kSramX + 1, kRow1, 5, kSramTileH, TileState::kInSram, pal, lang, projector ? "Q" : UiText(Str::q_fixed, lang)));
   if (in_sram > 0) {
     const auto& b = run.blocks[in_sram - 1];
-    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kSramTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
                        pal, lang, "K/V " + std::to_string(in_sram));
     const std::string detail = BlockDetail(run, b.begin, b.end);
     if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;
     sc.rects.push_back(std::move(r));
   } else {
-    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kTileH, TileState::kNone, pal, lang, UiText(Str::kv_slot, lang));
+    SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kSramTileH, TileState::kNone, pal, lang, UiText(Str::kv_slot, lang));
     r.fill = pal.panel_sram;
     r.dashed = true;
     r.sublabel = UiText(Str::slot_empty, lang);
@@ -375,24 +405,23 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   }
   // (At the floors the box is a little wider: its title "accumulator m, l, u" fits at 24 px em.)
   SceneRect acc = Panel("sram.acc", kSramX + (projector ? 0.5f : 1.0f), kAccTop, projector ? 18.0f : 17.0f, acc_h, {255, 255, 255}, pal);
-  const bool raw = run.problem.mode == engine::SoftmaxMode::kRaw;
   acc.label = UiText(raw ? Str::acc_title_raw : Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = QuantitiesAt(run, event);
   // The three rows share the box's height below its title; the painter may enlarge them (Ctrl + beyond
-  // what the layout took) only as far as their pitch allows.
-  // (At the floors the rows start lower: the box's title above them is 1.7 em high.)
-  const float ax = kSramX + 1.8f, row_top = projector ? kAccTop + 2.3f : kRow2 + 0.3f, size = 1.35f * ts;
+  // what the layout took) only as far as their pitch allows. At the floors each row is a key line.
+  const float ax = kSramX + 1.8f, row_top = kAccTop + acc_rows_top, size = 1.35f * ts;
   // Raw mode subtracts no maximum: its accumulator is l and u (an m pinned at 0 only raised the
   // question of what m is, before N50/s1 introduces it).
   const int rows = raw ? 2 : 3;
-  const float row = (kAccTop + acc_h - 0.4f - row_top) / static_cast<float>(rows);
+  const float row = projector ? acc_pitch : (kAccTop + acc_h - 0.4f - row_top) / static_cast<float>(rows);
   const char* all_names[] = {"m", "l", "u"};
   const char* const* names = raw ? all_names + 1 : all_names;
   for (int k = 0; k < rows; ++k) {
     SceneText t{std::string("acc.") + names[k], ax, row_top + row * static_cast<float>(k), size, pal.state_term,
                 std::string(names[k]) + " = " + q.at(names[k])};
     t.max_grow = (row - 0.15f) / size;
+    t.key = projector;
     sc.texts.push_back(std::move(t));
   }
 
@@ -420,10 +449,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       SceneArrow a;
       a.id = "merge." + std::to_string(ev.block);
       a.kind = ArrowKind::kMerge;
-      a.points = {{sram_kv_c, kRow1 + kTileH}, {sram_kv_c, kRow2 - 1.5f}};
+      a.points = {{sram_kv_c, kRow1 + kSramTileH}, {sram_kv_c, projector ? kAccTop : kRow2 - 1.5f}};
       a.color = pal.merge_arrow;
       a.label = UiText(raw ? Str::merge_raw : Str::merge, lang);
-      a.label_at = {kSramX + 1.0f, kRow1 + kTileH + 0.15f};
+      a.label_at = {kSramX + 1.0f, projector ? kLane + 0.2f : kRow1 + kTileH + 0.15f};
       sc.arrows.push_back(std::move(a));
       break;
     }
@@ -431,11 +460,11 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
       SceneArrow a;
       a.id = "write.o";
       a.kind = ArrowKind::kWrite;
-      a.points = {{kSramX + 1, kHbmRow2 + 2.25f}, {kKvX1, kHbmRow2 + 2.25f}};
+      a.points = {{kSramX + 1, kHbmRow2 + kHbmTileH2 / 2}, {kKvX1, kHbmRow2 + kHbmTileH2 / 2}};
       a.color = pal.write_arrow;
       // (A projector's strip below says o = u/l at the floor; the arrow's label found no room beside it.)
       if (!projector) a.label = UiText(Str::write, lang);
-      a.label_at = {projector ? kKvX1 + 0.2f : 22.5f, projector ? kHbmRow2 + 2.6f : kRow2 + kTileH + 0.4f};
+      a.label_at = {projector ? kKvX1 + 0.2f : 22.5f, projector ? kHbmRow2 + kHbmTileH2 / 2 + 0.35f : kRow2 + kTileH + 0.4f};
       sc.arrows.push_back(std::move(a));
       break;
     }

@@ -104,6 +104,11 @@ struct SceneFrame {
   // The painter holds the labels to LabelFloors (a projector's, or a laptop's): builders that can lay
   // out for them do (Scene::floors).
   bool floors = false;
+  // The floors the painter will hold the labels to (px em; 0 = not known: a builder assumes a
+  // projector's at 1080 rows) and the font's line height over its em (Noto Sans CJK: 1.448), so that a
+  // builder can size its boxes for the lines the painter will draw (FloorLines).
+  float floor_text_px = 0, floor_key_px = 0;
+  float line_per_em = 1.448f;
   bool operator==(const SceneFrame&) const = default;
 };
 
@@ -122,6 +127,18 @@ LabelFloors ProjectorFloors(float display_h);
 // A laptop's (not projector): 14 px em at 720 rows for every label, in proportion above (issue 29: a
 // student's 1280×720 laptop read "w 4, 1 · v 12, 9" at 7.5 px em).
 LabelFloors DeskFloors(float display_h);
+
+// A line of a label drawn at LabelFloors::text and at LabelFloors::key, as heights in a scene's em (the
+// px per em it will be painted at): what a builder reserves so that the painter finds room for them.
+struct FloorLines {
+  float text = 0;   // em
+  float key = 0;    // em
+};
+// At a projector's 1920×1080 with the single-query diagram 60 em across its 1334 px box (22 px per em).
+inline constexpr FloorLines kProjectorFloorLines = {1.58f, 2.37f};
+// The lines for a scene painted at `em_px` px per em under `frame`'s floors (kProjectorFloorLines where
+// the frame gives none).
+FloorLines FloorLinesAt(const SceneFrame& frame, float em_px);
 
 struct Scene {
   float width = 0, height = 0;   // em
@@ -144,8 +161,11 @@ struct Scene {
 // SceneFrame::text_scale) enlarges the accumulator's m, l, u and gives their rows the height they need.
 // `projector`: laid out for a projector's LabelFloors (taller HBM tiles, a block's w and v on lines of
 // their own, no legend); the caller sets Scene::floors.
+// `lines`: the floors' line heights the tiles are sized for (projector only; zero: kProjectorFloorLines) —
+// a block's w and v and the accumulator's m, l, u at the key size, the written O on one key line where
+// it fits.
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette,
-                      float text_scale = 1, bool projector = false);
+                      float text_scale = 1, bool projector = false, FloorLines lines = {});
 
 // A text's width in em at size 1, estimated without a font (a builder deciding whether an equation
 // fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.

@@ -48,20 +48,20 @@ int SingleQueryModel::Find(const data::Position& p) const {
 }
 
 Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette& palette, const SceneFrame& frame) const {
-  const auto at = [&](float ts) {
-    Scene sc = BuildQueryScene(run_, e, lang, palette, ts, frame.floors);
+  const auto at = [&](float ts, FloorLines fl) {
+    Scene sc = BuildQueryScene(run_, e, lang, palette, ts, frame.floors, fl);
     sc.floors = frame.floors;
-    // The input the diagram runs, named on it: a lesson may draw one input and quote another. A
-    // projector's is at the text floor (24 px em ≈ 1.6 em here), wrapped across the HBM panel's foot.
+    // The input the diagram runs, named on it: a lesson may draw one input and quote another. At the
+    // floors it is a line at the text floor, wrapped across the HBM panel's foot (at most two lines).
     if (!frame.floors) {
       sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
     } else {
       // At the painter's scale (frame.text_scale over the ts laid out here) the caption is 1.05 × that
-      // em; the HBM and SRAM panels grow down to hold its lines.
+      // em, and never under the floor's line; the HBM and SRAM panels grow down to hold its lines.
       const auto* o = sc.FindRect("hbm.o");
       const auto* hbm = sc.FindRect("hbm");
-      const float size = 1.05f, painted = size * std::max(1.0f, frame.text_scale / ts);
-      const float top = o->y + o->h + 0.3f, pitch = 1.45f * painted;
+      const float size = 1.05f, painted = std::max(size * std::max(1.0f, frame.text_scale / ts), fl.text);
+      const float top = o->y + o->h + 0.3f, pitch = std::max(1.05f * painted, fl.text + 0.1f);
       std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / painted);
       if (lines.size() > 2) lines.resize(2), lines[1] += "\u2026";
       for (size_t k = 0; k < lines.size(); ++k)
@@ -76,29 +76,50 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
     }
     // Under the diagram: the merge with its values substituted (merge_views.h).
     const float strip_y = sc.height + 0.5f;
-    AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts);
+    AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts, fl.text);
     // The strip's tallest merge sets its height, so that stepping never rescales the diagram.
     float strip_h = kMergeStripHeight;
     for (int k = 0; k < EventCount(); ++k)
       if (run_.events[k].kind == engine::QueryEventKind::kUpdate) {
         Scene scratch;
-        strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts));
+        strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts, fl.text));
       }
     sc.height = strip_y + strip_h;
     sc.text_scale = ts;
     return sc;
   };
+  // At the floors the boxes are sized for the lines the painter draws there (FloorLines), which are
+  // fixed in pixels: the scene's px per em is found by laying it out, fitting it to the box and laying
+  // it out again for that scale (a taller scene is drawn smaller, its floors' lines then take more em)
+  // until the scale settles. Without a box (tests, the CLI) it is laid out for a 1920×1080 projector.
+  const auto fitted = [&](float ts) {
+    if (!frame.floors || frame.width_px <= 0 || frame.height_px <= 0) return at(ts, frame.floors ? kProjectorFloorLines : FloorLines{});
+    // (Where the box is too short for the floors' lines at any scale the loop would shrink the scene
+    // without end: it stops at 0.8 × the first scale, and the painter draws what does not fit at the
+    // text floor.)
+    Scene sc = at(ts, kProjectorFloorLines);
+    const auto fit = [&](const Scene& s) { return std::min(frame.width_px / s.width, frame.height_px / s.height); };
+    float em_px = fit(sc);
+    const float least = 0.8f * em_px;
+    for (int k = 0; k < 8; ++k) {
+      sc = at(ts, FloorLinesAt(frame, em_px));
+      const float next = std::max(least, fit(sc));
+      if (std::abs(next - em_px) < 0.002f * em_px) break;
+      em_px = next;
+    }
+    return sc;
+  };
   // Ctrl + (up to 2×) is laid out here, as far as the box allows without shrinking the diagram: the
   // scene fills the box's width, and the accumulator's rows and the strip's lines grow into the
   // height the box has below that. What is left of the scale the painter applies where text fits.
-  Scene sc = at(1);
+  Scene sc = fitted(1);
   const float want = std::clamp(frame.text_scale, 1.0f, 2.0f);
   // A projector's scene keeps the default layout and its height (the painter enlarges what fits, and
   // holds every label to the floors): a taller accumulator would shrink everything else.
   if (want <= 1 || frame.width_px <= 0 || frame.height_px <= 0 || frame.projector) return sc;
   const float room = std::max(sc.height, frame.height_px * sc.width / frame.width_px);   // em
   for (float ts = want; ts > 1.001f; ts = std::max(1.0f, ts - 0.1f))
-    if (Scene bigger = at(ts); bigger.height <= room + 1e-3f) return bigger;
+    if (Scene bigger = fitted(ts); bigger.height <= room + 1e-3f) return bigger;
   return sc;
 }
 

@@ -10,7 +10,8 @@
 //     (PageDown shows the next page) and every page's lines are on screen.
 //   - a scene laid out for the floors (Scene::floors: the single-query diagram of RC-T3, N50, N51,
 //     GLOSS and its balance) draws no label under 24 px em on a projector (14 on the laptop), the
-//     balance's two means at 36; the other scenes' labels are measured and the smallest printed, not
+//     balance's two means and the diagram's key numbers (a block's w and v, the accumulator's m, l, u,
+//     the written O) at 36; the other scenes' labels are measured and the smallest printed, not
 //     yet held to it.
 #include <gtest/gtest.h>
 
@@ -53,6 +54,19 @@ constexpr Config kConfigs[] = {
     {"projector 1920x1080 Ctrl+x3", 1920, 1080, true, 22.0f * 1.1f * 1.1f * 1.1f, 28, 24, 24, 12},
     {"laptop 1280x720", 1280, 720, false, 22.0f, 14, 14, 14, 4},
 };
+
+// A diagram label that is one of the numbers a step is about: a line after the first of a rectangle
+// whose label has key lines, or a text marked key.
+bool IsKey(const view::Scene& scene, const PaintedLabel& l) {
+  if (l.owner.rfind("rect:", 0) == 0) {
+    const auto* r = scene.FindRect(l.owner.substr(5));
+    return r && r->key_lines && r->label.find(l.text) != std::string::npos && r->label.rfind(l.text, 0) != 0;
+  }
+  if (l.owner.rfind("text:", 0) == 0)
+    for (const auto& t : scene.texts)
+      if (t.key && "text:" + t.id == l.owner) return true;
+  return false;
+}
 
 bool HasDigit(const std::string& t) { return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }); }
 
@@ -101,7 +115,7 @@ class Legibility : public ::testing::Test {
 
 TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   auto [lessons, texts] = OpenShippedLessons();
-  int failures = 0, frames = 0, paged = 0, means = 0;
+  int failures = 0, frames = 0, paged = 0, means = 0, keys = 0;
   const auto fail = [&](const std::string& what) {
     if (++failures <= 40) ADD_FAILURE() << what;
   };
@@ -168,11 +182,18 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
               // draws nothing under the floor (24 px em on a projector, 14 on a laptop), and the balance's
               // two means as large as the side panel's numbers (36 on a projector; Ctrl + ×3 shrinks both
               // to 24 rather than cut them).
-              const bool floors = s.frame.Scene(s).floors;
+              const view::Scene& scene = s.frame.Scene(s);
+              const bool floors = scene.floors;
               for (const auto& l : p.labels) {
                 if (floors && l.em + 0.05f < c.floor_em)
                   fail(where + " page " + std::to_string(page + 1) + ": diagram label \"" + l.text + "\" (" + l.owner + ") " +
                        std::to_string(l.em) + " px em < " + std::to_string(c.floor_em));
+                // The numbers a step is about (a block's w and v, the accumulator's m, l, u, the written
+                // O: SceneRect::key_lines, SceneText::key) as large as the side panel's (36 px em).
+                if (floors && IsKey(scene, l) && l.em + 0.05f < c.value_em)
+                  fail(where + " page " + std::to_string(page + 1) + ": key number \"" + l.text + "\" (" + l.owner + ") " +
+                       std::to_string(l.em) + " px em < " + std::to_string(c.value_em));
+                keys += floors && IsKey(scene, l);
                 if (!floors && l.em < smallest_label) smallest_label = l.em, smallest_label_at = where + " \"" + l.text + "\"";
               }
               for (const auto& t : p.texts) {
@@ -198,6 +219,7 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   std::printf("[legibility] %d frames, %d step views in pages\n", frames, paged);
   EXPECT_GT(frames, 500);
   EXPECT_GT(means, 20);  // the balance's means were drawn (N50/w3, h1, RC-T3/b3 …) and measured
+  EXPECT_GT(keys, 1000);  // w and v, m, l, u and O were drawn as key numbers and measured
   EXPECT_EQ(failures, 0);
 }
 

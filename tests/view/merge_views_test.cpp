@@ -247,13 +247,29 @@ TEST(Scene, AProjectorsDiagramPutsEachBlocksInputsOnLinesOfTheirOwn) {
   EXPECT_EQ(kv1->label, "K/V 1\nw 2, 1\nv 10, 20");
   EXPECT_EQ(kv2->label, "K/V 2\nw 4\nv 30");
   EXPECT_TRUE(kv1->key_lines);
-  EXPECT_EQ(o->label, "O\n= 160/7\n\u2248 22.86");
+  // The written O's value on one key line: "= 160/7 ≈ 22.86" fits its tile.
+  EXPECT_EQ(o->label, "O\n= 160/7 \u2248 22.86");
+  EXPECT_TRUE(o->key_lines);
+  // The tiles hold their lines at the floors (1.58 em a line at the text floor, 2.37 at the key size):
+  // a block's title and its w and v, the accumulator's title and m, l, u.
+  EXPECT_GE(kv1->h, kProjectorFloorLines.text + 2 * kProjectorFloorLines.key + 0.3f);
+  EXPECT_GE(o->h, kProjectorFloorLines.text + kProjectorFloorLines.key + 0.3f);
+  const auto* acc = sc.FindRect("sram.acc");
+  ASSERT_TRUE(acc);
+  int key_rows = 0;
+  for (const auto& t : sc.texts)
+    if (t.id.rfind("acc.", 0) == 0) {
+      EXPECT_TRUE(t.key) << t.id;
+      EXPECT_LE(t.y + kProjectorFloorLines.key, acc->y + acc->h + 1e-3f) << t.id;
+      ++key_rows;
+    }
+  EXPECT_EQ(key_rows, 2);  // raw mode: l and u
   EXPECT_FALSE(FindText(sc, "legend.read"));
   ASSERT_TRUE(FindText(sc, "scenario.title"));
   // Nothing the painter would have to shrink: the caption's lines lie inside the HBM panel.
   const auto* hbm = sc.FindRect("hbm");
   for (const auto& t : sc.texts)
-    if (t.id.rfind("scenario.title", 0) == 0) EXPECT_LE(t.y + 1.45f * t.size_em * 1.6f, hbm->y + hbm->h + 1e-3f) << t.text;
+    if (t.id.rfind("scenario.title", 0) == 0) EXPECT_LE(t.y + t.size_em * 1.6f, hbm->y + hbm->h + 1e-3f) << t.text;  // (a line: its font size)
   const Scene desk = m->BuildScene(m->FindPosition("write"), "en", ClassroomPalette(), SceneFrame{1334, 570, 1.6f, false, false});
   EXPECT_FALSE(desk.floors);
   EXPECT_EQ(desk.FindRect("hbm.o")->label, "O = 160/7 \u2248 22.86");
