@@ -130,12 +130,22 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
 
 }  // namespace
 
-float DrawStepTitle(const AppState& s, const Fonts& fonts, float width) {
+float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float max_h) {
   const ShownStep st = StepTextNow(s);
   if (st.title.empty()) return 0;
   const float y0 = ImGui::GetCursorPosY();
-  ImGui::PushFont(fonts.large);
-  for (const auto& line : WrapLines(st.title, width)) Said(line);
+  // In the heading font where its lines fit `max_h`, else in the text's (Ctrl + ×5 on a 1280×720
+  // laptop wrapped "s2 · A larger maximum: old numerator and denominator rescale together" onto three
+  // heading lines, and the third was cut).
+  ImFont* font = fonts.large;
+  ImGui::PushFont(font);
+  std::vector<std::string> lines = WrapLines(st.title, width);
+  if (static_cast<float>(lines.size()) * ImGui::GetTextLineHeightWithSpacing() > max_h && fonts.text && fonts.text != font) {
+    ImGui::PopFont();
+    ImGui::PushFont(font = fonts.text);
+    lines = WrapLines(st.title, width);
+  }
+  for (const auto& line : lines) Said(line);
   ImGui::PopFont();
   return ImGui::GetCursorPosY() - y0;
 }

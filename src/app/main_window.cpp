@@ -239,7 +239,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // projector used to take the title with it); at most half the pane.
   const ImVec2 title_at = ImGui::GetCursorScreenPos();
   ImGui::PushClipRect(title_at, ImVec2(title_at.x + L.text.w, title_at.y + L.text.h * 0.5f), true);
-  const float title_h = std::min(L.text.h * 0.5f, DrawStepTitle(s, fonts, L.text.w));
+  const float title_h = std::min(L.text.h * 0.5f, DrawStepTitle(s, fonts, L.text.w, L.text.h * 0.5f));
   ImGui::PopClipRect();
   place(L.text);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + title_h);

@@ -21,8 +21,9 @@ void DrawErrorBanner(AppState& s);
 // what the builder did not; *label_px receives its largest label size.
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
                     float arrow_progress = 1.0f, float* label_px = nullptr);
-// The step's title in the large font, wrapped at `width` px, above the scrolled text; returns its height (px).
-float DrawStepTitle(const AppState& s, const Fonts& fonts, float width);
+// The step's title in the large font (the text's where that takes more than `max_h` px), wrapped at `width`
+// px, above the paged text; returns its height (px).
+float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float max_h = 1e9f);
 // A stretch of the step text (screen pixels) that a page keeps together when it fits on one: the
 // question box, and inside it the question, the answer, the check and reveal row.
 struct KeepTogether {

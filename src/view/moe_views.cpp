@@ -420,8 +420,13 @@ std::vector<PanelSection> MoeModel::DeploymentPanels(int e, const std::string& l
       std::string row;
       for (std::int64_t b = 0; b < ep_->devices; ++b)
         row += (b ? "\t" : "") + std::to_string(ep_->dispatch[static_cast<size_t>(a)][static_cast<size_t>(b)]);
-      p.rows.push_back({std::to_string(a + 1), row, a == ep_->busiest_device});
+      p.rows.push_back({std::to_string(a + 1), row});
     }
+    // Each device's load is its column (what it receives, its own tokens included): the busiest is a
+    // column, not a row, and not a wrong value (the purple ×, which marked device 2's row at MOE/e7).
+    std::string loads;
+    for (std::int64_t b = 0; b < ep_->devices; ++b) loads += (b ? "\t" : "") + std::to_string(ep_->load[static_cast<size_t>(b)]);
+    p.rows.push_back({T(Str::ep_load), loads});
     out.push_back(p);
   }
   if (e >= CpuGpuEvent()) {

@@ -192,18 +192,32 @@ std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em) 
     if (kNoEnd.find(glyphs[k - 1].text) != std::string_view::npos) return false;
     return glyphs[k - 1].text == " " || glyphs[k].w >= 1.0f || glyphs[k - 1].w >= 1.0f;
   };
+  // Inside brackets a break is a last resort: a tuple "(1, 2, 4, 1, 8, 2)" stays on one line where a
+  // break outside it leaves the line at least 40 % full (a caption cut "w = (1," from "2, 4, 1, 8, 2)").
+  static const std::string_view kOpen = "\uff08(", kClose = "\uff09)";
+  std::vector<int> depth(glyphs.size() + 1, 0);
+  for (size_t k = 0; k < glyphs.size(); ++k) {
+    const bool open = glyphs[k].text.size() <= 3 && kOpen.find(glyphs[k].text) != std::string_view::npos;
+    const bool close = glyphs[k].text.size() <= 3 && kClose.find(glyphs[k].text) != std::string_view::npos;
+    depth[k + 1] = std::max(0, depth[k] + (open ? 1 : 0) - (close ? 1 : 0));
+  }
   std::vector<std::string> lines;
   size_t start = 0;
   while (start < glyphs.size()) {
     while (start < glyphs.size() && glyphs[start].text == " ") ++start;   // a line starts with no space
     if (start >= glyphs.size()) break;
     float w = 0;
-    size_t end = start, last_break = std::string::npos;
+    size_t end = start, last_break = std::string::npos, last_outside = std::string::npos;
+    float outside_w = 0;
     while (end < glyphs.size() && (end == start || w + glyphs[end].w <= width_em)) {
       w += glyphs[end].w;
       ++end;
-      if (end < glyphs.size() && may_break_before(end)) last_break = end;
+      if (end < glyphs.size() && may_break_before(end)) {
+        last_break = end;
+        if (depth[end] == 0) last_outside = end, outside_w = w;
+      }
     }
+    if (last_outside != std::string::npos && last_outside > start && outside_w >= 0.4f * width_em) last_break = last_outside;
     // Cut at the last place it may break; a word longer than the line runs on to its end.
     if (end < glyphs.size()) {
       if (last_break != std::string::npos && last_break > start) end = last_break;

@@ -287,6 +287,11 @@ TEST(SceneText, WrapEstimatedBreaksAfterSpacesAndBeforeWideGlyphs) {
   EXPECT_EQ(WrapEstimated("\u4e00\u4e00\uff0c\u4e00", 2.5f), (std::vector<std::string>{"\u4e00", "\u4e00\uff0c", "\u4e00"}));
   EXPECT_EQ(WrapEstimated("\u4e00\u4e00\u4e00\u4e00", 2.5f), (std::vector<std::string>{"\u4e00\u4e00", "\u4e00\u4e00"}));
   EXPECT_EQ(WrapEstimated("short", 40.0f), (std::vector<std::string>{"short"}));
+  // A tuple is kept whole where a break before it leaves the line at least 40 % full (RC-T3's caption
+  // was cut "w = (1," / "2, 4, 1, 8, 2)"); a tuple longer than a line still breaks inside.
+  EXPECT_EQ(WrapEstimated("three blocks: w = (1, 2, 4, 1, 8, 2), stable", 14.0f),
+            (std::vector<std::string>{"three blocks: w =", "(1, 2, 4, 1, 8, 2), stable"}));
+  EXPECT_GT(WrapEstimated("w (1, 2, 4, 1, 8, 2, 9, 9, 9)", 6.0f).size(), 1u);
   EXPECT_TRUE(WrapEstimated("", 10.0f).empty());
 }
 
