@@ -11,11 +11,15 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
   // larger on screen): the column titles and the items' notes wrap onto lines of their own, and the
   // items share the column's height.
   const bool fl = frame.floors;
-  const float kW = fl ? 40 : 56, kH = fl ? 15.6f : 22, kGap = fl ? 0.7f : 1.0f, kLinkRoom = fl ? 1.8f : 4.2f;
+  // (At the floors the links' labels stand in the gaps between the columns, clear of every border: a
+  // walk-through saw GLOSS/g4's "written in" on a column's edge. Off the floors they take room beside
+  // the items.)
+  const float kW = fl ? 40 : 56, kH = fl ? 15.6f : 22, kGap = fl ? 4.6f : 1.0f, kLinkRoom = fl ? 0.2f : 4.2f;
   const float kItemGap = fl ? 0.8f : 1.6f;
   Scene sc;
   sc.width = kW, sc.height = kH;
   sc.floors = fl;
+  if (fl) sc.text_scale = std::clamp(frame.text_scale, 1.0f, 2.0f);
   sc.background = pal.background;
   const size_t n_cols = scenario_.columns.size();
   const float col_w = (kW - kGap * static_cast<float>(n_cols - 1)) / static_cast<float>(n_cols);
@@ -28,16 +32,23 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     }
     return out;
   };
+  // At the floors the chart is laid out for its text as the painter draws it: the scene takes the
+  // frame's text scale (the painter enlarges nothing further), and a column's title is a line at the
+  // text floor (1.05 em at 1920×1080, where the chart is 33 px per em), wrapped for that size (an
+  // em-square is the line over 1.448). (Enlarged 1.6× by the painter, "Programming language /
+  // compiler" took three lines and its last sat on the first item's border.)
+  const float floor_line = fl ? std::max(1.0f, FloorLinesAt(frame, frame.width_px > 0 ? frame.width_px / kW : 33.0f).text) : 1.0f;
+  const float title_emsq = floor_line / 1.448f, title_pitch = std::max(1.25f, floor_line + 0.15f);
   std::vector<std::vector<std::string>> titles(n_cols);
   size_t title_lines = 1;
   std::vector<int> per_col(n_cols, 0);
   for (size_t c = 0; c < n_cols; ++c) {
     const std::string& t = scenario_.columns[c].title.In(lang);
-    titles[c] = fl ? WrapEstimated(t, col_w - 0.8f) : std::vector<std::string>{t};
+    titles[c] = fl ? WrapEstimated(t, (col_w - 0.8f) / title_emsq) : std::vector<std::string>{t};
     title_lines = std::max(title_lines, titles[c].size());
   }
   for (const auto& it : scenario_.items) ++per_col[static_cast<size_t>(it.column)];
-  const float kTop = fl ? 0.5f + 1.25f * static_cast<float>(title_lines) : 3.2f;
+  const float kTop = fl ? 0.5f + title_pitch * static_cast<float>(title_lines) : 3.2f;
   // (At the floors a column of fewer items gives each more height: a long name and its note need it.)
   const auto item_h = [&](size_t c) {
     const int n = std::max(1, per_col[c]);
@@ -57,7 +68,7 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     sc.rects.push_back(col);
     for (size_t k = 0; k < titles[c].size(); ++k)
       sc.texts.push_back({"column." + scenario_.columns[c].id + ".title" + (k ? "." + std::to_string(k + 1) : ""), col.x + (fl ? 0.4f : 0.6f),
-                          (fl ? 0.3f : 0.6f) + 1.25f * static_cast<float>(k), fl ? 1.0f : 1.15f, pal.text, titles[c][k]});
+                          (fl ? 0.3f : 0.6f) + title_pitch * static_cast<float>(k), fl ? 1.0f : 1.15f, pal.text, titles[c][k]});
   }
   for (size_t i = 0; i < scenario_.items.size(); ++i) {
     const auto& it = scenario_.items[i];
@@ -72,8 +83,9 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     r.border = pal.border;
     r.border_em = pal.line_em * 0.8f;
     if (fl) {   // the name (at 1.15) and the note under it, each on lines as wide as the box
-      r.label = wrapped(it.name.In(lang), (item_w - 0.6f) / 1.15f);
-      if (!it.note.In(lang).empty()) r.label += "\n" + wrapped(it.note.In(lang), item_w - 0.6f);
+      // (Wrapped for the sizes the painter draws them at: the name 1.15 em, the note at the text floor.)
+      r.label = wrapped(it.name.In(lang), (item_w - 0.6f) / std::max(1.15f / 1.448f, title_emsq));
+      if (!it.note.In(lang).empty()) r.label += "\n" + wrapped(it.note.In(lang), 0.9f * (item_w - 0.6f) / title_emsq);
     } else {
       r.label = it.name.In(lang);
       r.sublabel = it.note.In(lang);
@@ -97,7 +109,18 @@ Scene ChartModel::BuildScene(int, const std::string& lang, const Palette& pal, c
     else arr.points = {{centre[a].x, centre[a].y + (centre[b].y > centre[a].y ? half_h[a] : -half_h[a])},
                        {centre[b].x, centre[b].y + (centre[b].y > centre[a].y ? -half_h[b] : half_h[b])}};
     arr.label = l.label.In(lang);
-    arr.label_at = {std::min(arr.points[0].x, arr.points[1].x) + 0.3f, std::min(arr.points[0].y, arr.points[1].y) - 1.4f};
+    if (fl && (rightwards || leftwards)) {
+      // In the gap the arrow crosses, just above the arrow where it enters the gap.
+      const size_t lc = static_cast<size_t>(std::min(scenario_.items[a].column, scenario_.items[b].column));
+      const float gap_x = (col_w + kGap) * static_cast<float>(lc) + col_w;
+      const auto& p0 = arr.points[0];
+      const auto& p1 = arr.points[1];
+      const float t = std::abs(p1.x - p0.x) > 1e-3f ? (gap_x - p0.x) / (p1.x - p0.x) : 0.0f;
+      const float y = p0.y + t * (p1.y - p0.y);
+      arr.label_at = {gap_x + 0.2f, y - 1.45f};
+    } else {
+      arr.label_at = {std::min(arr.points[0].x, arr.points[1].x) + 0.3f, std::min(arr.points[0].y, arr.points[1].y) - 1.4f};
+    }
     sc.arrows.push_back(arr);
   }
   return sc;
