@@ -106,8 +106,11 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   if (big && !compact) ImGui::PopFont();
   if (!st.reveal.empty()) {
     if (compact && s.ui.answer_verdict < 0) ImGui::SameLine();
-    if (ImGui::Button(T(s, view::Str::reveal).c_str())) Reveal(s);
-    SaidItem(T(s, view::Str::reveal), TextRole::kHint);
+    // (Compact, without the hint line: the button names the clicker's key — N50/s1 said nowhere that
+    // PageDown reveals.)
+    const std::string reveal = T(s, compact ? view::Str::reveal_key : view::Str::reveal);
+    if (ImGui::Button(reveal.c_str())) Reveal(s);
+    SaidItem(reveal, TextRole::kHint);
     if (!compact) {
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));

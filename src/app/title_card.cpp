@@ -59,7 +59,9 @@ void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float hei
       for (const auto& st : lesson.steps) Centred(st.title.In(lang), column);
     ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-    Centred(view::UiText(i > 0 ? view::Str::card_next : view::Str::card_first, lang), column);
+    // A student following a live class has no clicker: the card says who moves on, not which key.
+    const bool following = s.ui.student.joined && s.ui.student.following && !s.ui.student.ended;
+    Centred(view::UiText(following ? view::Str::card_following : i > 0 ? view::Str::card_next : view::Str::card_first, lang), column);
     if (i + 1 < course.LessonCount())
       Centred(view::UiText(view::Str::card_after, lang) + course.outlines[static_cast<size_t>(i + 1)].title.In(lang), column);
     ImGui::PopStyleColor();
