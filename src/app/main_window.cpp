@@ -96,20 +96,19 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
       found.push_back(y0);
     }
   }
-  // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
-  // (the reveal shows it).
+  // The answer's page (the reveal shows it).
   const auto page_of = [&](float y) {
     int k = 0;
     while (k + 1 < static_cast<int>(found.size()) && found[static_cast<size_t>(k) + 1] <= y + 0.5f) ++k;
     return k;
   };
-  s.ui.question_last_page = 0;
   int answer_page = -1;
-  for (const auto& k : keep) {
-    if (k.kind == KeepTogether::kQuestionBox) s.ui.question_last_page = page_of(content_y(k.bottom) - line);
+  for (const auto& k : keep)
     if (k.kind == KeepTogether::kAnswer) answer_page = page_of(content_y(k.top));
-  }
   if (found.size() == 1) found = {0.0f};  // it all fits: one page (the mark's line is not needed)
+  // Before the reveal PageDown shows every page of the step — the setup after the question box too (a
+  // walk-through saw N50/w1 reveal with its setup cut at "每个权重乘各自的值再相"); then it reveals.
+  s.ui.question_last_page = static_cast<int>(found.size()) - 1;
   // Lines outside the page shown are not on screen: drop them from the record (the legibility test
   // reads what the class sees).
   const float shown_to = page + 1 < pages ? bottom : top + h;

@@ -46,7 +46,7 @@ namespace {
 // A table row's cells: its name (marked × when wrong) and its value's tab-separated cells, at most
 // `columns` in all.
 std::vector<std::string> Cells(const view::PanelRow& r, size_t columns) {
-  std::vector<std::string> out{r.warning ? "\u00d7 " + r.name : r.name};
+  std::vector<std::string> out{MarkedName(MarkOf(r), r.name)};
   for (size_t from = 0; out.size() < columns;) {
     const size_t tab = r.value.find('\t', from);
     out.push_back(r.value.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
@@ -65,12 +65,13 @@ void DrawTable(const view::PanelSection& sec, const std::vector<std::vector<std:
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < sec.rows.size(); ++i) {
     ImGui::TableNextRow();
-    if (sec.rows[i].warning) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
+    const RowMark mark = MarkOf(sec.rows[i]);
+    if (mark != RowMark::kNone) ImGui::PushStyleColor(ImGuiCol_Text, mark == RowMark::kWrong ? kWrongColor : kNoticeColor);
     for (size_t c = 0; c < cells[i].size(); ++c) {
       ImGui::TableSetColumnIndex(static_cast<int>(c));
       Wrapped(cells[i][c]);
     }
-    if (sec.rows[i].warning) ImGui::PopStyleColor();
+    if (mark != RowMark::kNone) ImGui::PopStyleColor();
   }
   ImGui::EndTable();
 }
@@ -120,12 +121,12 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
     if (big) ImGui::PushFont(fonts.text);
     if (sec.columns.empty() && big) {
       ImGui::Separator();
-      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, r.warning, r.key);
+      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, MarkOf(r), r.key);
     } else if (sec.columns.empty()) {
       if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, r.warning, r.bar);
+        for (const auto& r : sec.rows) Row(r.name.c_str(), r.value, MarkOf(r), r.bar);
         ImGui::EndTable();
       }
     } else {

@@ -117,12 +117,20 @@ void Heading(const Fonts& f, const std::string& text) {
   ImGui::PopFont();
 }
 
-void Row(const char* name, const std::string& value, bool emphasise, float bar) {
+RowMark MarkOf(const view::PanelRow& r) { return r.warning ? RowMark::kWrong : r.notice ? RowMark::kNotice : RowMark::kNone; }
+
+std::string MarkedName(RowMark mark, const std::string& name) {
+  return mark == RowMark::kWrong ? "\u00d7 " + name : mark == RowMark::kNotice ? "! " + name : name;
+}
+
+void Row(const char* name, const std::string& value, RowMark mark, float bar) {
   ImGui::TableNextRow();
   ImGui::TableSetColumnIndex(0);
-  // A wrong value carries its own mark (×) and hue — never red, which means "written to HBM".
-  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
-  Wrapped(emphasise ? std::string("\u00d7 ") + name : std::string(name));
+  // A wrong value carries its own mark (×) and hue — never red, which means "written to HBM"; a
+  // condition named (not a mistake) its own (!, brown).
+  const bool emphasise = mark != RowMark::kNone;
+  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, mark == RowMark::kWrong ? kWrongColor : kNoticeColor);
+  Wrapped(MarkedName(mark, name));
   ImGui::TableSetColumnIndex(1);
   if (bar >= 0) {  // the number on a bar of its size: comparisons read at a glance from the back
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, IM_COL32(30, 101, 216, 150));
@@ -144,9 +152,10 @@ void Row(const char* name, const std::string& value, bool emphasise, float bar) 
   if (emphasise) ImGui::PopStyleColor();
 }
 
-void BigRow(const Fonts& f, const std::string& name, const std::string& value, bool emphasise, bool key) {
-  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);
-  const std::string shown = emphasise ? "\u00d7 " + name : name;
+void BigRow(const Fonts& f, const std::string& name, const std::string& value, RowMark mark, bool key) {
+  const bool emphasise = mark != RowMark::kNone;
+  if (emphasise) ImGui::PushStyleColor(ImGuiCol_Text, mark == RowMark::kWrong ? kWrongColor : kNoticeColor);
+  const std::string shown = MarkedName(mark, name);
   ImFont* value_font = key ? f.large : f.text;
   const TextRole role = key ? TextRole::kValue : TextRole::kText;
   const float avail = ImGui::GetContentRegionAvail().x;

@@ -16,6 +16,7 @@ namespace bw::app {
 // "Wrong" (a wrong merge, the wrong average): purple with a × — one meaning per colour, and red
 // already means "written to HBM".
 inline constexpr unsigned kWrongColor = 0xFFA2177Bu;  // IM_COL32(123, 23, 162, 255), ABGR
+inline constexpr unsigned kNoticeColor = 0xFF37405Du;  // IM_COL32(93, 64, 55, 255): brown, neither wrong nor written
 
 // T and Fill (the words in the current language, placeholders filled): session/texts.h.
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).
@@ -42,11 +43,17 @@ void Said(const std::string& line, TextRole role = TextRole::kText);
 void SaidLabels(const std::vector<PaintedLabel>& labels);
 // Records the last item (a button, a progress bar's caption) as the text `line`.
 void SaidItem(const std::string& line, TextRole role = TextRole::kText);
-// One name/value table row; `emphasise` marks a wrong value; `bar` (0–1) draws the value on a bar.
-void Row(const char* name, const std::string& value, bool emphasise = false, float bar = -1);
+// How a row's name is marked: a wrong value (× in the wrong purple), or a condition the engine names
+// that is not a mistake (! in brown: an all-masked row, a token dropped at capacity).
+enum class RowMark { kNone, kWrong, kNotice };
+RowMark MarkOf(const view::PanelRow& r);
+// The name with its mark's symbol ("× ", "! ") in front.
+std::string MarkedName(RowMark mark, const std::string& name);
+// One name/value table row; `mark` marks its name; `bar` (0–1) draws the value on a bar.
+void Row(const char* name, const std::string& value, RowMark mark = RowMark::kNone, float bar = -1);
 // The projector's row, read from the back of the room: name and value on one line where they fit
 // (the value at the right edge), else the name above its value.
 // `key` (view::PanelRow::key): a number the step is about, in the large font; else the text font.
-void BigRow(const Fonts& f, const std::string& name, const std::string& value, bool emphasise = false, bool key = true);
+void BigRow(const Fonts& f, const std::string& name, const std::string& value, RowMark mark = RowMark::kNone, bool key = true);
 
 }  // namespace bw::app

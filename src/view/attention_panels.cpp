@@ -128,7 +128,11 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
             runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")" : runs_.check.Summary(), !runs_.check.ok()};
   };
   run.rows.push_back(check_row());
-  if (q.at("flagged_rows") != "0") run.rows.push_back({T(Str::flagged_rows), q.at("flagged_rows") + " " + T(Str::flagged_note), true});
+  if (q.at("flagged_rows") != "0") {   // all-masked rows, their output defined as 0 and flagged: named, not wrong
+    PanelRow flagged{T(Str::flagged_rows), q.at("flagged_rows") + " " + T(Str::flagged_note)};
+    flagged.notice = true;
+    run.rows.push_back(flagged);
+  }
   out.push_back(run);
 
   if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events

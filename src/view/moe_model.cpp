@@ -373,7 +373,9 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   t.rows.push_back({UiText(Str::moe_token, lang), q.at("token")});
   t.rows.push_back({UiText(Str::moe_selected, lang), q.at("token_experts")});
   t.rows.push_back({UiText(Str::moe_gates, lang), q.at("token_gates")});
-  t.rows.push_back({UiText(Str::moe_over, lang), q.at("token_dropped"), q.at("token_dropped") != "\u2014"});
+  PanelRow over{UiText(Str::moe_over, lang), q.at("token_dropped")};
+  over.notice = q.at("token_dropped") != "\u2014";   // dropped at capacity: a cost the plan names, not a mistake
+  t.rows.push_back(over);
   t.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // MOE/e2 quotes it
   out.push_back(t);
 
@@ -385,9 +387,10 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   const auto now = routing_.AcceptedAfter(last), dem = routing_.DemandAfter(last);
   for (std::int64_t x = 0; x < routing_.experts; ++x) {
     const auto d = dem[static_cast<size_t>(x)] - now[static_cast<size_t>(x)];
-    r.rows.push_back({"E" + std::to_string(x + 1), std::to_string(now[static_cast<size_t>(x)]) + "\t" +
-                                                       std::to_string(dem[static_cast<size_t>(x)]) + "\t" + std::to_string(d),
-                      d > 0});
+    PanelRow row{"E" + std::to_string(x + 1), std::to_string(now[static_cast<size_t>(x)]) + "\t" +
+                                                   std::to_string(dem[static_cast<size_t>(x)]) + "\t" + std::to_string(d)};
+    row.notice = d > 0;   // over its capacity (MOE/e4): marked, not "wrong"
+    r.rows.push_back(row);
   }
   out.push_back(r);
 
@@ -399,7 +402,9 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   s.rows.push_back({UiText(Str::moe_mean_demand, lang), q.at("mean_demand")});
   s.rows.push_back({UiText(Str::moe_capacity, lang), q.at("capacity")});
   s.rows.push_back({UiText(Str::moe_served_per_expert, lang), q.at("served")});
-  s.rows.push_back({UiText(Str::moe_dropped, lang), q.at("dropped_assignments"), q.at("dropped_assignments") != "0"});
+  PanelRow dropped{UiText(Str::moe_dropped, lang), q.at("dropped_assignments")};
+  dropped.notice = q.at("dropped_assignments") != "0";
+  s.rows.push_back(dropped);
   s.rows.push_back({UiText(Str::moe_imbalance, lang), q.at("imbalance")});
   out.push_back(s);
   if (scenario_.deployment) {

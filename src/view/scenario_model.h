@@ -37,6 +37,9 @@ struct PanelRow {
   // A number the step is about (m, l, u, the output, the right and the wrong mean): a projector draws
   // it in the large font (≥ 36 px em at 1080p, issue 29); the other rows in the text font.
   bool key = false;
+  // A condition the engine names that is not a mistake (an all-masked row defined as 0, a token
+  // dropped at an expert's capacity): marked "!" in brown, never the wrong purple ×.
+  bool notice = false;
 };
 struct PanelSection {
   std::string id;         // "accumulator", "blocks", "counters", …: what a lesson step's "panel" names

@@ -174,7 +174,11 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   PanelRow wrong{T(coincide ? Str::average_coincidence : Str::wrong_average), written ? q.at("average") : T(Str::after_write), written && !coincide};
   wrong.answer = true;
   acc.rows.push_back(key(wrong));
-  if (run_.all_masked) acc.rows.push_back({T(Str::note), T(Str::all_masked), true});
+  if (run_.all_masked) {
+    PanelRow note{T(Str::note), T(Str::all_masked)};
+    note.notice = true;
+    acc.rows.push_back(note);
+  }
 
   PanelSection blocks;
   blocks.id = "blocks";

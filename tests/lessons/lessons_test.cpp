@@ -349,7 +349,11 @@ TEST(MoeModel, PositionsSceneAndPanels) {
   const auto panels = m->Panels(7, "zh");
   ASSERT_GE(panels.size(), 3u);
   EXPECT_EQ(panels[2].rows.size(), 8u);  // one row per expert
-  EXPECT_TRUE(panels[2].rows[2].warning);  // E3 dropped assignments
+  // E3's dropped assignments are named (the ! notice), not marked wrong (the purple ×, a walk-through).
+  EXPECT_TRUE(panels[2].rows[2].notice);
+  EXPECT_FALSE(panels[2].rows[2].warning);
+  for (const auto& sec : panels)
+    for (const auto& r : sec.rows) EXPECT_FALSE(r.warning) << sec.title << ": " << r.name;
   EXPECT_EQ(FormatParams(1'000'000'000), "1.0B");
   EXPECT_EQ(FormatParams(250'000'000), "0.25B");
   EXPECT_EQ(FormatParams(50'000'000), "50.0M");
