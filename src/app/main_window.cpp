@@ -96,19 +96,20 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
       found.push_back(y0);
     }
   }
-  // The answer's page (the reveal shows it).
+  // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
+  // (the reveal shows it).
   const auto page_of = [&](float y) {
     int k = 0;
     while (k + 1 < static_cast<int>(found.size()) && found[static_cast<size_t>(k) + 1] <= y + 0.5f) ++k;
     return k;
   };
+  s.ui.question_last_page = 0;
   int answer_page = -1;
-  for (const auto& k : keep)
+  for (const auto& k : keep) {
+    if (k.kind == KeepTogether::kQuestionBox) s.ui.question_last_page = page_of(content_y(k.bottom) - line);
     if (k.kind == KeepTogether::kAnswer) answer_page = page_of(content_y(k.top));
+  }
   if (found.size() == 1) found = {0.0f};  // it all fits: one page (the mark's line is not needed)
-  // Before the reveal PageDown shows every page of the step — the setup after the question box too (a
-  // walk-through saw N50/w1 reveal with its setup cut at "每个权重乘各自的值再相"); then it reveals.
-  s.ui.question_last_page = static_cast<int>(found.size()) - 1;
   // Lines outside the page shown are not on screen: drop them from the record (the legibility test
   // reads what the class sees).
   const float shown_to = page + 1 < pages ? bottom : top + h;
@@ -209,10 +210,11 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
   // leaves unused goes to the step text below.
   const float text_scale = s.DiagramTextScale();
-  // (With the floors DrawDiagram paints at, and the font's line over its em, for the boxes' sizes.)
+  // (With the floors DrawDiagram paints at, for the boxes' sizes, and Noto Sans CJK's line over its em
+  // as designed, 1.448 — not the baked font's measured ratio, which differs a little between the
+  // desktop and the web edition and made their layouts, and so their text pages, differ.)
   const view::LabelFloors label_floors = s.options.projector ? view::ProjectorFloors(display_h) : view::DeskFloors(display_h);
-  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true, label_floors.text, label_floors.key,
-                         fonts.em_ratio > 0 ? 1.0f / fonts.em_ratio : 1.448f});
+  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true, label_floors.text, label_floors.key, 1.448f});
   if (cur) view::GiveUnusedDiagramHeight(L, s.frame.Scene(s).width, s.frame.Scene(s).height);
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 

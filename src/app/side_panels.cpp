@@ -197,6 +197,12 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;
+  // A projector's heatmap caption and legend at the text floor at least (they were 23 px em at 1080p).
+  struct FontScale {
+    explicit FontScale(float k) { ImGui::SetWindowFontScale(k); }
+    ~FontScale() { ImGui::SetWindowFontScale(1.0f); }
+  } scale(s.options.projector ? std::max(1.0f, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / fonts.Em(ImGui::GetFontSize()) * 1.01f)
+                              : 1.0f);
   Said(T(s, view::Str::heatmap) + "  " + h->title +
        (h->not_finite ? "  \u00b7  NaN / \u221e: " + T(s, view::Str::num_title) : ""));
   if (ConcealedNow(s, view::kConcealHeatmap)) {  // the mask in it would answer the open question (MASK/k1)
@@ -209,7 +215,9 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // The legend's lines as they will wrap: the box has no scrollbar (a projector's "8 × 8" was cut).
-  const std::string legend = T(s, view::Str::heatmap_legend) + "  " + std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols);
+  // (The red box is named only where one is drawn: N49/m2 and BWD's legend named a box that was not there.)
+  const std::string legend = T(s, view::Str::heatmap_legend) + (h->r1 > h->r0 ? " " + T(s, view::Str::heatmap_legend_tile) : "") + "  " +
+                             std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols);
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(WrapLines(legend, avail.x).size()) + 0.2f);
   // Cells keep their aspect: a single row is a strip, a square matrix a square.
   const float aspect = static_cast<float>(h->rows) / static_cast<float>(h->cols);

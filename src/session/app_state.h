@@ -112,7 +112,7 @@ struct Transient {
   // page (PageUp back into a step), resolved when drawn.
   int text_page = 0;
   std::vector<float> text_page_top{0.0f};
-  int question_last_page = 0;   // the last page PageDown shows before it reveals (the step's last: its setup is read first)
+  int question_last_page = 0;   // the last page the question box reaches: PageDown shows it before it reveals
   bool to_answer_page = false;  // just revealed: the text shows the page the answer begins on
   // The side panel's text scale (projector): what makes its content fit the panel, found from the
   // last frame's content height, never below the legible floor (24 px em). 1 = no shrinking.

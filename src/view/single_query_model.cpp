@@ -93,13 +93,21 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
   // it out again for that scale (a taller scene is drawn smaller, its floors' lines then take more em)
   // until the scale settles. Without a box (tests, the CLI) it is laid out for a 1920×1080 projector.
   const auto fitted = [&](float ts) {
+    // (Only a projector's. A laptop's floors, 14 px em at 720 rows, have no larger key size: its
+    // boxes hold key lines as tall as the text's, and a taller diagram there only took lines from the
+    // step text.)
     if (!frame.floors || frame.width_px <= 0 || frame.height_px <= 0) return at(ts, frame.floors ? kProjectorFloorLines : FloorLines{});
+    if (!frame.projector) return at(ts, {kProjectorFloorLines.text, kProjectorFloorLines.text});
     // (Where the box is too short for the floors' lines at any scale the loop would shrink the scene
     // without end: it stops at 0.8 × the first scale, and the painter draws what does not fit at the
     // text floor.)
     Scene sc = at(ts, kProjectorFloorLines);
     const auto fit = [&](const Scene& s) { return std::min(frame.width_px / s.width, frame.height_px / s.height); };
     float em_px = fit(sc);
+    // A box far too small for the floors (a phone's: a line at the floor would be ~6 em) keeps the
+    // layout laid out for a projector's proportions: the painter shows what fits, and the layout does
+    // not hang on the font's metrics (the web edition's and the desktop's phone layouts must agree).
+    if (FloorLinesAt(frame, em_px).text > 1.25f * kProjectorFloorLines.text) return sc;
     const float least = 0.8f * em_px;
     for (int k = 0; k < 8; ++k) {
       sc = at(ts, FloorLinesAt(frame, em_px));

@@ -95,6 +95,13 @@ function compare(a, b, where) {
         compareDrawnTexts(a[k], b[k], `${where}/${k}`);
         continue;
       }
+      // Where the step text's lines break depends on the measured widths (compareDrawnTexts): a line
+      // more on one side can start one more page after the first (RC-T3/b2 en: 3 vs 2 pages at 1280×800).
+      // The page shown is compared exactly.
+      if (k === 'text_pages' && typeof a[k] === 'number' && typeof b[k] === 'number') {
+        if (Math.abs(a[k] - b[k]) > 1) fail(`${where}/${k}: web ${a[k]} vs desktop ${b[k]}`);
+        continue;
+      }
       if (!(k in a) || !(k in b)) fail(`${where}/${k}: only in ${k in a ? 'web' : 'desktop'}`);
       else compare(a[k], b[k], `${where}/${k}`);
     }
@@ -197,8 +204,11 @@ for (const lang of process.env.BW_CLASS_ONLY ? [] : ['zh', 'en']) {
   if (start.step !== 'RC-T3/b2' || start.event !== 'update:2' || start.revealed || start.lang !== lang)
     fail(`${lang}: opened at ${start.step} ${start.event} (revealed ${start.revealed}, lang ${start.lang}), not RC-T3/b2 update:2`);
   await page.focus('#canvas');
-  await press(page, 'PageDown',
-    (d, b) => d.revealed && d.step === b.step && d.event_index === b.event_index, `${lang}: PageDown on b2 reveals`);
+  // Before the reveal PageDown shows each page the question spans, then reveals.
+  const reveals = (d, b) => d.step === b.step && d.event_index === b.event_index && (d.revealed || d.text_page === b.text_page + 1);
+  let shown = await press(page, 'PageDown', reveals, `${lang}: PageDown on b2 pages, then reveals`);
+  for (let k = 0; !shown.revealed && k < 8; k++) shown = await press(page, 'PageDown', reveals, `${lang}: PageDown on b2 pages, then reveals`);
+  if (!shown.revealed) fail(`${lang}: PageDown on b2 never revealed`);
   const next = await press(page, 'ArrowRight',
     (d, b) => d.event_index === b.event_index + 1 && d.step === b.step && d.revealed, `${lang}: → moves one event`);
   await page.screenshot({ path: path.join(out, `web-${lang}.png`) });
