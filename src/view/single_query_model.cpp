@@ -104,9 +104,9 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
     Scene sc = at(ts, kProjectorFloorLines);
     const auto fit = [&](const Scene& s) { return std::min(frame.width_px / s.width, frame.height_px / s.height); };
     float em_px = fit(sc);
-    // A box far too small for the floors (a phone's: a line at the floor would be ~6 em) keeps the
-    // layout laid out for a projector's proportions: the painter shows what fits, and the layout does
-    // not hang on the font's metrics (the web edition's and the desktop's phone layouts must agree).
+    // A projector's box far too small for its floors (a line at the floor over 1.25× a 1080p
+    // projector's) keeps the default layout: the painter shows what fits, and the loop below is not
+    // left to shrink the scene to its 0.8 limit. (Phones and laptops returned above.)
     if (FloorLinesAt(frame, em_px).text > 1.25f * kProjectorFloorLines.text) return sc;
     const float least = 0.8f * em_px;
     for (int k = 0; k < 8; ++k) {
