@@ -177,14 +177,20 @@ std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts) {
     if (ImGui::SmallButton(T(s, view::Str::edit_revert).c_str())) RevertEdit(s);
     SaidItem(T(s, view::Str::edit_revert), TextRole::kHint);
   }
-  // The question comes first, open or answered: it is on the text's first page, and the reveal adds
-  // its answer in place (the box used to move below the body on reveal, and the picture jumped).
-  if (!st.predict.empty()) PredictBox(s, fonts, st, keep);
-  ImGui::Spacing();
+  // The body sets the question up, so it comes first; then the question, open or answered, in one
+  // place: the reveal adds its answer inside the box (the box once moved on reveal, and the picture
+  // jumped). With the question first, a body longer than a page put its set-up after the question's
+  // last page, where PageDown revealed: the class read it only after the answer (N50/w1, RC-T3/b0).
+  // Now PageDown walks the body's pages, then the question's, then reveals; "further" (shown after the
+  // reveal) follows the box.
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
   if (big) ImGui::PushFont(fonts.text);
   Wrapped(st.body);
   if (big) ImGui::PopFont();
+  if (!st.predict.empty()) {
+    ImGui::Spacing();
+    PredictBox(s, fonts, st, keep);
+  }
   if (!st.further.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
