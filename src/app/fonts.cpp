@@ -68,6 +68,10 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   for (auto st : {view::TileState::kPending, view::TileState::kInSram, view::TileState::kProcessed, view::TileState::kMasked,
                   view::TileState::kWritten, view::TileState::kNotWritten, view::TileState::kNotStored})
     builder.AddText(view::StateBadge(st));
+  // U+0000 never goes into the ranges: the list is zero-terminated, so a range starting at 0 ended it
+  // and every font failed to load (an ImGui assert; a text holding \u0000, issue 31). The loaders
+  // refuse it; this keeps any other text (a typed one, a file name) from doing the same.
+  builder.UsedChars[0] &= ~1u;
   // The atlas keeps a pointer to the ranges: they must outlive it (static storage, rebuilt here).
   static ImVector<ImWchar> ranges;
   ranges.clear();

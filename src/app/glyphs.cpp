@@ -2,12 +2,11 @@
 #include "app/glyphs.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "data/json_file.h"
 #include "session/shown.h"
 
 namespace bw::app {
@@ -56,11 +55,12 @@ const std::vector<std::string>& FolderTexts(const std::string& opened_path) {
   for (const fs::path& dir : {folder, folder / "scenarios"})
     for (const auto& e : fs::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".json" || !e.is_regular_file(ec) || e.file_size(ec) > (1u << 20)) continue;
-      std::ifstream in(e.path(), std::ios::binary);
-      std::stringstream ss;
-      ss << in.rdbuf();
-      const nlohmann::json j = nlohmann::json::parse(ss.str(), nullptr, /*allow_exceptions=*/false);
-      if (!j.is_discarded()) collect(j, collect);
+      // Through the loaders' reader: a regular file, nesting bounded (kMaxJsonDepth), so `collect`
+      // recurses at most that deep; a file the loaders refuse (U+0000, bad JSON) adds nothing.
+      try {
+        collect(data::ReadJsonFile(e.path()), collect);
+      } catch (const std::exception&) {
+      }
     }
   return out;
 }

@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/atomic_write.h"
+#include "data/user_file.h"
+
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -174,17 +176,11 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
 }
 
 RunSummary LoadRecordedRun(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return RunFromJson(ss.str(), path);
+  // A regular file of at most kMaxRecordingBytes, read through the loaders' one reader: a FIFO given
+  // as --recording is refused by name instead of blocking for ever, /dev/zero is not read whole.
+  return RunFromJson(data::ReadUserFile(path, kMaxRecordingBytes, "a recording"), path);
 }
 
-void SaveRecordedRun(const RunSummary& r, const std::string& path) {
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw std::runtime_error(path + ": cannot write");
-  out << RunToJson(r);
-}
+void SaveRecordedRun(const RunSummary& r, const std::string& path) { data::WriteFileAtomically(path, RunToJson(r)); }
 
 }  // namespace bw::cuda

@@ -16,6 +16,7 @@
 
 #include "cuda/gpu_types.h"
 
+#include <cstdint>
 #include <string>
 
 namespace bw::cuda {
@@ -23,7 +24,12 @@ namespace bw::cuda {
 std::string RunToJson(const RunSummary& r);  // pretty enough for diffs: one tile per line
 // Throws std::runtime_error naming `source`, the JSON path and the reason.
 RunSummary RunFromJson(const std::string& text, const std::string& source = "<string>");
+// The largest recording read (shipped ones are under 1 MB; 64 MiB holds ~600 000 tile records).
+inline constexpr std::uintmax_t kMaxRecordingBytes = 64u << 20;
+// Reads a recording (data::ReadUserFile: a regular file, at most kMaxRecordingBytes; data::LoadError
+// otherwise, a std::runtime_error for bad contents).
 RunSummary LoadRecordedRun(const std::string& path);
+// Writes it atomically (data::WriteFileAtomically; throws data::SaveError).
 void SaveRecordedRun(const RunSummary& r, const std::string& path);
 
 }  // namespace bw::cuda

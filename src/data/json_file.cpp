@@ -1,6 +1,8 @@
 // JSON reading with one-line errors; see json_file.h.
 #include "data/json_file.h"
 
+#include "data/user_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -22,14 +24,32 @@ class PathTrackingSax : public nlohmann::json_sax<nlohmann::json> {
   bool boolean(bool v) override { return Add(json(v)); }
   bool number_integer(number_integer_t v) override { return Add(json(v)); }
   bool number_unsigned(number_unsigned_t v) override { return Add(json(v)); }
-  bool number_float(number_float_t v, const string_t&) override { return Add(json(v)); }
-  bool string(string_t& v) override { return Add(json(std::move(v))); }
+  // A number too small for a double reads as 0 (1e-400): never silently — a positive weight turned
+  // into 0 was then drawn as masked (issue 31). Refused at its path, as one too large is (below).
+  bool number_float(number_float_t v, const string_t& text) override {
+    if (v == 0.0) {
+      const auto mantissa_end = text.find_first_of("eE");
+      if (text.find_first_of("123456789") < std::min(mantissa_end, text.size()))
+        return Fail("number " + text + " is too small for a double (it would become 0); write 0 or a larger number");
+    }
+    return Add(json(v));
+  }
+  // U+0000 (written \u0000) is refused where it is: a font's glyph list ends at it and C strings
+  // stop at it, so a text holding one would be cut or crash the window (issue 31).
+  bool string(string_t& v) override {
+    if (v.find('\0') != string_t::npos) return Fail("a text holds U+0000 (\\u0000, a NUL character); remove it");
+    return Add(json(std::move(v)));
+  }
   bool binary(binary_t&) override { return Fail("binary values are not JSON"); }
   bool start_object(std::size_t) override { return Open(json::object()); }
   bool end_object() override { return Close(); }
   bool start_array(std::size_t) override { return Open(json::array()); }
   bool end_array() override { return Close(); }
   bool key(string_t& k) override {
+    if (k.find('\0') != string_t::npos) {
+      pending_key_ = k;
+      return Fail("a key holds U+0000 (\\u0000, a NUL character); remove it");
+    }
     if (stack_.back().value->contains(k)) {
       pending_key_ = k;
       return Fail("duplicate key \"" + k + "\"");
@@ -130,23 +150,22 @@ nlohmann::json ParseJsonText(std::string text, const std::string& file) {
 }
 
 nlohmann::json ReadJsonFile(const std::filesystem::path& path) {
-  const std::string file = path.string();
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw LoadError(file, "", "file not found");
-  if (std::filesystem::is_directory(path, ec)) throw LoadError(file, "", "is a folder, not a file");
-  // A FIFO would block the app until someone writes to it; a device has no size.
-  if (!std::filesystem::is_regular_file(path, ec))
-    throw LoadError(file, "", "is not a regular file (a pipe, device or socket)");
-  const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw LoadError(file, "", "cannot read: " + ec.message());
-  if (size > kMaxFileBytes)
-    throw LoadError(file, "", "file is " + std::to_string(size) + " bytes; the limit is " +
-                                  std::to_string(kMaxFileBytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw LoadError(file, "", "cannot open for reading");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ParseJsonText(ss.str(), file);
+  return ParseJsonText(ReadUserFile(path, kMaxFileBytes), path.string());  // regular files only, size capped
+}
+
+nlohmann::json NumberJson(double x) {
+  if (std::isfinite(x)) return x;
+  return std::isnan(x) ? "NaN" : x > 0 ? "+inf" : "-inf";
+}
+
+nlohmann::json NumbersJson(const double* x, std::size_t n) {
+  nlohmann::json a = nlohmann::json::array();
+  for (std::size_t i = 0; i < n; ++i) a.push_back(NumberJson(x[i]));
+  return a;
+}
+
+std::string DumpJson(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', /*ensure_ascii=*/false, nlohmann::json::error_handler_t::replace);
 }
 
 std::string JsonPath(const std::string& parent, const std::string& key) {

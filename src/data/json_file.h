@@ -17,10 +17,21 @@ namespace bw::data {
 inline constexpr std::uintmax_t kMaxFileBytes = 16u << 20;  // 16 MiB, checked before reading
 inline constexpr std::size_t kMaxJsonDepth = 64;             // nested arrays/objects
 
-// Reads and parses `path`. Throws LoadError on a missing/unreadable/oversized file or bad JSON.
+// Reads (data::ReadUserFile: a regular file of at most kMaxFileBytes) and parses `path`. Throws
+// LoadError on a missing/unreadable/oversized file, a pipe or a folder, or bad JSON.
 nlohmann::json ReadJsonFile(const std::filesystem::path& path);
-// Parses `text` as if read from `file` (used by tests and by ReadJsonFile).
+// Parses `text` as if read from `file` (used by tests and by ReadJsonFile). A string or key holding
+// U+0000 is refused with its path.
 nlohmann::json ParseJsonText(std::string text, const std::string& file);
+// `j` as text (indent as nlohmann's dump; -1 = one line). Bytes that are not UTF-8 — a file name such
+// as caf\xE9.json, which Linux allows — are written as U+FFFD instead of throwing: every document
+// the app or the CLI writes goes through here (issue 31).
+std::string DumpJson(const nlohmann::json& j, int indent = -1);
+// A number as every document Blockwise writes gives it: finite → a JSON number; −∞, +∞ and NaN, which
+// JSON cannot hold (nlohmann writes all three as null), → the strings "-inf", "+inf", "NaN" — the
+// spelling the loaders read back ("-inf": a masked logit) and the numerics report uses (issue 31).
+nlohmann::json NumberJson(double x);
+nlohmann::json NumbersJson(const double* x, std::size_t n);
 
 // A text in both languages: {"zh": "…", "en": "…"}.
 struct LocalText {

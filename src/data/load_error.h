@@ -27,7 +27,7 @@ class LoadError : public std::runtime_error {
   }
   // The line must stay one line of valid UTF-8 whatever the file held (a key with a newline, bytes
   // that are not UTF-8, a 1 MB string echoed in a reason): control characters and invalid bytes are
-  // escaped (\n, \x0B, \xFF) and overlong parts are cut at a character boundary with "…".
+  // escaped (\n, \x0B, \xFF, \u202E) and overlong parts are cut at a character boundary with "…".
   static std::string OneLine(const std::string& s, size_t max_bytes) {
     static const char* hex = "0123456789ABCDEF";
     std::string out;
@@ -49,6 +49,17 @@ class LoadError : public std::runtime_error {
         ok = cp >= (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u) && cp <= 0x10FFFF && (cp < 0xD800 || cp > 0xDFFF);
       }
       if (ok && (c < 0x20 || c == 0x7F)) ok = false;  // other control characters
+      if (ok && len > 1) {  // C1 controls (U+009B is a terminal's CSI) and the bidi and line controls
+        unsigned cp = c & (0x7F >> len);  // (U+202E turns the rest of a line around): written \uXXXX
+        for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x200E || cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) ||
+            (cp >= 0x2066 && cp <= 0x2069) || cp == 0xFEFF) {
+          out += "\\u";
+          for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 0xF];
+          i += len;
+          continue;
+        }
+      }
       if (!ok) {
         out += "\\x";
         out += hex[c >> 4];

@@ -7,7 +7,7 @@ For every file of the bad-input corpus (tests/corpus/files, expectations in mani
 corpus_test proves equal to what the loaders do) and every shipped lesson and scenario, the schema
 verdict must equal the loader's:
   - the document is read as the loaders read it (RFC 8259 JSON: no NaN/Infinity, no number outside
-    the double range, no duplicate key, no lone surrogate, UTF-8 with up to two byte-order marks (the loader drops one, nlohmann one),
+    the double range (too large, or so small that it would become 0), no duplicate key, no lone surrogate, no U+0000 in a string or key, UTF-8 with up to two byte-order marks (the loader drops one, nlohmann one),
     at most 64 levels of nesting);
   - it is valid if one of the four schemas in schemas/ accepts it (a lesson, a scenario v1, v2 or moe).
 A file the loader refuses but the schemas accept is allowed only where the manifest says why, in
@@ -42,6 +42,8 @@ def parse_float(text):
     x = float(text)
     if math.isinf(x):
         raise Refused("number out of the double range")
+    if x == 0 and any(c in "123456789" for c in text.lower().split("e")[0]):
+        raise Refused("number too small for a double (it would become 0)")
     return x
 
 
@@ -58,9 +60,15 @@ def check_tree(v, depth=1):
             check_tree(x, depth + 1)
         if isinstance(v, dict):
             for k in v:
-                k.encode("utf-8")  # a lone surrogate (\ud800) cannot be encoded
+                check_string(k)
     elif isinstance(v, str):
-        v.encode("utf-8")
+        check_string(v)
+
+
+def check_string(s):
+    s.encode("utf-8")  # a lone surrogate (\ud800) cannot be encoded
+    if "\0" in s:  # \u0000 (json_file.cpp's PathTrackingSax refuses it)
+        raise Refused("a string holds U+0000")
 
 
 def read(path):
