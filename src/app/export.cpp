@@ -1,5 +1,6 @@
 // Exports; see export.h.
 #include "app/export.h"
+#include "data/json_file.h"
 
 #include <GL/gl.h>
 #include <stb_image_write.h>
@@ -67,7 +68,7 @@ std::string ExportTraceJson(const AppState& s, const std::string& path) {
   j["events"] = nlohmann::json::array();
   for (int e = 0; e < cur->EventCount(); ++e) j["events"].push_back(cur->EventLabel(e));
   j["quantities_at_current_event"] = cur->QuantitiesAt(s.ui.event);
-  return Save(path, j.dump(2) + "\n");
+  return Save(path, data::DumpJson(j, 2) + "\n");
 }
 
 std::string ExportStem(const AppState& s) {

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "data/json_file.h"
 #include "session/app_state.h"
 #include "app/class_panel.h"
 #include "app/export.h"
@@ -144,7 +145,7 @@ nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted) {
 std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted) {
   const nlohmann::json j = SceneDumpJson(s, painted);
   try {
-    bw::data::WriteFileAtomically(path, j.dump(2) + "\n");
+    bw::data::WriteFileAtomically(path, bw::data::DumpJson(j, 2) + "\n");
   } catch (const std::exception& e) {
     return e.what();
   }

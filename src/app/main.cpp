@@ -27,6 +27,7 @@
 #include <nlohmann/json.hpp>
 #include <utility>
 
+#include "data/json_file.h"
 #include "session/app_state.h"
 #include "classroom/student.h"
 #include "app/damage.h"
@@ -140,15 +141,20 @@ int main(int argc, char** argv) {
 
   bw::app::AppState state;
   const bool headless = !args.screenshot.empty();
-  const bool use_settings = !args.no_settings && !headless && args.soak == 0;
   const auto settings_path = bw::app::SettingsPath();
+  const bool use_settings = !args.no_settings && !headless && args.soak == 0 && !settings_path.empty();
+  if (!args.no_settings && settings_path.empty()) std::cerr << "warning: no home folder (HOME, XDG_CONFIG_HOME) is known; settings are not saved\n";
   // The first launch (no saved settings yet) speaks the locale's language and opens maximised.
   std::error_code settings_ec;
   const bool first_launch = use_settings && !std::filesystem::exists(settings_path, settings_ec);
   if (first_launch) state.options.lang = bw::app::LanguageFromLocale(std::getenv("LC_ALL"), std::getenv("LC_MESSAGES"), std::getenv("LANG"));
   if (use_settings) {
     const std::string warn = bw::app::LoadSettings(state, settings_path);
-    if (!warn.empty()) std::cerr << "warning: " << warn << "\n";
+    if (!warn.empty()) {
+      std::cerr << "warning: " << warn << "\n";
+      // … and in the window, once, for twice a toast's time (the window takes a moment to appear).
+      bw::app::ShowToast(state, warn, bw::app::kToastSeconds);
+    }
   }
   if (!args.lang.empty()) state.options.lang = args.lang;
   if (args.projector) state.options.projector = true;
@@ -164,7 +170,13 @@ int main(int argc, char** argv) {
   // a background thread (the panels say "computing" meanwhile). Screenshots wait for everything.
   if (!headless) bw::view::SetDefaultComparisonMode(bw::view::ComparisonMode::kBackground);
 #endif
+  // `--lesson ""` is a mistake (an empty variable in a script), not a request for the default course.
+  if (cli.get_option("--lesson")->count() > 0 && args.lesson.empty()) {
+    std::cerr << "error: --lesson: no file given (an empty name)\n";
+    return 2;
+  }
   const std::string lesson = args.lesson.empty() ? Root() + "/lessons/course.json" : args.lesson;
+  const std::string asked = !args.file.empty() ? args.file : !args.scenario.empty() ? args.scenario : lesson;
   if (!args.file.empty()) {
     if (!bw::app::OpenFile(state, args.file)) std::cerr << "error: " << state.ui.error << "\n";
   } else if (!args.scenario.empty()) {
@@ -174,7 +186,7 @@ int main(int argc, char** argv) {
   }
   if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
-    std::cerr << "error: no step \"" << args.step << "\" in " << (state.ui.opened_path.empty() ? lesson : state.ui.opened_path)
+    std::cerr << "error: no step \"" << args.step << "\" in " << (state.ui.opened_path.empty() ? asked : state.ui.opened_path)
               << (state.model.course ? " or its course " + state.model.course->course.file : std::string()) << "\n";
     return 2;
   }
@@ -636,7 +648,7 @@ int main(int argc, char** argv) {
     live_class.Frame(state, glfwGetTime());   // the class follows what this frame showed
 #endif
     if (!args.state_file.empty()) {
-      const std::string js = bw::app::StateJson(state).dump(2) + "\n";
+      const std::string js = bw::data::DumpJson(bw::app::StateJson(state), 2) + "\n";
       if (js != last_state) {
         try {
           bw::data::WriteFileAtomically(args.state_file, js);

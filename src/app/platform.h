@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -98,7 +99,9 @@ FontBytes CjkFontBytes();
 FontBytes ReadFontFile(const std::string& path);
 
 // [settings] The settings document's text at `path` (desktop: the file; web: the browser's local
-// storage under that key), or nullopt when none is stored. Throws std::runtime_error on a read error.
+// storage under that key), or nullopt when none is stored. Throws std::runtime_error on a read error
+// (desktop: data::ReadUserFile's LoadError — a pipe, a folder, more than kMaxSettingsBytes).
+inline constexpr std::uintmax_t kMaxSettingsBytes = 1u << 20;  // 1 MiB: ten recent paths need ~40 KiB
 std::optional<std::string> ReadSettingsText(const std::filesystem::path& path);
 // Stores it (desktop: atomically, data::WriteFileAtomically). Returns "" or an error line.
 std::string WriteSettingsText(const std::filesystem::path& path, const std::string& text);

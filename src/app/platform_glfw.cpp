@@ -19,6 +19,7 @@
 #include "app/shortcuts.h"
 #include "app/window_geometry.h"
 #include "data/atomic_write.h"
+#include "data/user_file.h"
 
 namespace bw::app {
 
@@ -125,12 +126,9 @@ FontBytes CjkFontBytes() {
 
 std::optional<std::string> ReadSettingsText(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path.string() + ": cannot be read");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return std::nullopt;
+  // A FIFO, a folder or /dev/zero in its place is refused by name, never waited on or read whole.
+  return data::ReadUserFile(path, kMaxSettingsBytes, "the settings file");
 }
 
 std::string WriteSettingsText(const std::filesystem::path& path, const std::string& text) {

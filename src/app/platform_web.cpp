@@ -2,6 +2,7 @@
 // scripts/web): Emscripten's GLFW on the page's canvas with a WebGL 2 context, the browser's frame
 // loop, the build-time CJK subset packaged with the page, settings in local storage, saves as
 // downloads. The page (web/index.html) talks to the app through the exported bw_* functions below.
+#include "data/json_file.h"
 #include "app/platform.h"
 #include "classroom/student.h"
 
@@ -170,7 +171,7 @@ EMSCRIPTEN_KEEPALIVE const char* bw_scene_dump() {
   using namespace bw::app;
   static std::string text;
   if (!platform::g_state) return "";
-  text = SceneDumpJson(*platform::g_state, platform::g_painted).dump(2);
+  text = bw::data::DumpJson(SceneDumpJson(*platform::g_state, platform::g_painted), 2);
   return text.c_str();
 }
 

@@ -2,10 +2,16 @@
 #include "app/settings.h"
 
 #include <cstdlib>
+#include <optional>
 #include <nlohmann/json.hpp>
+#ifndef __EMSCRIPTEN__
+#include <pwd.h>
+#include <unistd.h>
+#endif
 
 #include "app/platform.h"
 #include "data/json_file.h"
+#include "data/user_file.h"
 
 namespace bw::app {
 
@@ -13,42 +19,79 @@ std::filesystem::path SettingsPath() {
   const char* xdg = std::getenv("XDG_CONFIG_HOME");
   std::filesystem::path base;
   if (xdg && *xdg) base = xdg;
-  else if (const char* home = std::getenv("HOME")) base = std::filesystem::path(home) / ".config";
-  else base = ".";
+  else if (const char* home = std::getenv("HOME"); home && *home) base = std::filesystem::path(home) / ".config";
+#ifndef __EMSCRIPTEN__
+  // Neither set (a service, `env -i`): the account's home from the password database; never the
+  // current folder, where ./blockwise/ would appear wherever the app was started (issue 31).
+  else if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir && *pw->pw_dir) base = std::filesystem::path(pw->pw_dir) / ".config";
+#endif
+  else return {};
   return base / "blockwise" / "settings.json";
 }
 
+std::filesystem::path SettingsAsidePath(const std::filesystem::path& path) { return path.string() + ".bad"; }
+
 std::string LoadSettings(AppState& s, const std::filesystem::path& path) {
+  std::optional<std::string> text;
+  std::vector<std::string> bad;  // "/font_px: expected a number", …
+  Options o = s.options;
   try {
-    const auto text = platform::ReadSettingsText(path);  // desktop: the file; web: local storage
+    text = platform::ReadSettingsText(path);  // desktop: the file (regular, size capped); web: local storage
     if (!text) return "";
     const auto j = data::ParseJsonText(*text, path.string());
-    Options o = s.options;
-    if (j.contains("lang") && j["lang"].is_string() && (j["lang"] == "zh" || j["lang"] == "en")) o.lang = j["lang"];
-    if (j.contains("projector") && j["projector"].is_boolean()) o.projector = j["projector"];
-    if (j.contains("font_px") && j["font_px"].is_number()) o.font_px = std::clamp(j["font_px"].get<float>(), 10.0f, 96.0f);
-    if (j.contains("play_speed") && j["play_speed"].is_number())
-      o.play_speed = std::clamp(j["play_speed"].get<float>(), 0.5f, 64.0f);
-    if (j.contains("monitor") && j["monitor"].is_number_integer()) o.monitor = std::clamp(j["monitor"].get<int>(), 0, 16);
-    if (j.contains("export_dir") && j["export_dir"].is_string()) o.export_dir = j["export_dir"];
-    if (j.contains("recent") && j["recent"].is_array()) {
-      o.recent.clear();
-      for (const auto& r : j["recent"])
-        if (r.is_string() && o.recent.size() < kMaxRecent) o.recent.push_back(r);
-    }
-    s.options = o;
-    return "";
+    if (!j.is_object()) throw data::LoadError(path.string(), "", std::string("expected an object, found ") + j.type_name());
+    // Field by field: a wrong one is named and left at its default, the others are kept.
+    const auto field = [&](const char* key, auto&& valid, auto&& take, const char* expected) {
+      const auto it = j.find(key);
+      if (it == j.end()) return;
+      if (valid(*it)) take(*it);
+      else bad.push_back(std::string("/") + key + ": expected " + expected);
+    };
+    field("lang", [](const nlohmann::json& v) { return v == "zh" || v == "en"; }, [&](const nlohmann::json& v) { o.lang = v; }, "\"zh\" or \"en\"");
+    field("projector", [](const nlohmann::json& v) { return v.is_boolean(); }, [&](const nlohmann::json& v) { o.projector = v; }, "true or false");
+    field("font_px", [](const nlohmann::json& v) { return v.is_number(); },
+          [&](const nlohmann::json& v) { o.font_px = std::clamp(v.get<float>(), 10.0f, 96.0f); }, "a number");
+    field("play_speed", [](const nlohmann::json& v) { return v.is_number(); },
+          [&](const nlohmann::json& v) { o.play_speed = std::clamp(v.get<float>(), 0.5f, 64.0f); }, "a number");
+    field("monitor", [](const nlohmann::json& v) { return v.is_number_integer(); },
+          [&](const nlohmann::json& v) { o.monitor = static_cast<int>(std::clamp<std::int64_t>(v.get<std::int64_t>(), 0, 16)); }, "a whole number");
+    field("export_dir", [](const nlohmann::json& v) { return v.is_string(); }, [&](const nlohmann::json& v) { o.export_dir = v; }, "a string");
+    field("recent", [](const nlohmann::json& v) { return v.is_array(); },
+          [&](const nlohmann::json& v) {
+            o.recent.clear();
+            for (const auto& r : v)
+              if (!r.is_string()) bad.push_back("/recent: an entry that is not a string");
+              else if (o.recent.size() < kMaxRecent) o.recent.push_back(r);
+          },
+          "an array of paths");
   } catch (const std::exception& e) {
-    return std::string("settings ignored: ") + e.what();
+    bad.assign(1, e.what());
+    o = s.options;  // nothing of an unreadable file is used
   }
+  s.options = o;
+  if (bad.empty()) return "";
+  // The file as it was is kept aside before the next save replaces it: the user's choices are not
+  // lost without a word (issue 31).
+  std::string line = "settings: " + bad.front() + (bad.size() > 1 ? " (and " + std::to_string(bad.size() - 1) + " more)" : "");
+  if (text) {
+    const std::filesystem::path aside = SettingsAsidePath(path);
+    const std::string err = platform::WriteSettingsText(aside, *text);
+    line += err.empty() ? "; the file as it was is kept as " + aside.string() : "; could not keep a copy: " + err;
+  }
+  return line + "; the rest of the settings are used";
 }
 
 std::string SaveSettings(const AppState& s, const std::filesystem::path& path) {
+  // A recent file whose name is not UTF-8 (caf\xE9.json) cannot be written into JSON as it is, and
+  // written as U+FFFD it would name no file: it is left out of the saved list (issue 31).
+  nlohmann::json recent = nlohmann::json::array();
+  for (const std::string& r : s.options.recent)
+    if (data::IsUtf8(r)) recent.push_back(r);
   nlohmann::json j = {{"lang", s.options.lang},         {"projector", s.options.projector},
                       {"font_px", s.options.font_px},   {"play_speed", s.options.play_speed},
-                      {"monitor", s.options.monitor},   {"export_dir", s.options.export_dir},
-                      {"recent", s.options.recent}};
-  return platform::WriteSettingsText(path, j.dump(2) + "\n");
+                      {"monitor", s.options.monitor},   {"recent", recent}};
+  if (data::IsUtf8(s.options.export_dir)) j["export_dir"] = s.options.export_dir;
+  return platform::WriteSettingsText(path, data::DumpJson(j, 2) + "\n");
 }
 
 std::string LanguageFromLocale(const char* lc_all, const char* lc_messages, const char* lang) {

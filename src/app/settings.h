@@ -1,7 +1,10 @@
 // Settings that persist between runs — language, palette, font size (logical px), playback speed,
 // monitor, export folder and recent files (absolute paths) — in $XDG_CONFIG_HOME/blockwise/settings.json
 // (~/.config/blockwise when unset).
-// Reading never fails the app: a missing or bad file gives the defaults and a one-line warning.
+// Reading never fails the app and never loses a choice: a missing file gives the defaults; a file
+// that cannot be read or parsed, or a field of the wrong type, gives a one-line warning (shown in the
+// window once), the good fields are kept, and the file as it was is copied to settings.json.bad
+// before the next save replaces it.
 // Writing is atomic (data::WriteFileAtomically), so a crash never leaves half a settings file.
 #pragma once
 
@@ -12,7 +15,10 @@
 
 namespace bw::app {
 
+// "" when no home is known (no XDG_CONFIG_HOME, HOME or password entry): then nothing is saved.
 std::filesystem::path SettingsPath();
+// Where a bad settings file is kept: "<path>.bad".
+std::filesystem::path SettingsAsidePath(const std::filesystem::path& path);
 // Fills s.options and s.recent from the file; returns a warning ("" when fine or absent).
 std::string LoadSettings(AppState& s, const std::filesystem::path& path);
 // The UI language of a first launch (no saved settings) from the locale, as POSIX orders it: the
