@@ -4,7 +4,6 @@
 #include "cli/attention_command.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -12,7 +11,9 @@
 #include <sstream>
 
 #include "cli/numerics_report.h"
+#include "data/atomic_write.h"
 #include "data/attention_scenario.h"
+#include "data/json_file.h"
 #include "engine/attention.h"
 #include "engine/attention_formulas.h"
 #include "view/attention_runs.h"
@@ -62,7 +63,7 @@ json MatrixJson(const Eigen::Ref<const engine::AttentionMatrix>& m) {
   json a = json::array();
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(std::isfinite(m(i, j)) ? json(m(i, j)) : json(nullptr));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(data::NumberJson(m(i, j)));  // −∞ as "-inf", never null
     a.push_back(row);
   }
   return a;
@@ -70,7 +71,7 @@ json MatrixJson(const Eigen::Ref<const engine::AttentionMatrix>& m) {
 
 json VectorJson(const Eigen::VectorXd& v) {
   json a = json::array();
-  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(std::isfinite(v[i]) ? json(v[i]) : json(nullptr));
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(data::NumberJson(v[i]));
   return a;
 }
 
@@ -205,9 +206,10 @@ json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
   return j;
 }
 
+// Written whole and atomically (data::WriteFileAtomically): a full disk leaves the old file as it was
+// and fails the command with the reason, never a file cut at 4 KiB and exit 0 (issue 31).
 void WriteCountersCsv(const std::string& path, const Runs& runs) {
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error(path + ": cannot open for writing");
+  std::ostringstream out;
   out << "algorithm,counter,tensor,elements,bytes,formula_elements,formula\n";
   auto quote = [](const std::string& s) {
     std::string q = "\"";
@@ -242,6 +244,7 @@ void WriteCountersCsv(const std::string& path, const Runs& runs) {
   };
   emit(runs.forward.algorithm, runs.forward.counters, runs.forward_formula);
   if (runs.backward) emit(runs.backward->algorithm, runs.backward->counters, runs.backward_formula);
+  data::WriteFileAtomically(path, out.str());
 }
 
 void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_limit) {
@@ -340,18 +343,14 @@ void Run(const Options& opt) {
   }
   const Runs runs = RunScenario(sc, /*record_trace=*/true, opt.workers);
   try {
-    if (!opt.trace_json.empty()) {
-      std::ofstream out(opt.trace_json);
-      if (!out) throw std::runtime_error(opt.trace_json + ": cannot open for writing");
-      out << TraceJson(sc, runs.forward).dump(1) << "\n";
-    }
+    if (!opt.trace_json.empty()) data::WriteFileAtomically(opt.trace_json, data::DumpJson(TraceJson(sc, runs.forward), 1) + "\n");
     if (!opt.counters_csv.empty()) WriteCountersCsv(opt.counters_csv, runs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     throw CLI::RuntimeError(3);
   }
   if (opt.as_json)
-    std::cout << AllJson(sc, runs).dump(2) << "\n";
+    std::cout << data::DumpJson(AllJson(sc, runs), 2) << "\n";
   else
     PrintText(sc, runs, opt.trace_limit);
   if (opt.strict && !runs.forward.numerics.empty()) throw CLI::RuntimeError(kStrictExit);

@@ -1,6 +1,8 @@
 // The numerics report in the CLI; see numerics_report.h.
 #include "cli/numerics_report.h"
 
+#include "data/json_file.h"
+
 #include <cmath>
 
 namespace bw::cli {
@@ -43,8 +45,7 @@ nlohmann::json NumericsJson(const engine::NumericsReport& rep, const view::Event
     nlohmann::json j = {{"kind", engine::ToString(e.kind)}, {"quantity", e.quantity}, {"row", e.row + 1},
                         {"col", e.col + 1},  {"i", e.i + 1},    {"j", e.j + 1},
                         {"precision", e.precision}, {"text", engine::Describe(e)}};
-    j["value"] = std::isfinite(e.value) ? nlohmann::json(e.value)
-                                        : nlohmann::json(std::isnan(e.value) ? "NaN" : e.value > 0 ? "+inf" : "-inf");
+    j["value"] = data::NumberJson(e.value);
     if (path && !path(e).empty()) j["json_path"] = path(e);
     a.push_back(std::move(j));
   }

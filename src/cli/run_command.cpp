@@ -4,6 +4,7 @@
 // report (overflow, underflow, NaN). --json for machines; --strict exits 4 when the report is not
 // empty. Blocks and positions are numbered from 1, as in the app and the papers.
 #include "cli/run_command.h"
+#include "data/json_file.h"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -23,21 +24,23 @@ nlohmann::json TraceJson(const data::SingleQueryScenario& sc, const engine::Sing
   j["mode"] = engine::ToString(run.problem.mode);
   j["exact"] = run.exact.has_value();
   j["blocks"] = nlohmann::json::array();
-  const auto vec = [](const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+  // −∞, +∞ and NaN as "-inf", "+inf", "NaN" (data::NumberJson), never null: null here means "none".
+  const auto vec = [](const Eigen::VectorXd& v) { return data::NumbersJson(v.data(), static_cast<std::size_t>(v.size())); };
+  const auto num = [](double x) { return data::NumberJson(x); };
   for (const auto& b : run.blocks) {
     const auto q = view::QuantitiesAt(run, run.FindEvent("update:" + std::to_string(b.block)));
     nlohmann::json jb;
     jb["block"] = b.block;
     jb["positions"] = {b.begin + 1, b.end};  // first and last, 1-based
-    jb["m_b"] = b.local.IsEmpty() ? nlohmann::json(nullptr) : nlohmann::json(b.local.m);
-    jb["l_b"] = b.local.l;
+    jb["m_b"] = b.local.IsEmpty() ? nlohmann::json(nullptr) : num(b.local.m);
+    jb["l_b"] = num(b.local.l);
     jb["u_b"] = vec(b.local.u);
-    jb["alpha"] = b.factors.alpha;
-    jb["beta"] = b.factors.beta;
-    jb["m"] = b.after.IsEmpty() ? nlohmann::json(nullptr) : nlohmann::json(b.after.m);
-    jb["l"] = b.after.l;
+    jb["alpha"] = num(b.factors.alpha);
+    jb["beta"] = num(b.factors.beta);
+    jb["m"] = b.after.IsEmpty() ? nlohmann::json(nullptr) : num(b.after.m);
+    jb["l"] = num(b.after.l);
     jb["u"] = vec(b.after.u);
-    jb["output_so_far"] = b.after.IsEmpty() ? nlohmann::json(nullptr) : nlohmann::json(vec(b.output_so_far));
+    jb["output_so_far"] = b.after.IsEmpty() ? nlohmann::json(nullptr) : vec(b.output_so_far);
     if (b.exact) {
       jb["exact"] = {{"m", q.at("m")}, {"l", q.at("l")}, {"u", q.at("u")}, {"alpha", q.at("alpha@" + std::to_string(b.block))},
                      {"output_so_far", q.at("output_so_far")}};
@@ -102,7 +105,7 @@ void AddRunCommand(CLI::App& app) {
       throw CLI::RuntimeError(2);
     }
     const auto run = engine::RunSingleQuery(sc.problem);
-    if (*as_json) std::cout << TraceJson(sc, run).dump(2) << "\n";
+    if (*as_json) std::cout << data::DumpJson(TraceJson(sc, run), 2) << "\n";
     else PrintText(sc, run);
     if (*strict && !run.numerics.empty()) throw CLI::RuntimeError(kStrictExit);
   });
