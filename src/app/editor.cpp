@@ -2,6 +2,7 @@
 #include "app/panels.h"
 #include "app/widgets.h"
 
+#include <filesystem>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 #include <nlohmann/json.hpp>
@@ -54,7 +55,22 @@ void DrawEditor(AppState& s) {
   const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
   if (!m) return;
   Editor& ed = s.ui.editor;
+  // The file changed on disk while these edits are unsaved (ReloadIfChanged asked, issue 31): the
+  // choice is the user's, and it is open whether the editor is or not.
+  const bool ask = s.ui.disk_changed;
+  if (ask) ImGui::SetNextItemOpen(true);
   if (!ImGui::CollapsingHeader(T(s, view::Str::editor).c_str())) return;
+  if (ask) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(93, 64, 55, 255));  // brown: a condition, not "wrong"
+    Wrapped(view::UiFormat(view::Str::disk_changed, s.options.lang, {s.ui.opened_path}));
+    ImGui::PopStyleColor();
+    if (ImGui::Button(T(s, view::Str::disk_reload).c_str())) {
+      ReloadFromDisk(s);
+      return;  // the model was replaced: the fields fill from it next frame
+    }
+    ImGui::SameLine();
+    if (ImGui::Button(T(s, view::Str::disk_keep).c_str())) KeepEdits(s);
+  }
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
@@ -111,9 +127,31 @@ void DrawEditor(AppState& s) {
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
   ImGui::InputText("##save", &ed.save_path);
   ImGui::SameLine();
+  bool save = false;
   if (ImGui::Button(T(s, view::Str::save_as).c_str())) {
+    // An existing file is replaced only after the user says so (issue 31); a read-only one is refused
+    // by the save itself (data::WriteFileAtomically).
+    const std::string target = SaveAsTarget(ed.save_path);
+    std::error_code ec;
+    if (!target.empty() && std::filesystem::exists(target, ec) && ed.confirm_replace != target) ed.confirm_replace = target;
+    else save = true;
+  }
+  if (!ed.confirm_replace.empty() && !save) {
+    if (SaveAsTarget(ed.save_path) != ed.confirm_replace) {
+      ed.confirm_replace.clear();  // the name was changed: the question no longer applies
+    } else {
+      Wrapped(view::UiFormat(view::Str::save_replace_q, s.options.lang, {ed.confirm_replace}));
+      if (ImGui::Button(T(s, view::Str::save_replace).c_str())) save = true;
+      ImGui::SameLine();
+      if (ImGui::Button(T(s, view::Str::save_keep).c_str())) ed.confirm_replace.clear();
+    }
+  }
+  if (save) {
+    ed.confirm_replace.clear();
     if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) {
       s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
+      s.ui.unsaved_edits = false;  // saved: a change on disk to the opened file loses nothing now
+      s.ui.disk_changed = false;
       s.ui.status_of_save = true;
     } else {
       s.ui.error = err;

@@ -9,7 +9,11 @@
 
 namespace bw::app {
 
-// `path` may be relative to the working folder. Returns "" or an error line (file: reason).
+// The absolute, normalised path Save As writes for `path` ("" when it cannot be resolved); the editor
+// asks before replacing a file that exists there.
+std::string SaveAsTarget(const std::string& path);
+// `path` may be relative to the working folder. Returns "" or an error line (file: reason); a
+// read-only target is refused (data::WriteFileAtomically), never replaced.
 std::string SaveScenarioAs(AppState& s, const std::string& path);
 
 }  // namespace bw::app

@@ -39,6 +39,9 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
   if (::stat(file.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw SaveError(file, "is a folder");
     if (!S_ISREG(st.st_mode)) throw SaveError(file, "is not a regular file (a device or pipe is never replaced)");
+    // A file nobody may write (chmod a-w) is the user's "do not change": refused, not replaced by a
+    // rename that the folder's permissions would allow (and root's would always; issue 31).
+    if ((st.st_mode & 0222) == 0) throw SaveError(file, "the file is read-only; choose another name or make it writable");
     mode = st.st_mode & 07777;
   }
 
@@ -46,7 +49,9 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
   TempFile tmp;
   std::random_device rd;
   for (int attempt = 0; attempt < 16 && tmp.fd < 0; ++attempt) {
-    const std::string name = "." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
+    // The name's first 200 bytes only: a legal 245-byte name plus ".tmp-PID-N" passed NAME_MAX (255)
+    // and a save that was allowed failed with "File name too long" (issue 31).
+    const std::string name = "." + path.filename().string().substr(0, 200) + ".tmp-" + std::to_string(::getpid()) + "-" +
                              std::to_string(rd() & 0xffffff);
     const std::string candidate = (folder / name).string();
     const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -26,7 +26,8 @@ class SaveError : public std::runtime_error {
 };
 
 // Writes `bytes` to `path` atomically (temp file + fsync + rename + fsync of the folder).
-// A new file gets mode 0644 (less the umask); an existing file keeps its permission bits.
+// A new file gets mode 0644 (less the umask); an existing file keeps its permission bits. An existing
+// file without any write permission (read-only), a folder, a device or a pipe is refused.
 // Throws SaveError; on return the file holds exactly `bytes`.
 void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes);
 

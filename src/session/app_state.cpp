@@ -4,9 +4,12 @@
 #include "session/answer_check.h"
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <utility>
 
 #include "data/json_file.h"
+#include "data/user_file.h"
 #include "view/document.h"
 
 namespace bw::app {
@@ -315,32 +318,49 @@ void StepBlock(AppState& s, int delta) {
 
 namespace {
 
-std::filesystem::file_time_type MTime(const std::string& path) {
+// What a watched file holds now. The bytes are hashed when the time or the size moved, or when the
+// time is within two seconds of now (a file system's timestamps can be that coarse: a write completed
+// within the same tick changes nothing else) — so an idle poll reads no file at all.
+Transient::WatchedFile Look(const std::string& path, const Transient::WatchedFile* before) {
+  namespace fs = std::filesystem;
+  Transient::WatchedFile f;
+  f.path = path;
   std::error_code ec;
-  const auto t = std::filesystem::last_write_time(path, ec);
-  return ec ? std::filesystem::file_time_type::min() : t;
+  f.mtime = fs::last_write_time(path, ec);
+  if (ec) f.mtime = fs::file_time_type::min();
+  f.size = ec ? 0 : fs::file_size(path, ec);
+  if (ec) f.size = 0;
+  const bool recent = !ec && fs::file_time_type::clock::now() - f.mtime < std::chrono::seconds(2);
+  if (before && before->mtime == f.mtime && before->size == f.size && !recent) {
+    f.hash = before->hash;
+    f.readable = before->readable;
+    return f;
+  }
+  try {
+    f.hash = std::hash<std::string>{}(data::ReadUserFile(path, data::kMaxFileBytes));
+    f.readable = true;
+  } catch (const std::exception&) {
+    f.readable = false;
+  }
+  return f;
+}
+
+// Two looks at one file see the same content: the same bytes, or (unreadable) the same time.
+bool SameContent(const Transient::WatchedFile& a, const Transient::WatchedFile& b) {
+  return a.readable == b.readable && a.size == b.size && a.hash == b.hash && (a.readable || a.mtime == b.mtime);
 }
 
 void Watch(AppState& s, const std::string& path) {
   s.ui.opened_path = path;
   s.ui.watched.clear();
-  s.ui.watched.emplace_back(path, MTime(path));
+  s.ui.unsaved_edits = false;  // what is shown is what is on disk
+  s.ui.disk_changed = false;
+  s.ui.watched.push_back(Look(path, nullptr));
   if (s.model.lesson && !s.model.standalone)
-    for (const auto& [key, ref] : s.model.lesson->lesson.scenarios) s.ui.watched.emplace_back(ref.path.string(), MTime(ref.path.string()));
+    for (const auto& [key, ref] : s.model.lesson->lesson.scenarios) s.ui.watched.push_back(Look(ref.path.string(), nullptr));
 }
 
-}  // namespace
-
-bool ReloadIfChanged(AppState& s) {
-  bool changed = false;
-  for (auto& [path, mtime] : s.ui.watched) {
-    const auto now = MTime(path);
-    if (now != mtime) {
-      changed = true;
-      mtime = now;  // a file that fails to load is not retried until it changes again
-    }
-  }
-  if (!changed) return false;
+void Reload(AppState& s) {
   const int step = s.ui.step, event = s.ui.event;
   const bool card = s.OnTitleCard();
   // A file saved while the class watches (a typo fixed mid-lecture) keeps what the class has seen:
@@ -348,6 +368,7 @@ bool ReloadIfChanged(AppState& s) {
   auto revealed = s.ui.course_revealed;
   if (s.InLesson()) revealed[s.ui.course_lesson] = RevealedIds(s);
   auto watched = s.ui.watched;
+  const bool unsaved = s.ui.unsaved_edits;
   if (OpenFile(s, s.ui.opened_path)) {
     s.ui.course_revealed = revealed;
     if (s.InLesson()) {
@@ -358,9 +379,41 @@ bool ReloadIfChanged(AppState& s) {
     s.ui.title_card = card && s.InCourse();
     s.ui.status = "reloaded " + s.ui.opened_path;
   } else {
-    s.ui.watched = watched;  // keep watching the file that failed, with its new time
+    s.ui.watched = watched;  // keep watching the file that failed, with what it holds now
+    s.ui.unsaved_edits = unsaved;
   }
+}
+
+}  // namespace
+
+bool ReloadIfChanged(AppState& s) {
+  bool changed = false;
+  for (auto& w : s.ui.watched) {
+    Transient::WatchedFile now = Look(w.path, &w);
+    if (!SameContent(now, w)) changed = true;
+    w = std::move(now);  // a file that fails to load is not retried until it changes again
+  }
+  if (!changed) return false;
+  if (s.ui.unsaved_edits) {
+    // The editor's numbers are the user's work: never replaced without a word (issue 31). Asked once
+    // per change on disk; the editor offers the file's version or keeps these.
+    s.ui.disk_changed = true;
+    s.ui.status = view::UiFormat(view::Str::disk_changed, s.options.lang, {s.ui.opened_path});
+    return true;
+  }
+  Reload(s);
   return true;
+}
+
+void ReloadFromDisk(AppState& s) {
+  s.ui.unsaved_edits = false;
+  s.ui.disk_changed = false;
+  Reload(s);
+}
+
+void KeepEdits(AppState& s) {
+  s.ui.disk_changed = false;
+  s.ui.status.clear();
 }
 
 namespace {
@@ -451,6 +504,7 @@ bool GoToStepId(AppState& s, const std::string& step_id) {
 std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> model) {
   const int event = s.ui.event;
   if (!s.InLesson()) {
+    s.ui.unsaved_edits = true;  // cleared by a load from disk and by Save As
     s.model.standalone = std::move(model);
     SetEvent(s, std::min(event, s.Current()->EventCount() - 1));
     return "";
@@ -466,6 +520,7 @@ std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> mo
       return view::UiFormat(view::Str::edit_refused, s.options.lang, {st.id, st.position, model->PositionHelp()});
     events[i] = e;
   }
+  s.ui.unsaved_edits = true;
   s.model.unedited.emplace(key, L.scenarios.at(key));  // the first edit keeps the loaded one
   L.scenarios[key] = std::move(model);
   L.step_events = std::move(events);
@@ -484,6 +539,7 @@ void RevertEdit(AppState& s) {
   // emplace keeps the entry it finds, which is then dropped.
   ApplyEdit(s, s.model.unedited.at(key));
   s.model.unedited.erase(key);
+  s.ui.unsaved_edits = !s.model.unedited.empty();  // the shipped numbers are back: nothing to lose
 }
 
 bool OpenFile(AppState& s, const std::string& path) {

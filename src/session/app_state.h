@@ -51,6 +51,7 @@ struct Editor {
   std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
   std::string error_key;         // the field it is about ("weights", "values", …; "" = none): shown under it
   bool masked_hint = false;      // the scores hold an unquoted inf: masked logits are written "-inf"
+  std::string confirm_replace;   // Save As asked whether to replace this existing file (absolute path)
 };
 
 // What the GPU panel shows, as it last drew it (for --dump-scene / --state-file and the tests).
@@ -146,7 +147,19 @@ struct Transient {
   bool status_of_step = false;   // the status is about the step shown (→ at a trace's end): it goes with the step
   bool status_of_save = false;   // the status line says "saved …": another file opened clears it
   std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
-  std::vector<std::pair<std::string, std::filesystem::file_time_type>> watched;  // files and their mtimes
+  // The files ReloadIfChanged watches: the opened one and the scenarios its lesson binds, each with
+  // what it held when last looked at — time, size and a hash of the bytes (a file completed within the
+  // same timestamp is still seen; issue 31).
+  struct WatchedFile {
+    std::string path;
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    std::size_t hash = 0;
+    bool readable = false;
+  };
+  std::vector<WatchedFile> watched;
+  bool unsaved_edits = false;    // the editor changed the numbers and they are not saved (Save As clears it)
+  bool disk_changed = false;     // a watched file changed on disk while edits were unsaved: the editor asks
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
   float content_scale = 1.0f;    // the monitor's content scale (Xft.dpi / 96): physical px = logical px × this
@@ -360,7 +373,11 @@ bool OpenFile(AppState& s, const std::string& path);
 // Reopens the current file when it or a scenario it binds changed on disk, keeping the step and
 // event where possible. A file that no longer loads keeps the old model and shows the error.
 // Returns true when something was reloaded (or failed to).
+// With unsaved edits (ui.unsaved_edits) nothing is replaced: ui.disk_changed is set, the status says
+// so, and the editor asks — ReloadFromDisk (the file's numbers, the edits dropped) or KeepEdits.
 bool ReloadIfChanged(AppState& s);
+void ReloadFromDisk(AppState& s);
+void KeepEdits(AppState& s);
 // The library's lessons that match the typed filter (indices into model.library), in order.
 std::vector<int> LibraryShown(const AppState& s);
 // Moves the picked card by `delta` (clamped to the cards shown).

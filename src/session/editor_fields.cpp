@@ -7,6 +7,7 @@
 
 #include <cctype>
 
+#include "data/json_file.h"
 #include "data/load_error.h"
 
 namespace bw::app {
@@ -17,12 +18,21 @@ std::string EditorKey(const Editor& ed, int field) {
 }
 
 nlohmann::json ParseEditorList(const std::string& text, const std::string& key) {
+  // Read as the loaders read a file (data::ParseJsonText): 1e309 is "out of the double range" at its
+  // place in the field, not nlohmann's raw "[json.exception.out_of_range.406]" (issue 31), and 1e-400
+  // is named, not turned into 0.
   try {
-    nlohmann::json j = nlohmann::json::parse("[" + text + "]");
-    return j;
-  } catch (const nlohmann::json::parse_error& e) {
+    return data::ParseJsonText("[" + text + "]", "(editor)");
+  } catch (const data::LoadError& e) {
+    if (e.reason().rfind("malformed JSON", 0) != 0) throw data::LoadError("(editor)", "/" + key + e.json_path(), e.reason());
+  }
+  try {
+    (void)nlohmann::json::parse("[" + text + "]");  // where it stopped, for the message
+    throw data::LoadError("(editor)", "/" + key, "the field \"" + key + "\" is not a comma-separated list of numbers");
+  } catch (const nlohmann::json::exception& e) {
     // e.byte counts from the added '['; the character in the field is one less (at least 1).
-    const size_t at = e.byte > 1 ? e.byte - 1 : 1;
+    const auto* pe = dynamic_cast<const nlohmann::json::parse_error*>(&e);
+    const size_t at = pe && pe->byte > 1 ? pe->byte - 1 : 1;
     std::string reason = "the field \"" + key + "\" is not a comma-separated list of numbers (stopped at character " +
                          std::to_string(std::min(at, text.size() + 1)) + ")";
     if (NeedsMaskedHint(text)) reason += "; a masked logit is written \"-inf\" in quotes";

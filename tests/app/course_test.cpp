@@ -366,16 +366,16 @@ TEST_F(OwnFolder, AReloadInACourseKeepsWhatTheClassHasSeen) {
   StepLesson(s, +1);
   StepLesson(s, +1);  // RC-T3/b0 revealed
   ASSERT_TRUE(s.ui.revealed);
-  // The file changes on disk (a new mtime): the watch reloads it.
-  const auto later = fs::last_write_time(dir_ / "rc-t3.json") + std::chrono::seconds(5);
-  fs::last_write_time(dir_ / "rc-t3.json", later);
+  // The file changes on disk (its bytes: a touch alone is no change, issue 31): the watch reloads it.
+  const auto append_newline = [&] { std::ofstream(dir_ / "rc-t3.json", std::ios::app) << "\n"; };
+  append_newline();
   ASSERT_TRUE(ReloadIfChanged(s));
   EXPECT_TRUE(s.ui.error.empty()) << s.ui.error;
   EXPECT_EQ(s.CurrentStep()->id, "RC-T3/b0");
   EXPECT_TRUE(s.ui.revealed) << "the answer on screen stays shown";
   StepLesson(s, -1);
   ASSERT_TRUE(s.OnTitleCard());
-  fs::last_write_time(dir_ / "rc-t3.json", later + std::chrono::seconds(5));
+  append_newline();
   ASSERT_TRUE(ReloadIfChanged(s));
   EXPECT_TRUE(s.OnTitleCard()) << "the card stays on screen";
   StepLesson(s, -1);  // back to N51's last step, then its first: still revealed

@@ -19,6 +19,7 @@
 #include "app/damage.h"
 #include "session/editor_fields.h"
 #include "app/export.h"
+#include "app/fonts.h"
 #include "app/glyphs.h"
 #include "app/painter.h"
 #include "app/panels.h"
@@ -212,6 +213,61 @@ TEST(Settings, FontSizeIsSavedLogicalWhateverTheContentScale) {
   EXPECT_EQ(t.options.export_dir, "/srv/exports");
 }
 
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Issue 31, item 6: a truncated settings file, a wrong type or a top-level array was overwritten with
+// the defaults (a warning on stderr at most). Now: the good fields are kept, the warning names the bad
+// one, and the file as it was is kept as settings.json.bad before anything replaces it.
+TEST(Settings, ABadFileIsKeptAsideAndItsGoodFieldsAreKept) {
+  const fs::path dir = TempDir("settings-bad");
+  const fs::path f = dir / "settings.json";
+  const std::string wrong_type = R"({"lang": "en", "projector": true, "font_px": "big", "recent": ["/a.json", 7]})";
+  std::ofstream(f) << wrong_type;
+  AppState s;
+  const std::string warn = bw::app::LoadSettings(s, f);
+  EXPECT_NE(warn.find("/font_px: expected a number"), std::string::npos) << warn;
+  EXPECT_NE(warn.find("(and 1 more)"), std::string::npos) << warn;
+  EXPECT_NE(warn.find("settings.json.bad"), std::string::npos) << warn;
+  EXPECT_EQ(s.options.lang, "en");
+  EXPECT_TRUE(s.options.projector);
+  EXPECT_EQ(s.options.font_px, AppState{}.options.font_px) << "the bad field keeps its default";
+  EXPECT_EQ(s.options.recent, std::vector<std::string>{"/a.json"});
+  EXPECT_EQ(Slurp(bw::app::SettingsAsidePath(f)), wrong_type) << "kept byte for byte";
+
+  for (const std::string text : {std::string(R"({"lang": "en", "projec)"), std::string("[1, 2]"), std::string("")}) {
+    std::ofstream(f, std::ios::trunc) << text;
+    AppState t;
+    t.options.lang = "zh";
+    const std::string w = bw::app::LoadSettings(t, f);
+    EXPECT_FALSE(w.empty()) << "no word about \"" << text << "\"";
+    EXPECT_EQ(t.options.lang, "zh") << "nothing of an unreadable file is used";
+    EXPECT_EQ(Slurp(bw::app::SettingsAsidePath(f)), text);
+  }
+  fs::remove(f);
+  fs::create_directory(f);  // a folder where the file should be
+  AppState u;
+  EXPECT_NE(bw::app::LoadSettings(u, f).find("is a folder"), std::string::npos);
+}
+
+// Issue 31, item 1: a recent file whose name is not UTF-8 aborted the app on its first frame
+// (SaveSettings: nlohmann's type_error 316). It is saved without that entry; the rest round-trips.
+TEST(Settings, AFileNameThatIsNotUtf8DoesNotStopTheSave) {
+  const fs::path dir = TempDir("settings-latin1");
+  AppState s;
+  s.options.recent = {(dir / "caf\xE9.json").string(), "/ok/lesson.json"};
+  s.options.export_dir = (dir / "expor\xE9").string();
+  ASSERT_EQ(bw::app::SaveSettings(s, dir / "settings.json"), "");
+  AppState t;
+  ASSERT_EQ(bw::app::LoadSettings(t, dir / "settings.json"), "");
+  EXPECT_EQ(t.options.recent, std::vector<std::string>{"/ok/lesson.json"});
+  EXPECT_EQ(t.options.export_dir, AppState{}.options.export_dir);
+}
+
 TEST(Recent, AbsolutePathsOpenFromAnotherWorkingFolder) {
   Cwd restore;
   const fs::path a = TempDir("recent-a"), b = TempDir("recent-b");
@@ -271,6 +327,17 @@ TEST(Editor, ErrorsNameTheFieldAndHintAtQuotedInf) {
   EXPECT_FALSE(bw::app::NeedsMaskedHint("1, \"-inf\", 2"));
   EXPECT_FALSE(bw::app::NeedsMaskedHint("1, 2e3"));
   EXPECT_EQ(bw::app::ParseEditorList("1, \"-inf\", 2", "logits").dump(), "[1,\"-inf\",2]");
+  // 1e309 showed nlohmann's raw "[json.exception.out_of_range.406]" (issue 31); 1e-400 became 0.
+  for (const auto& [typed, why] : {std::pair{"2, 1e309, 4", "out of the double range"}, std::pair{"2, 1e-400, 4", "too small for a double"}}) {
+    try {
+      bw::app::ParseEditorList(typed, "weights");
+      ADD_FAILURE() << typed << " accepted";
+    } catch (const bw::data::LoadError& e) {
+      EXPECT_EQ(e.json_path(), "/weights/1") << typed;
+      EXPECT_NE(e.reason().find(why), std::string::npos) << e.reason();
+      EXPECT_EQ(std::string(e.what()).find("json.exception"), std::string::npos) << e.what();
+    }
+  }
   // A value the loader refuses points at the element of the field.
   bw::app::Editor ed;
   ed.scores = "2, -1, 4";
@@ -403,6 +470,28 @@ TEST(Glyphs, FolderTextsListTheOtherLessonsOfTheCourse) {
   EXPECT_TRUE(has(three["title"]["zh"].get<std::string>())) << "a scenario's title";
   EXPECT_EQ(&FolderTexts((kRoot / "lessons" / "moe.json").string()), &texts) << "read once per folder";
   EXPECT_TRUE(FolderTexts((kRoot / "no-such-folder" / "x.json").string()).empty());
+}
+
+// Issue 31, items 2 and 3: a sibling file in a lesson's folder crashed every lesson there — nested
+// 100 000 deep it overflowed the stack of FolderTexts' walk; holding \u0000 it ended the font's glyph
+// ranges (an ImGui assert). Such files now add nothing, and the lesson's own texts are still listed.
+TEST(Glyphs, AHostileSiblingFileCrashesNothing) {
+  const fs::path dir = TempDir("hostile-folder");
+  fs::copy_file(kRoot / "lessons" / "rc-t3.json", dir / "rc-t3.json");
+  std::ofstream(dir / "deep.json") << std::string(100000, '[') << std::string(100000, ']');
+  std::ofstream(dir / "nul.json") << R"({"t": "a\u0000b"})";
+  std::ofstream(dir / "fine.json") << R"({"t": "乙丙丁"})";
+  const auto& texts = FolderTexts((dir / "rc-t3.json").string());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "乙丙丁"), texts.end());
+  for (const auto& t : texts) EXPECT_EQ(t.find('\0'), std::string::npos);
+  // … and a text holding U+0000 that reaches the fonts another way still gets its atlas.
+  ImGui::CreateContext();
+  const Fonts fonts = LoadFonts(16.0f, {std::string("a\0b", 3), "甲"});
+  EXPECT_TRUE(fonts.error.empty()) << fonts.error;
+  ASSERT_NE(fonts.body, nullptr);
+  EXPECT_TRUE(fonts.body->IsLoaded());
+  EXPECT_NE(fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(0x7532)), nullptr) << "甲 baked";
+  ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <chrono>
 #include <fstream>
+#include <iterator>
+#include <unistd.h>
 #include <nlohmann/json.hpp>
 
 #include "../lessons/lesson_files.h"
@@ -109,6 +112,67 @@ TEST(Editing, SaveAsProposesANameFromTheFileAndSavesTheComputedCaption) {
   s.ui.status_of_save = true;
   ASSERT_TRUE(OpenFile(s, lessons_test::kRoot + "/lessons/rc-t3.json")) << s.ui.error;
   EXPECT_EQ(s.ui.status, "");
+}
+
+// Issue 31, items 5 and 13. Unsaved edits were replaced without a word when the file's time changed
+// (a touch was enough: 7,1,4 became 2,1,4 again); a file completed within the same timestamp was not
+// seen. Now the watch compares bytes, and with unsaved edits it asks instead of replacing them.
+TEST(Editing, AChangeOnDiskNeverReplacesUnsavedEdits) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bw_edit_watch_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path file = dir / "w.json";
+  fs::copy_file(lessons_test::kRoot + "/lessons/scenarios/worked_214.json", file);
+  AppState s;
+  s.options.lang = "en";
+  ASSERT_TRUE(OpenFile(s, file.string())) << s.ui.error;
+  EXPECT_FALSE(ReloadIfChanged(s)) << "nothing changed";
+
+  // A touch alone: the same bytes, nothing to reload.
+  fs::last_write_time(file, fs::last_write_time(file) + std::chrono::seconds(7));
+  EXPECT_FALSE(ReloadIfChanged(s));
+
+  ASSERT_EQ(ApplyEdit(s, Model(RawEdit("7, 1, 4", "2, 1"))), "");
+  ASSERT_TRUE(s.ui.unsaved_edits);
+  const std::string edited = AtEnd(s, "output");
+  // The file changes on disk (a space more) while the edits are unsaved: kept, and the user is asked.
+  std::ofstream(file, std::ios::app) << " ";
+  EXPECT_TRUE(ReloadIfChanged(s));
+  EXPECT_TRUE(s.ui.disk_changed);
+  EXPECT_EQ(AtEnd(s, "output"), edited) << "the edits were replaced";
+  EXPECT_NE(s.ui.status.find("unsaved edits are kept"), std::string::npos) << s.ui.status;
+  EXPECT_FALSE(ReloadIfChanged(s)) << "asked once per change";
+  KeepEdits(s);
+  EXPECT_FALSE(s.ui.disk_changed);
+  EXPECT_EQ(AtEnd(s, "output"), edited);
+  // Asked again at the next change; this time the file's version is taken.
+  std::ofstream(file, std::ios::app) << " ";
+  EXPECT_TRUE(ReloadIfChanged(s));
+  ASSERT_TRUE(s.ui.disk_changed);
+  ReloadFromDisk(s);
+  EXPECT_FALSE(s.ui.unsaved_edits);
+  EXPECT_NE(AtEnd(s, "output"), edited);
+  EXPECT_EQ(AtEnd(s, "output").rfind("160/7", 0), 0u) << AtEnd(s, "output");
+
+  // The same size, the same timestamp, other bytes (a write completed within one tick): still seen.
+  std::string text;
+  {
+    std::ifstream in(file, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // (The look two lines up is "recent": the watch hashes a file whose time is within 2 s of now.)
+  fs::last_write_time(file, fs::file_time_type::clock::now());
+  EXPECT_FALSE(ReloadIfChanged(s)) << "a new time, the same bytes";
+  const auto t = fs::last_write_time(file);
+  const auto at = text.find("\"weights\": [2");
+  ASSERT_NE(at, std::string::npos) << text;
+  text[at + 12] = '7';  // the first weight: 2 → 7
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << text;
+  fs::last_write_time(file, t);
+  EXPECT_TRUE(ReloadIfChanged(s)) << "same time and size, other bytes";
+  EXPECT_EQ(AtEnd(s, "output").find("160/7"), std::string::npos) << AtEnd(s, "output");
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -155,4 +155,33 @@ TEST(AtomicWrite, RefusesFoldersDevicesAndMissingFolders) {
   fs::remove_all(d);
 }
 
+// Issue 31, item 8: Save As replaced a read-only file (the folder was writable; root ignores modes).
+TEST(AtomicWrite, RefusesAReadOnlyFileAndKeepsIt) {
+  const auto d = FreshDir("readonly");
+  const auto f = d / "shipped.json";
+  WriteFileAtomically(f, "original");
+  ::chmod(f.c_str(), 0444);
+  try {
+    WriteFileAtomically(f, "replacement");
+    ADD_FAILURE() << "a read-only file was replaced";
+  } catch (const SaveError& e) {
+    EXPECT_NE(std::string(e.what()).find("read-only"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(Slurp(f), "original");
+  EXPECT_EQ(CountEntries(d), 1) << "no temporary file left behind";
+  ::chmod(f.c_str(), 0644);
+  fs::remove_all(d);
+}
+
+// Issue 31, item 12: a legal 245-byte name failed with "File name too long" (the temporary name is
+// the target's name and ~25 bytes more).
+TEST(AtomicWrite, SavesUnderTheLongestLegalName) {
+  const auto d = FreshDir("longname");
+  const auto f = d / (std::string(245, 'n') + ".json");  // 250 bytes: legal (NAME_MAX 255)
+  WriteFileAtomically(f, "saved");
+  EXPECT_EQ(Slurp(f), "saved");
+  EXPECT_EQ(CountEntries(d), 1);
+  fs::remove_all(d);
+}
+
 }  // namespace
