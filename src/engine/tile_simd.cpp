@@ -71,7 +71,9 @@ typedef float F32x4 __attribute__((vector_size(16)));
     for (I64 e = 0; e < n; ++e) {                                                                           \
       const float s = row[e];                                                                               \
       const float x = s - shift;                                                                            \
-      float xc = x < -87.3365448f ? -87.3365448f : x;                                                       \
+      /* NaN fails every comparison: written this way round it becomes −87.3 here (finite, so the int \
+         conversion below is defined; UBSan found static_cast<int>(NaN), issue 31), and y = x restores it */ \
+      float xc = x > -87.3365448f ? x : -87.3365448f;                                                       \
       xc = xc > 88.7228391f ? 88.7228391f : xc;                                                             \
       const float nf = (xc * 1.44269504088896341f + 12582912.0f) - 12582912.0f;                             \
       const int ni = static_cast<int>(nf);                                                                  \
