@@ -36,14 +36,19 @@ SceneText Line(std::string id, float x, float y, float size, const Palette& pal,
 }  // namespace
 
 float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                    float y0, float width, float text_scale, float floor_line) {
+                    float y0, float width, float text_scale, float floor_line, float key_line) {
   const auto& ev = run.events[std::clamp(event, 0, static_cast<int>(run.events.size()) - 1)];
   const float ts = std::clamp(text_scale, 1.0f, 2.0f);
   const float x = 1.0f, size = 1.05f * ts, step = std::max(1.45f * ts, floor_line + 0.12f), x_u = 27.0f, room = width - 2 * x;
   const float pad = 0.4f * ts;   // below the last line
   // The width at the floor (a line's height over the font's 1.448 per em), where that is the larger.
   const float painted = std::max(size, floor_line / 1.448f);
+  // The merged l′ and u′ and the written o are the numbers a merge step is about: key texts at the key
+  // floor where one is given (a projector: 36 px em at 1080 rows), spaced and fitted for it.
+  const bool key = key_line > 0;
+  const float key_step = key ? std::max(step, key_line + 0.12f) : step, key_painted = std::max(painted, key_line / 1.448f);
   const auto fits = [&](const SceneText& t, float from) { return from + EstimateWidthEm(t.text) * painted <= x + room; };
+  const auto fits_key = [&](const SceneText& t, float from) { return from + EstimateWidthEm(t.text) * key_painted <= x + room; };
   const Color txt = pal.text, st = pal.state_term, bl = pal.block_term;
   if (ev.kind == engine::QueryEventKind::kUpdate) {
     const auto& b = run.blocks[ev.block - 1];
@@ -94,13 +99,19 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
     }
     // l′ and u′ side by side (u′ in the right column, moved right past a long l′ where the strip is wide
     // enough) when both fit, else one under the other.
+    // At the key size only where the two share a row (raw mode's "l′ = l + l_b = 3 + 4 = 7"): stacked
+    // at the key size, a stable merge's long lines made the diagram too tall for the floors' layout.
     l.y = y;
-    u.x = std::max(x_u, x + EstimateWidthEm(l.text) * painted + 1.5f), u.y = y;
-    const bool one_row = fits(l, x) && fits(u, u.x);
+    u.x = std::max(x_u, x + EstimateWidthEm(l.text) * key_painted + 1.5f), u.y = y;
+    const bool key_row = key && fits_key(l, x) && fits_key(u, u.x);
+    if (!key_row) u.x = std::max(x_u, x + EstimateWidthEm(l.text) * painted + 1.5f);
+    const bool one_row = key_row || (fits(l, x) && fits(u, u.x));
+    const float row_step = key_row ? key_step : step;
+    l.key = u.key = key_row;
     if (!one_row) u.x = x, u.y = y += step;
     sc.texts.push_back(std::move(l));
     sc.texts.push_back(std::move(u));
-    return y + step - y0 + pad;
+    return y + row_step - y0 + pad;
   }
   if (ev.kind == engine::QueryEventKind::kWriteOutput) {
     const auto& f = run.blocks.back();
@@ -113,11 +124,12 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
                              {" / ", txt},
                              {group(Num(f.after.l, ex ? &ex->after.l : nullptr)), st},
                              {" = " + VecNum(run.output, run.exact ? &run.exact->output : nullptr), txt}}));
+    sc.texts.back().key = key && fits_key(sc.texts.back(), x);
   } else {
     sc.texts.push_back({"strip.hint", x, y0, 0.9f * ts, pal.text_muted, UiText(Str::strip_hint, lang)});
   }
   // The height of two lines, as at a merge, so that stepping does not move the diagram.
-  return std::max(kMergeStripHeight, 2 * step + pad);
+  return std::max(kMergeStripHeight, step + (sc.texts.back().key ? key_step : step) + pad);
 }
 
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width,

@@ -28,9 +28,11 @@ inline constexpr float kBalanceHeightProjector = 18.4f;  // em: its texts at a p
 // m′ line holds α and β and the l′ and u′ lines share a row; whatever does not fit `width` at the
 // scale goes onto a line of its own (α, β as "strip.ab"). `floor_line`: the height (em) of a line at
 // the text floor the painter holds the strip to (FloorLines::text; 0 = none) — the lines are spaced
-// and fitted for it.
+// and fitted for it. `key_line` (FloorLines::key on a projector; 0 = none): the merged l′ and u′ and
+// the written o are key texts (SceneText::key), on lines of that height, where l′ and u′ share a row at
+// that size (raw mode) and o fits its line; else they stay at the text floor.
 float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                    float y0, float width, float text_scale = 1, float floor_line = 0);
+                    float y0, float width, float text_scale = 1, float floor_line = 0, float key_line = 0);
 // The balance on its own (`width` ≥ kBalanceWidth × kBalanceHeight em): the app shows it where the heatmap
 // goes for a single-query scenario — one row of P on a six-decade log scale would show 2/7, 1/7 and
 // 4/7 as the same colour; the balance's bars are linear. Empty (no records) when d_v ≠ 1.
