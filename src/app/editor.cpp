@@ -55,22 +55,7 @@ void DrawEditor(AppState& s) {
   const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
   if (!m) return;
   Editor& ed = s.ui.editor;
-  // The file changed on disk while these edits are unsaved (ReloadIfChanged asked, issue 31): the
-  // choice is the user's, and it is open whether the editor is or not.
-  const bool ask = s.ui.disk_changed;
-  if (ask) ImGui::SetNextItemOpen(true);
   if (!ImGui::CollapsingHeader(T(s, view::Str::editor).c_str())) return;
-  if (ask) {
-    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(93, 64, 55, 255));  // brown: a condition, not "wrong"
-    Wrapped(view::UiFormat(view::Str::disk_changed, s.options.lang, {s.ui.opened_path}));
-    ImGui::PopStyleColor();
-    if (ImGui::Button(T(s, view::Str::disk_reload).c_str())) {
-      ReloadFromDisk(s);
-      return;  // the model was replaced: the fields fill from it next frame
-    }
-    ImGui::SameLine();
-    if (ImGui::Button(T(s, view::Str::disk_keep).c_str())) KeepEdits(s);
-  }
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
@@ -150,8 +135,7 @@ void DrawEditor(AppState& s) {
     ed.confirm_replace.clear();
     if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) {
       s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
-      s.ui.unsaved_edits = false;  // saved: a change on disk to the opened file loses nothing now
-      s.ui.disk_changed = false;
+      EditsSaved(s);  // a change on disk to the opened file loses nothing now (a put-off one loads)
       s.ui.status_of_save = true;
     } else {
       s.ui.error = err;

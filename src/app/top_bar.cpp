@@ -95,6 +95,21 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
 }
 
 void DrawErrorBanner(AppState& s) {
+  // A watched file changed on disk while edits are unsaved (ReloadIfChanged put the load off, issue
+  // 31): asked here, under the top bar, in every mode and on every step — the editor may be closed,
+  // a projector hides it, and the status line is overwritten.
+  if (s.ui.disk_changed) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 248, 225, 255));
+    ImGui::BeginChild("disk", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(93, 64, 55, 255));  // brown: a condition, not "wrong"
+    Wrapped(view::UiFormat(view::Str::disk_changed, s.options.lang, {s.ui.opened_path}));
+    ImGui::PopStyleColor();
+    if (ImGui::SmallButton(T(s, view::Str::disk_reload).c_str())) ReloadFromDisk(s);
+    ImGui::SameLine();
+    if (ImGui::SmallButton(T(s, view::Str::disk_keep).c_str())) KeepEdits(s);
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+  }
   if (s.ui.error.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
   ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);

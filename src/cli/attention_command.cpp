@@ -3,7 +3,12 @@
 // (elements × element size) beside them; SRAM peak and scratch are BYTES.
 #include "cli/attention_command.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -206,8 +211,27 @@ json TraceJson(const data::AttentionScenario& sc, const AttentionResult& r) {
   return j;
 }
 
-// Written whole and atomically (data::WriteFileAtomically): a full disk leaves the old file as it was
-// and fails the command with the reason, never a file cut at 4 KiB and exit 0 (issue 31).
+// An output file: a regular one (or a new one) written whole and atomically (data::WriteFileAtomically):
+// a full disk leaves the old file as it was and fails the command with the reason, never a file cut at
+// 4 KiB and exit 0 (issue 31). A device or pipe named on purpose (/dev/stdout, bash's >(…)) is written
+// straight, and its write checked (/dev/full fails with its reason).
+void WriteOutputFile(const std::string& path, const std::string& bytes) {
+  // (/dev/stdout redirected to a file is a link to a regular file: replacing it would replace the link
+  // in /dev, and the shell's output would go to the unlinked file. Anything under /dev or /proc is
+  // written straight.)
+  struct stat st {};
+  const bool system_path = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (!system_path && (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
+    return data::WriteFileAtomically(path, bytes);
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error(path + ": cannot open for writing: " + std::strerror(errno));
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  ok = std::fflush(f) == 0 && ok;
+  const int err = errno;
+  ok = std::fclose(f) == 0 && ok;
+  if (!ok) throw std::runtime_error(path + ": write failed: " + std::strerror(err ? err : errno));
+}
+
 void WriteCountersCsv(const std::string& path, const Runs& runs) {
   std::ostringstream out;
   out << "algorithm,counter,tensor,elements,bytes,formula_elements,formula\n";
@@ -244,7 +268,7 @@ void WriteCountersCsv(const std::string& path, const Runs& runs) {
   };
   emit(runs.forward.algorithm, runs.forward.counters, runs.forward_formula);
   if (runs.backward) emit(runs.backward->algorithm, runs.backward->counters, runs.backward_formula);
-  data::WriteFileAtomically(path, out.str());
+  WriteOutputFile(path, out.str());
 }
 
 void PrintText(const data::AttentionScenario& sc, const Runs& runs, int trace_limit) {
@@ -343,7 +367,7 @@ void Run(const Options& opt) {
   }
   const Runs runs = RunScenario(sc, /*record_trace=*/true, opt.workers);
   try {
-    if (!opt.trace_json.empty()) data::WriteFileAtomically(opt.trace_json, data::DumpJson(TraceJson(sc, runs.forward), 1) + "\n");
+    if (!opt.trace_json.empty()) WriteOutputFile(opt.trace_json, data::DumpJson(TraceJson(sc, runs.forward), 1) + "\n");
     if (!opt.counters_csv.empty()) WriteCountersCsv(opt.counters_csv, runs);
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";

@@ -39,14 +39,17 @@ std::string ReadUserFile(const std::filesystem::path& path, std::uintmax_t max_b
     throw LoadError(file, "", std::string(what) + " is " + std::to_string(size) + " bytes; the limit is " + std::to_string(max_bytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw LoadError(file, "", "cannot open for reading (" + StatusReason(std::error_code(errno ? errno : EACCES, std::generic_category())) + ")");
-  // Read at most one byte past the cap: a file that grew since its size was taken is still refused.
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<std::size_t>(in.gcount()));
+  // Read up to one byte past the cap, whatever the size said: a file that grew since (an editor
+  // writing in place) is read whole while it stays under the cap, and refused only past it.
+  std::string text;
+  text.reserve(static_cast<std::size_t>(size));
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw LoadError(file, "", std::string(what) + " grew past the limit of " + std::to_string(max_bytes) + " bytes while it was read");
+  }
   if (in.bad()) throw LoadError(file, "", "cannot read: an input/output error");
-  char extra = 0;
-  if (in.get(extra))
-    throw LoadError(file, "", std::string(what) + " grew while it was read past the limit of " + std::to_string(max_bytes) + " bytes");
   return text;
 }
 

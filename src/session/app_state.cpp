@@ -318,9 +318,10 @@ void StepBlock(AppState& s, int delta) {
 
 namespace {
 
-// What a watched file holds now. The bytes are hashed when the time or the size moved, or when the
-// time is within two seconds of now (a file system's timestamps can be that coarse: a write completed
-// within the same tick changes nothing else) — so an idle poll reads no file at all.
+// What a watched file holds now. The bytes are hashed when the time or the size moved, or while the
+// last hash was taken within 2 s of the file's time (a file system's timestamps can be that coarse: a
+// write completed within the same tick changes nothing else; git's rule for racy timestamps) — so an
+// idle poll of a settled file reads nothing.
 Transient::WatchedFile Look(const std::string& path, const Transient::WatchedFile* before) {
   namespace fs = std::filesystem;
   Transient::WatchedFile f;
@@ -330,12 +331,14 @@ Transient::WatchedFile Look(const std::string& path, const Transient::WatchedFil
   if (ec) f.mtime = fs::file_time_type::min();
   f.size = ec ? 0 : fs::file_size(path, ec);
   if (ec) f.size = 0;
-  const bool recent = !ec && fs::file_time_type::clock::now() - f.mtime < std::chrono::seconds(2);
-  if (before && before->mtime == f.mtime && before->size == f.size && !recent) {
+  // (Compared as "mtime > hashed_at − 2 s": hashed_at − mtime overflows for a file dated 1880.)
+  if (before && before->mtime == f.mtime && before->size == f.size && !(f.mtime > before->hashed_at - std::chrono::seconds(2))) {
     f.hash = before->hash;
     f.readable = before->readable;
+    f.hashed_at = before->hashed_at;
     return f;
   }
+  f.hashed_at = fs::file_time_type::clock::now();
   try {
     f.hash = std::hash<std::string>{}(data::ReadUserFile(path, data::kMaxFileBytes));
     f.readable = true;
@@ -353,8 +356,8 @@ bool SameContent(const Transient::WatchedFile& a, const Transient::WatchedFile& 
 void Watch(AppState& s, const std::string& path) {
   s.ui.opened_path = path;
   s.ui.watched.clear();
-  s.ui.unsaved_edits = false;  // what is shown is what is on disk
-  s.ui.disk_changed = false;
+  s.ui.unsaved.clear();  // what is shown is what is on disk
+  s.ui.disk_newer = s.ui.disk_changed = false;
   s.ui.watched.push_back(Look(path, nullptr));
   if (s.model.lesson && !s.model.standalone)
     for (const auto& [key, ref] : s.model.lesson->lesson.scenarios) s.ui.watched.push_back(Look(ref.path.string(), nullptr));
@@ -368,7 +371,8 @@ void Reload(AppState& s) {
   auto revealed = s.ui.course_revealed;
   if (s.InLesson()) revealed[s.ui.course_lesson] = RevealedIds(s);
   auto watched = s.ui.watched;
-  const bool unsaved = s.ui.unsaved_edits;
+  const auto unsaved = s.ui.unsaved;
+  const bool newer = s.ui.disk_newer, asked = s.ui.disk_changed;
   if (OpenFile(s, s.ui.opened_path)) {
     s.ui.course_revealed = revealed;
     if (s.InLesson()) {
@@ -380,7 +384,9 @@ void Reload(AppState& s) {
     s.ui.status = "reloaded " + s.ui.opened_path;
   } else {
     s.ui.watched = watched;  // keep watching the file that failed, with what it holds now
-    s.ui.unsaved_edits = unsaved;
+    s.ui.unsaved = unsaved;  // the model still holds the edits
+    s.ui.disk_newer = newer;
+    s.ui.disk_changed = asked;
   }
 }
 
@@ -394,26 +400,39 @@ bool ReloadIfChanged(AppState& s) {
     w = std::move(now);  // a file that fails to load is not retried until it changes again
   }
   if (!changed) return false;
-  if (s.ui.unsaved_edits) {
+  if (!s.ui.unsaved.empty()) {
     // The editor's numbers are the user's work: never replaced without a word (issue 31). Asked once
-    // per change on disk; the editor offers the file's version or keeps these.
-    s.ui.disk_changed = true;
-    s.ui.status = view::UiFormat(view::Str::disk_changed, s.options.lang, {s.ui.opened_path});
+    // per change on disk; the banner offers the file's version or keeps these.
+    s.ui.disk_newer = s.ui.disk_changed = true;  // (the banner says it: no status line or toast besides)
     return true;
   }
   Reload(s);
   return true;
 }
 
-void ReloadFromDisk(AppState& s) {
-  s.ui.unsaved_edits = false;
-  s.ui.disk_changed = false;
-  Reload(s);
+void ReloadFromDisk(AppState& s) { Reload(s); }  // a load that fails keeps the edits and the question
+
+void KeepEdits(AppState& s) { s.ui.disk_changed = false; }
+
+namespace {
+
+std::string EditKey(const AppState& s) {
+  return s.InLesson() ? s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step)].scenario : std::string();
 }
 
-void KeepEdits(AppState& s) {
+// No edit is unsaved any more: the question is moot, and a file that changed meanwhile is loaded now
+// (it was put off, not forgotten).
+void EditsGone(AppState& s) {
+  if (!s.ui.unsaved.empty()) return;
   s.ui.disk_changed = false;
-  s.ui.status.clear();
+  if (s.ui.disk_newer) Reload(s);
+}
+
+}  // namespace
+
+void EditsSaved(AppState& s) {
+  s.ui.unsaved.erase(EditKey(s));
+  EditsGone(s);
 }
 
 namespace {
@@ -504,7 +523,7 @@ bool GoToStepId(AppState& s, const std::string& step_id) {
 std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> model) {
   const int event = s.ui.event;
   if (!s.InLesson()) {
-    s.ui.unsaved_edits = true;  // cleared by a load from disk and by Save As
+    s.ui.unsaved.insert("");  // cleared by a load from disk and by Save As
     s.model.standalone = std::move(model);
     SetEvent(s, std::min(event, s.Current()->EventCount() - 1));
     return "";
@@ -520,7 +539,7 @@ std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> mo
       return view::UiFormat(view::Str::edit_refused, s.options.lang, {st.id, st.position, model->PositionHelp()});
     events[i] = e;
   }
-  s.ui.unsaved_edits = true;
+  s.ui.unsaved.insert(key);
   s.model.unedited.emplace(key, L.scenarios.at(key));  // the first edit keeps the loaded one
   L.scenarios[key] = std::move(model);
   L.step_events = std::move(events);
@@ -539,7 +558,8 @@ void RevertEdit(AppState& s) {
   // emplace keeps the entry it finds, which is then dropped.
   ApplyEdit(s, s.model.unedited.at(key));
   s.model.unedited.erase(key);
-  s.ui.unsaved_edits = !s.model.unedited.empty();  // the shipped numbers are back: nothing to lose
+  s.ui.unsaved.erase(key);  // the shipped numbers are back: nothing to lose
+  EditsGone(s);
 }
 
 bool OpenFile(AppState& s, const std::string& path) {

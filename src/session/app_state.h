@@ -156,10 +156,14 @@ struct Transient {
     std::uintmax_t size = 0;
     std::size_t hash = 0;
     bool readable = false;
+    std::filesystem::file_time_type hashed_at;  // when the hash was taken
   };
   std::vector<WatchedFile> watched;
-  bool unsaved_edits = false;    // the editor changed the numbers and they are not saved (Save As clears it)
-  bool disk_changed = false;     // a watched file changed on disk while edits were unsaved: the editor asks
+  // The scenarios whose edits are not saved (a lesson's scenario keys; "" = a scenario open on its
+  // own): ApplyEdit adds, Save As and RevertEdit remove, a load from disk clears.
+  std::set<std::string> unsaved;
+  bool disk_newer = false;       // a watched file changed on disk and was not loaded (edits were unsaved)
+  bool disk_changed = false;     // … and the question is open: the banner asks (load it, or keep my edits)
   std::string error;             // last load error, one line (file: JSON path: reason); "" = none
   bool fonts_dirty = true;       // rebuild the atlas before the next frame
   float content_scale = 1.0f;    // the monitor's content scale (Xft.dpi / 96): physical px = logical px × this
@@ -373,11 +377,14 @@ bool OpenFile(AppState& s, const std::string& path);
 // Reopens the current file when it or a scenario it binds changed on disk, keeping the step and
 // event where possible. A file that no longer loads keeps the old model and shows the error.
 // Returns true when something was reloaded (or failed to).
-// With unsaved edits (ui.unsaved_edits) nothing is replaced: ui.disk_changed is set, the status says
-// so, and the editor asks — ReloadFromDisk (the file's numbers, the edits dropped) or KeepEdits.
+// With unsaved edits (ui.unsaved) nothing is replaced: ui.disk_newer and ui.disk_changed are set, and
+// the banner under the top bar asks — ReloadFromDisk (the file's numbers, the edits dropped)
+// or KeepEdits. Once no edit is unsaved (saved or reverted: EditsGone) a newer file is loaded.
 bool ReloadIfChanged(AppState& s);
 void ReloadFromDisk(AppState& s);
 void KeepEdits(AppState& s);
+// The current step's scenario (a lesson's key; "" outside a lesson): its edits were saved (Save As).
+void EditsSaved(AppState& s);
 // The library's lessons that match the typed filter (indices into model.library), in order.
 std::vector<int> LibraryShown(const AppState& s);
 // Moves the picked card by `delta` (clamped to the cards shown).

@@ -27,7 +27,7 @@ nlohmann::json ParseEditorList(const std::string& text, const std::string& key) 
     if (e.reason().rfind("malformed JSON", 0) != 0) throw data::LoadError("(editor)", "/" + key + e.json_path(), e.reason());
   }
   try {
-    (void)nlohmann::json::parse("[" + text + "]");  // where it stopped, for the message
+    [[maybe_unused]] const auto parsed = nlohmann::json::parse("[" + text + "]");  // where it stopped, for the message
     throw data::LoadError("(editor)", "/" + key, "the field \"" + key + "\" is not a comma-separated list of numbers");
   } catch (const nlohmann::json::exception& e) {
     // e.byte counts from the added '['; the character in the field is one less (at least 1).

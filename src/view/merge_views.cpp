@@ -128,8 +128,9 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
   } else {
     sc.texts.push_back({"strip.hint", x, y0, 0.9f * ts, pal.text_muted, UiText(Str::strip_hint, lang)});
   }
-  // The height of two lines, as at a merge, so that stepping does not move the diagram.
-  return std::max(kMergeStripHeight, step + (sc.texts.back().key ? key_step : step) + pad);
+  // The line it draws (the caller keeps the strip as tall as its tallest event, so that stepping does
+  // not move the diagram).
+  return std::max(kMergeStripHeight, (sc.texts.back().key ? key_step : step) + pad);
 }
 
 Scene BuildBalanceScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal, float width,

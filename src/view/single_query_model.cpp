@@ -78,10 +78,10 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
     const float strip_y = sc.height + 0.5f;
     const float key_line = frame.floors && frame.projector ? fl.key : 0.0f;  // a projector's merged l′, u′ at the key size
     AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts, fl.text, key_line);
-    // The strip's tallest merge sets its height, so that stepping never rescales the diagram.
+    // The strip's tallest merge (or written o) sets its height, so that stepping never rescales the diagram.
     float strip_h = kMergeStripHeight;
     for (int k = 0; k < EventCount(); ++k)
-      if (run_.events[k].kind == engine::QueryEventKind::kUpdate) {
+      if (run_.events[k].kind == engine::QueryEventKind::kUpdate || run_.events[k].kind == engine::QueryEventKind::kWriteOutput) {
         Scene scratch;
         strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts, fl.text, key_line));
       }

@@ -239,7 +239,7 @@ TEST(Settings, ABadFileIsKeptAsideAndItsGoodFieldsAreKept) {
   EXPECT_EQ(s.options.recent, std::vector<std::string>{"/a.json"});
   EXPECT_EQ(Slurp(bw::app::SettingsAsidePath(f)), wrong_type) << "kept byte for byte";
 
-  for (const std::string text : {std::string(R"({"lang": "en", "projec)"), std::string("[1, 2]"), std::string("")}) {
+  for (const std::string& text : {std::string(R"({"lang": "en", "projec)"), std::string("[1, 2]"), std::string("")}) {
     std::ofstream(f, std::ios::trunc) << text;
     AppState t;
     t.options.lang = "zh";

@@ -43,6 +43,10 @@ printf 'the previous trace\n' >"$T/trace.json"
 "$CLI" attention --trace-json "$T/trace.json" "$ROOT/assets/scenarios/attention_causal_small.json" >/dev/null || bad "a plain --trace-json failed"
 valid_json "$T/trace.json" || bad "--trace-json wrote no valid JSON"
 
+# … and a device named on purpose is written straight: /dev/stdout still works.
+"$CLI" attention --counters-csv /dev/stdout "$ROOT/assets/scenarios/attention_causal_small.json" 2>"$T/err" | grep -q "^algorithm,counter" \
+  || bad "attention --counters-csv /dev/stdout: $(cat "$T/err")"
+
 # 11. A FIFO as the recording blocked for ever before the first line.
 mkfifo "$T/fifo.json"
 timeout 30 "$CLI" gpu --speed 0 --recording "$T/fifo.json" >/dev/null 2>"$T/err"
