@@ -28,7 +28,8 @@ nlohmann::json TraceJson(const data::SingleQueryScenario& sc, const engine::Sing
   const auto vec = [](const Eigen::VectorXd& v) { return data::NumbersJson(v.data(), static_cast<std::size_t>(v.size())); };
   const auto num = [](double x) { return data::NumberJson(x); };
   for (const auto& b : run.blocks) {
-    const auto q = view::QuantitiesAt(run, run.FindEvent("update:" + std::to_string(b.block)));
+    auto q = view::StateQuantitiesAt(run, run.FindEvent("update:" + std::to_string(b.block)));  // linear in blocks
+    view::AddBlockQuantities(q, run, b.block);
     nlohmann::json jb;
     jb["block"] = b.block;
     jb["positions"] = {b.begin + 1, b.end};  // first and last, 1-based
@@ -70,7 +71,8 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
             << run.BlockCount() << " blocks" << (run.exact ? ", exact rationals" : "") << ")\n";
   for (const auto& b : run.blocks) {
     const std::string j = std::to_string(b.block);
-    const auto q = view::QuantitiesAt(run, run.FindEvent("update:" + j));
+    auto q = view::StateQuantitiesAt(run, run.FindEvent("update:" + j));  // linear in blocks
+    view::AddBlockQuantities(q, run, b.block);
     std::cout << "block " << j << "  positions " << b.begin + 1 << ".." << b.end << "\n"
               << "  alone:        m_b = " << q.at("m_b@" + j) << "   l_b = " << q.at("l_b@" + j)
               << "   u_b = " << q.at("u_b@" + j) << "   u_b/l_b = " << q.at("local_output@" + j) << "\n"
@@ -78,7 +80,7 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
               << "  after merge:  m = " << q.at("m") << "   l = " << q.at("l") << "   u = " << q.at("u")
               << "   output so far = " << q.at("output_so_far") << "\n";
   }
-  const auto q = view::QuantitiesAt(run, static_cast<int>(run.events.size()) - 1);
+  const auto q = view::StateQuantitiesAt(run, static_cast<int>(run.events.size()) - 1);
   std::cout << "output (blocked)            = " << q.at("output") << "\n"
             << "reference (direct Σwv/Σw)   = " << q.at("reference") << "\n"
             << "wrong: mean of block outputs = " << q.at("average") << "\n";

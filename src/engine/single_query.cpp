@@ -252,16 +252,32 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
 }
 
 int SingleQueryRun::FindEvent(const std::string& label) const {
+  // The layout RunSingleQuery writes (start, load:1, update:1, …, write) puts "load:j" at 2j − 1
+  // and "update:j" at 2j: checked there first, so a caller walking every block stays linear.
+  const auto colon = label.find(':');
+  if (colon != std::string::npos && label.size() - colon - 1 <= 9) {
+    int j = 0;
+    for (size_t i = colon + 1; i < label.size() && label[i] >= '0' && label[i] <= '9'; ++i) j = j * 10 + (label[i] - '0');
+    const size_t guess = label.compare(0, colon, "update") == 0 ? 2 * static_cast<size_t>(j) : 2 * static_cast<size_t>(j) - 1;
+    if (j > 0 && guess < events.size() && events[guess].label == label) return static_cast<int>(guess);
+  }
   for (size_t e = 0; e < events.size(); ++e)
     if (events[e].label == label) return static_cast<int>(e);
   return -1;
 }
 
 int SingleQueryRun::BlocksMergedAt(int e) const {
-  int merged = 0;
-  for (int i = 0; i <= e && i < static_cast<int>(events.size()); ++i)
-    if (events[i].kind == QueryEventKind::kUpdate) merged = events[i].block;
-  return merged;
+  // Events are in block order, so the event itself says how many blocks are merged once it has
+  // happened (O(1): the app and the CLI ask this once per block).
+  if (events.empty() || e < 0) return 0;
+  const auto& ev = events[std::min(static_cast<size_t>(e), events.size() - 1)];
+  switch (ev.kind) {
+    case QueryEventKind::kStart: return 0;
+    case QueryEventKind::kLoadBlock: return ev.block - 1;
+    case QueryEventKind::kUpdate: return ev.block;
+    case QueryEventKind::kWriteOutput: return BlockCount();
+  }
+  return 0;
 }
 
 int SingleQueryRun::BlockInSramAt(int e) const {

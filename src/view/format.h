@@ -26,5 +26,9 @@ std::string FormatExactVector(const std::vector<engine::Rational>& v);
 // Bytes in binary units: "512 B", "1.5 KiB", "2.00 MiB", "1.25 GiB".
 std::string FormatBytes(std::int64_t bytes);
 std::string FormatLogOf(const engine::Rational& M);       // m = ln M: "ln 2", "0", "−∞", "ln(3/2)"
+// Every character the functions above can write (with the "—" of a quantity not reached yet and the
+// "…" and "–" of a summarised list): a model of thousands of blocks lists these for the font's glyph
+// ranges instead of every number it could show (ScenarioModel::Texts).
+inline constexpr const char* kNumberGlyphs = "0123456789 ,./()%+-e\u2212\u2248\u221e\u2014\u2026\u2013lnNaKiBMG";
 
 }  // namespace bw::view

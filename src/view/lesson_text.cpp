@@ -23,7 +23,7 @@ void AddState(Quantities& q, const std::string& suffix, const engine::SoftmaxSta
 
 }  // namespace
 
-Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
+Quantities StateQuantitiesAt(const engine::SingleQueryRun& run, int event) {
   Quantities q;
   const auto& p = run.problem;
   const bool exact = run.exact.has_value();
@@ -39,17 +39,6 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
     AddState(q, "", b.after, ex ? &ex->after : nullptr);
     q["output_so_far"] = b.after.IsEmpty() ? "\u2014" : Vec(b.output_so_far, ex ? &ex->output_so_far : nullptr);
   }
-  for (const auto& b : run.blocks) {
-    const std::string at = "@" + std::to_string(b.block);
-    const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
-    AddState(q, at, b.after, ex ? &ex->after : nullptr);
-    q["m_b" + at] = StateM(b.local, ex ? &ex->local : nullptr);
-    q["l_b" + at] = Scalar(b.local.l, ex ? &ex->local.l : nullptr);
-    q["u_b" + at] = Vec(b.local.u, ex ? &ex->local.u : nullptr);
-    q["local_output" + at] = b.local.IsEmpty() ? "\u2014" : Vec(b.local_output, ex ? &ex->local_output : nullptr);
-    q["alpha" + at] = Scalar(b.factors.alpha, ex ? &ex->alpha : nullptr);
-    q["beta" + at] = Scalar(b.factors.beta, ex ? &ex->beta : nullptr);
-  }
   q["output"] = Vec(run.output, exact ? &run.exact->output : nullptr);
   q["reference"] = Vec(run.reference_output, exact ? &run.exact->reference_output : nullptr);
   q["average"] = Vec(run.average_of_block_outputs, exact ? &run.exact->average_of_block_outputs : nullptr);
@@ -57,6 +46,27 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
   q["merged"] = std::to_string(merged);
   q["n"] = std::to_string(p.scores.size());
   q["mode"] = engine::ToString(p.mode);
+  return q;
+}
+
+void AddBlockQuantities(Quantities& q, const engine::SingleQueryRun& run, int block) {
+  const auto& b = run.blocks[static_cast<size_t>(block) - 1];
+  const std::string at = "@" + std::to_string(b.block);
+  const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
+  AddState(q, at, b.after, ex ? &ex->after : nullptr);
+  q["m_b" + at] = StateM(b.local, ex ? &ex->local : nullptr);
+  q["l_b" + at] = Scalar(b.local.l, ex ? &ex->local.l : nullptr);
+  q["u_b" + at] = Vec(b.local.u, ex ? &ex->local.u : nullptr);
+  q["local_output" + at] = b.local.IsEmpty() ? "\u2014" : Vec(b.local_output, ex ? &ex->local_output : nullptr);
+  q["alpha" + at] = Scalar(b.factors.alpha, ex ? &ex->alpha : nullptr);
+  q["beta" + at] = Scalar(b.factors.beta, ex ? &ex->beta : nullptr);
+}
+
+Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
+  Quantities q = StateQuantitiesAt(run, event);
+  const auto& p = run.problem;
+  const bool exact = run.exact.has_value();
+  for (int j = 1; j <= run.BlockCount(); ++j) AddBlockQuantities(q, run, j);
 
   std::string w = "(", v = "(", bs = "(";
   const std::vector<std::string> shown = exact ? std::vector<std::string>() : FormatDistinct(p.scores);

@@ -19,8 +19,14 @@ namespace bw::view {
 
 using Quantities = std::map<std::string, std::string>;
 
-// Every placeholder value at event `event` of `run` (0 ≤ event < run.events.size()).
+// Every placeholder value at event `event` of `run` (0 ≤ event < run.events.size()): O(positions
+// + blocks) formatted numbers.
 Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event);
+// The part that does not grow with the file: the running state at `event`, the final, reference
+// and averaged outputs, and the counts (no {…@J}, no {weights} {values} {block_sizes}).
+Quantities StateQuantitiesAt(const engine::SingleQueryRun& run, int event);
+// Block `block`'s own quantities ({m_b@J} … {beta@J}; 1 ≤ block ≤ run.BlockCount()) added to `q`.
+void AddBlockQuantities(Quantities& q, const engine::SingleQueryRun& run, int block);
 
 struct FilledText {
   std::string text;

@@ -196,7 +196,21 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   const float text = projector ? 1.55f : 0.9f;
   const float left0 = 1.0f, left_w = width - 2.0f, base = y0 + (projector ? 4.6f : 5.0f), bar_max = 3.6f;
   const float slot = std::min(3.0f, left_w / static_cast<float>(std::max(n, 1)));
+  // A bar per position and a label per block only while they can be told apart: beyond that (a file
+  // may hold 65,536 of each) a note says so, and the axis keeps the two means.
+  const bool drawn = n <= kBalanceMaxPositions && run.BlockCount() <= kBalanceMaxBlocks;
+  float note_bottom = y0 + 0.5f;   // the note's lines, then the axis under them
+  if (!drawn) {
+    const std::string note = UiFormat(Str::balance_too_many, lang, {FormatInt(kBalanceMaxPositions), FormatInt(kBalanceMaxBlocks),
+                                                                     FormatInt(n), FormatInt(run.BlockCount())});
+    int k = 0;
+    for (const auto& line : WrapEstimated(note, left_w / text)) {
+      sc.texts.push_back({"balance.note." + std::to_string(++k), left0, note_bottom, text, pal.text_muted, line});
+      note_bottom += text * 1.45f;
+    }
+  }
   for (const auto& b : run.blocks) {
+    if (!drawn) break;
     const TileStyle style = Style(state_of(b), pal);
     for (int i = b.begin; i < b.end; ++i) {
       const float h = p_max > 0 ? std::max(0.08f, bar_max * static_cast<float>(share[i] / p_max)) : 0.08f;
@@ -250,7 +264,8 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     v_hi = std::max(v_hi, p.values(i, 0));
   }
   if (!(v_hi > v_lo)) v_lo -= 1, v_hi += 1;
-  const float line0 = 2.0f, line1 = width - 2.0f, axis_y = projector ? base + 6.7f : y0 + 10.0f;
+  const float line0 = 2.0f, line1 = width - 2.0f;
+  const float axis_y = drawn ? (projector ? base + 6.7f : y0 + 10.0f) : note_bottom + 1.5f;
   auto at = [&](double v) { return line0 + static_cast<float>((v - v_lo) / (v_hi - v_lo)) * (line1 - line0); };
   SceneRect axis;
   axis.id = "balance.axis";
@@ -265,7 +280,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   // it clears the labels already placed there (left to right by value, 1 em apart).
   std::vector<const engine::QueryBlockStep*> placed_blocks;
   for (const auto& b : run.blocks)
-    if (b.block <= merged && !b.local.IsEmpty()) placed_blocks.push_back(&b);  // not merged yet: nothing to place
+    if (drawn && b.block <= merged && !b.local.IsEmpty()) placed_blocks.push_back(&b);  // not merged yet: nothing to place
   std::stable_sort(placed_blocks.begin(), placed_blocks.end(),
                    [](const auto* a, const auto* b) { return a->local_output(0) < b->local_output(0); });
   float level_end[2] = {-1e9f, -1e9f};

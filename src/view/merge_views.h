@@ -22,6 +22,9 @@ namespace bw::view {
 inline constexpr float kMergeStripHeight = 3.3f;   // em: two lines at the default text size
 inline constexpr float kBalanceWidth = 18.0f, kBalanceHeight = 16.4f;  // em: bars above, number line below
 inline constexpr float kBalanceHeightProjector = 18.4f;  // em: its texts at a projector's floors (LabelFloors)
+// The balance draws a bar per position and a label per block up to these counts; a larger file gets a
+// note that says so, and the axis with the two means (issue 31: 65,536 bars and labels).
+inline constexpr int kBalanceMaxPositions = 64, kBalanceMaxBlocks = 16;
 
 // Appends the strip's texts with their top at y0 (em) across `width` em, at `text_scale` (1–2) × the
 // default size, and returns the height used (em; kMergeStripHeight at the default). At the default the

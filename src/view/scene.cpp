@@ -103,17 +103,21 @@ std::string StateWord(TileState s, const std::string& lang) {
 namespace {
 
 // "w 2, 1 · v 10, 20" for positions [b, e) — the block's data, shown when it fits.
-std::string BlockDetail(const engine::SingleQueryRun& run, int b, int e) {
+// `shown`: FormatDistinct(p.scores), formatted once per scene (empty when the run is exact).
+std::string BlockDetail(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
   const auto& p = run.problem;
   const bool exact = run.exact.has_value();
   std::string w = p.score_kind == engine::ScoreKind::kWeights ? "w " : "s ";
   std::string v = "v ";
-  const std::vector<std::string> s = exact ? std::vector<std::string>() : FormatDistinct(p.scores);
-  for (int i = b; i < e; ++i) {
-    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : s[i]);
+  // No tile holds more than a few positions' numbers: past kMaxDetail of them, "…" (a block of
+  // 65,536 positions formatted all of them at every event).
+  constexpr int kMaxDetail = 16;
+  for (int i = b; i < std::min(e, b + kMaxDetail); ++i) {
+    w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : shown[static_cast<size_t>(i)]);
     Eigen::VectorXd row = p.values.row(i).transpose();
     v += (i > b ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }
+  if (e - b > kMaxDetail) w += ", \u2026", v += ", \u2026";
   return w + "  \u00b7  " + v;
 }
 
@@ -158,8 +162,8 @@ SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, 
 }
 
 // "w 2, 1" and "v 10, 20": the block's data on two lines (a projector's key size).
-std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRun& run, int b, int e) {
-  const std::string both = BlockDetail(run, b, e);
+std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
+  const std::string both = BlockDetail(run, shown, b, e);
   const size_t dot = both.find("  \u00b7  ");
   return {both.substr(0, dot), both.substr(dot + std::string("  \u00b7  ").size())};
 }
@@ -322,7 +326,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   const float sp_w = projector ? 15.0f : 16, o_x = projector ? 17.0f : 23;
   // The written O's value ("= 160/7 ≈ 22.86") on one key line when it fits the tile, else two; from
   // the run's final output, so that the layout is the same at every event.
-  const std::string final_output = projector ? QuantitiesAt(run, static_cast<int>(run.events.size()) - 1).at("output") : "";
+  const std::string final_output = projector ? StateQuantitiesAt(run, static_cast<int>(run.events.size()) - 1).at("output") : "";
   const bool output_one_line = EstimateWidthEm("= " + final_output) * fl.key < kKvX1 - o_x - 1.0f;
   const float kHbmTileH1 = projector ? kTilePad + fl.text + 2 * (kLineGap + fl.key) : kTileH;
   const float kHbmTileH2 = projector ? std::max(kTilePad + 2 * fl.text + kLineGap,                                        // S, P; O unwritten
@@ -362,11 +366,9 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 
   const int n = static_cast<int>(run.problem.scores.size());
   const int T = run.BlockCount();
-  const float usable = (kKvX1 - kKvX0) - kGap * static_cast<float>(T - 1);
-  float x = kKvX0;
+  const std::vector<std::string> shown_scores = run.exact ? std::vector<std::string>() : FormatDistinct(run.problem.scores);
   std::vector<float> kv_center(T + 1, 0);
-  for (const auto& b : run.blocks) {
-    const float w = std::max(1.2f, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
+  const auto add_block = [&](const engine::QueryBlockStep& b, float x, float w) {
     TileState s = TileState::kPending;
     if (b.all_masked) s = TileState::kMasked;  // masked by the input, not l_b = 0 from underflow
     // At its update the block is merged: done (✓), as the seed draws RC-T3/b1 ("block 1 done"); it is
@@ -376,28 +378,66 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     SceneRect r = Tile("hbm.kv." + std::to_string(b.block), x, kRow1, w, kHbmTileH1, s, pal, lang,
                        "K/V " + std::to_string(b.block));
     if (projector) {  // w and v on lines of their own (the painter leaves them out where they cannot be read)
-      const auto [wl, vl] = BlockDetailLines(run, b.begin, b.end);
+      const auto [wl, vl] = BlockDetailLines(run, shown_scores, b.begin, b.end);
       r.label += "\n" + wl + "\n" + vl;
       r.key_lines = true;
-    } else if (const std::string detail = BlockDetail(run, b.begin, b.end); static_cast<float>(detail.size()) * 0.5f < w - 0.6f) {
+    } else if (const std::string detail = BlockDetail(run, shown_scores, b.begin, b.end); static_cast<float>(detail.size()) * 0.5f < w - 0.6f) {
       r.label += "\n" + detail;
     }
     sc.rects.push_back(std::move(r));
     kv_center[b.block] = x + w / 2;
-    x += w + kGap;
+  };
+  // Blocks drawn at their share of the row, each at least kMinBlockW wide, while they all fit; beyond
+  // that (a file may have 65,536 blocks) seven tiles: the first block, the run before the current
+  // one, the current one and its neighbours, the run after, the last block; a run's tile says which
+  // blocks it stands for ("… 2–1,021").
+  constexpr float kMinBlockW = 1.2f;
+  const int fit = static_cast<int>((kKvX1 - kKvX0 + kGap) / (kMinBlockW + kGap));
+  if (T <= fit) {
+    const float usable = (kKvX1 - kKvX0) - kGap * static_cast<float>(T - 1);
+    float x = kKvX0;
+    for (const auto& b : run.blocks) {
+      const float w = std::max(kMinBlockW, usable * static_cast<float>(b.end - b.begin) / static_cast<float>(n));
+      add_block(b, x, w);
+      x += w + kGap;
+    }
+  } else {
+    const int focus = in_sram > 0 ? in_sram : std::max(1, merged);
+    const int window = 3;
+    const int lo = std::clamp(focus - 1, 2, T - window), hi = lo + window - 1;
+    const int slots = window + 2 + (lo > 2 ? 1 : 0) + (hi < T - 1 ? 1 : 0);
+    const float w = ((kKvX1 - kKvX0) - kGap * static_cast<float>(slots - 1)) / static_cast<float>(slots);
+    float x = kKvX0;
+    const auto add_run = [&](int from, int to) {
+      const TileState s = to <= merged ? TileState::kProcessed : TileState::kPending;
+      SceneRect r = Tile("hbm.kv.run." + std::to_string(from), x, kRow1, w, kHbmTileH1, s, pal, lang,
+                         "\u2026\n" + FormatInt(from) + "\u2013" + FormatInt(to));
+      r.sublabel.clear();
+      sc.rects.push_back(std::move(r));
+      x += w + kGap;
+    };
+    const auto add = [&](int j) {
+      add_block(run.blocks[static_cast<size_t>(j) - 1], x, w);
+      x += w + kGap;
+    };
+    add(1);
+    if (lo > 2) add_run(2, lo - 1);
+    for (int j = lo; j <= hi; ++j) add(j);
+    if (hi < T - 1) add_run(hi + 1, T - 1);
+    add(T);
   }
   sc.rects.push_back(Tile("hbm.sp", 1, kHbmRow2, sp_w, kHbmTileH2, TileState::kNotStored, pal, lang, UiText(Str::sp_ghost, lang)));
   const bool written = ev.kind == engine::QueryEventKind::kWriteOutput;
   sc.rects.push_back(Tile("hbm.o", o_x, kHbmRow2, kKvX1 - o_x, kHbmTileH2, written ? TileState::kWritten : TileState::kNotWritten, pal,
                           lang, "O"));
   if (written && projector) {  // "O" and "= 160/7 ≈ 22.86" (or "= 160/7", "≈ 22.86"): the output at the key size
-    const std::string out = QuantitiesAt(run, event).at("output");
+    const std::string out = StateQuantitiesAt(run, event).at("output");
     const size_t approx = out.find(" \u2248 ");
     sc.rects.back().label +=
         "\n= " + (output_one_line || approx == std::string::npos ? out : out.substr(0, approx) + "\n" + out.substr(approx + 1));
     sc.rects.back().key_lines = true;
   } else if (written) {
-    sc.rects.back().label += " = " + QuantitiesAt(run, event).at("output");
+    sc.rects.back().label += " = " + StateQuantitiesAt(run, event).at("output");
   }
 
   // SRAM: the fixed Q block, the current K/V block, the accumulator.
@@ -407,7 +447,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     const auto& b = run.blocks[in_sram - 1];
     SceneRect r = Tile("sram.kv", kSramX + 7, kRow1, 11, kSramTileH, b.all_masked ? TileState::kMasked : TileState::kInSram,
                        pal, lang, "K/V " + std::to_string(in_sram));
-    const std::string detail = BlockDetail(run, b.begin, b.end);
+    const std::string detail = BlockDetail(run, shown_scores, b.begin, b.end);
     if (static_cast<float>(detail.size()) * 0.5f < 10.4f) r.label += "\n" + detail;
     sc.rects.push_back(std::move(r));
   } else {
@@ -421,7 +461,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   SceneRect acc = Panel("sram.acc", kSramX + (projector ? 0.5f : 1.0f), kAccTop, projector ? 18.0f : 17.0f, acc_h, {255, 255, 255}, pal);
   acc.label = UiText(raw ? Str::acc_title_raw : Str::acc_title, lang);
   sc.rects.push_back(acc);
-  const Quantities q = QuantitiesAt(run, event);
+  const Quantities q = StateQuantitiesAt(run, event);
   // The three rows share the box's height below its title; the painter may enlarge them (Ctrl + beyond
   // what the layout took) only as far as their pitch allows. At the floors each row is a key line.
   const float ax = kSramX + 1.8f, row_top = kAccTop + acc_rows_top, size = 1.35f * ts;

@@ -1,6 +1,8 @@
 // ScenarioModel for "single_query" scenarios (file v1): one query row over blocks of keys.
 #include "view/single_query_model.h"
 
+#include <set>
+
 #include "view/format.h"
 #include "view/merge_views.h"
 #include "view/numerics_panel.h"
@@ -78,13 +80,18 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
     const float strip_y = sc.height + 0.5f;
     const float key_line = frame.floors && frame.projector ? fl.key : 0.0f;  // a projector's merged l′, u′ at the key size
     AddMergeStrip(sc, run_, e, lang, palette, strip_y, sc.width, ts, fl.text, key_line);
-    // The strip's tallest merge (or written o) sets its height, so that stepping never rescales the diagram.
+    // The strip's tallest merge (or written o) sets its height, so that stepping never rescales the
+    // diagram. Past kStripSample merges, that many spread evenly over the file and the write (a file of
+    // 65,536 blocks laid out every merge at every event): the others are assumed no taller.
     float strip_h = kMergeStripHeight;
-    for (int k = 0; k < EventCount(); ++k)
-      if (run_.events[k].kind == engine::QueryEventKind::kUpdate || run_.events[k].kind == engine::QueryEventKind::kWriteOutput) {
-        Scene scratch;
-        strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts, fl.text, key_line));
-      }
+    const int count = run_.BlockCount(), stride = std::max(1, count / kStripSample);
+    std::vector<int> events = {EventCount() - 1};   // the write
+    for (int j = 1; j <= count; j += stride) events.push_back(run_.FindEvent("update:" + std::to_string(j)));
+    if (count > 0) events.push_back(run_.FindEvent("update:" + std::to_string(count)));
+    for (const int k : events) {
+      Scene scratch;
+      strip_h = std::max(strip_h, AddMergeStrip(scratch, run_, k, lang, palette, 0, sc.width, ts, fl.text, key_line));
+    }
     sc.height = strip_y + strip_h;
     sc.text_scale = ts;
     return sc;
@@ -135,9 +142,18 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
 Quantities SingleQueryModel::QuantitiesAt(int e) const { return view::QuantitiesAt(run_, e); }
 
 std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lang) const {
-  const auto q = QuantitiesAt(e);
   const auto T = [&](Str k) { return UiText(k, lang); };
   const int merged = run_.BlocksMergedAt(e);
+  // The block table lists at most kPanelBlockRows blocks, those around the current one; the rest
+  // are one row each side that says how many (issue 31: a 2,048-block file formatted every block's
+  // numbers at every event). Only the listed blocks' quantities are formatted.
+  const int count = run_.BlockCount();
+  const int first = count <= kPanelBlockRows ? 1 : std::clamp(merged - kPanelBlockRows / 2, 1, count - kPanelBlockRows + 1);
+  const int last = std::min(count, first + kPanelBlockRows - 1);
+  Quantities q = StateQuantitiesAt(run_, e);
+  for (int j = first; j <= std::min(last, merged); ++j) AddBlockQuantities(q, run_, j);
+  if (merged > 1) AddBlockQuantities(q, run_, merged - 1);   // the rows "before" and "block j" quote these
+  if (merged > 0) AddBlockQuantities(q, run_, merged);
   // Predict, then reveal: what the trace has not reached yet is not shown. A block's own (m_b, l_b,
   // u_b) appear once it is merged; the true output once every block is in, the wrong average once the
   // output is written (before that its row says so: it is a comparison the algorithm never computes,
@@ -193,7 +209,13 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   blocks.id = "blocks";
   blocks.title = T(Str::block_contrib);
   blocks.columns = {"#", "m_b", "l_b", "u_b", "u_b/l_b"};
-  for (const auto& b : run_.blocks) {
+  const auto not_listed = [&](int from, int to) {
+    blocks.rows.push_back({std::to_string(from) + "\u2013" + std::to_string(to),
+                           FormatInt(to - from + 1) + " " + T(Str::blocks_not_listed) + "\t\t\t"});
+  };
+  if (first > 1) not_listed(1, first - 1);
+  for (int k = first; k <= last; ++k) {
+    const auto& b = run_.blocks[static_cast<size_t>(k) - 1];
     const std::string j = std::to_string(b.block);
     if (b.block > merged) {
       blocks.rows.push_back({j, not_yet + "\t" + not_yet + "\t" + not_yet + "\t" + not_yet});
@@ -202,6 +224,7 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
     blocks.rows.push_back({j, q.at("m_b@" + j) + "\t" + q.at("l_b@" + j) + "\t" + q.at("u_b@" + j) + "\t" +
                                   q.at("local_output@" + j)});
   }
+  if (last < count) not_listed(last + 1, count);
   std::vector<PanelSection> out = {acc, blocks};
   AddNumericsSection(out, run_.numerics, lang, InputPaths(scenario_));
   return out;
@@ -235,8 +258,26 @@ std::optional<Heatmap> SingleQueryModel::HeatmapAt(int e) const {
 
 std::vector<std::string> SingleQueryModel::Texts() const {
   std::vector<std::string> texts = {scenario_.title.zh, scenario_.title.en, scenario_.file};
-  for (int e = 0; e < EventCount(); ++e) {
-    for (const auto& [k, v] : QuantitiesAt(e)) texts.push_back(v);
+  // Every number the file can show: each block's own quantities do not depend on the event, so
+  // the quantities at the last event list them all once (O(blocks), not O(blocks²)). A file larger
+  // than the panel's table lists its first blocks' and the characters any number is written with.
+  const bool small = run_.BlockCount() <= kPanelBlockRows && run_.problem.scores.size() <= 4096;
+  Quantities q = small ? QuantitiesAt(EventCount() - 1) : StateQuantitiesAt(run_, EventCount() - 1);
+  for (int j = 1; !small && j <= std::min(run_.BlockCount(), kPanelBlockRows); ++j) AddBlockQuantities(q, run_, j);
+  for (const auto& [k, v] : q) texts.push_back(v);
+  if (!small) texts.push_back(kNumberGlyphs);
+  // Panels and scenes differ only in digits between events of one kind ("load:2", "load:3"): the
+  // first event of each kind among the first 64, and the last event. A 2,048-block file built all
+  // 4,098 scenes here (issue 31, item 9).
+  // GlyphCoverage.ModelTextsHoldEveryEventsCharacters checks every event of every shipped file.
+  std::vector<int> sample;
+  for (int e = 0; e < std::min(EventCount(), 64); ++e) sample.push_back(e);
+  sample.push_back(EventCount() - 1);
+  std::set<std::string> kinds;
+  for (const int e : sample) {
+    std::string kind = EventLabel(e);
+    std::erase_if(kind, [](char c) { return c >= '0' && c <= '9'; });
+    if (!kinds.insert(kind).second && e != EventCount() - 1) continue;
     for (const auto* lang : {"zh", "en"}) {
       AppendPanelTexts(Panels(e, lang), texts);
       // The merge strip's and the balance's texts (α, β, ′, fractions) for the font's glyph ranges.

@@ -10,6 +10,10 @@ namespace bw::view {
 
 class SingleQueryModel final : public ScenarioModel {
  public:
+  // The side panel's block table lists this many blocks at most, around the current one.
+  static constexpr int kPanelBlockRows = 64;
+  // The merge strip's height is the tallest of this many merges at most (BuildScene).
+  static constexpr int kStripSample = 256;
   explicit SingleQueryModel(data::SingleQueryScenario sc);
   std::string Kind() const override { return "single_query"; }
   const data::LocalText& Title() const override { return scenario_.title; }
