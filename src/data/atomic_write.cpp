@@ -3,11 +3,15 @@
 #include "data/atomic_write.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <mutex>
 #include <random>
 
 namespace bw::data {
@@ -16,14 +20,66 @@ namespace {
 
 std::string Errno(const char* what, int err) { return std::string(what) + ": " + std::strerror(err); }
 
-// Closes and unlinks the temporary file unless released (after a successful rename).
+// Temporary files that exist now, for the signal handler below: SIGTERM, SIGINT or SIGHUP during a
+// save left ".x.json.tmp-PID-N" beside the file (issue 31, item 16). A few slots, claimed with an
+// atomic flag (saves may run on two threads); the handler only reads them and calls unlink(), which
+// is async-signal-safe.
+constexpr int kSlots = 8;
+struct Slot {
+  std::atomic<int> state{0};   // 0 free, 1 being filled, 2 holds a path
+  char path[4096];
+};
+Slot g_slots[kSlots];
+
+extern "C" void RemoveTempFilesAndDie(int sig) {
+  for (auto& slot : g_slots)
+    if (slot.state.load() == 2) ::unlink(slot.path);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// Installs the handler for the signals still at their default (an application's own handlers are
+// left alone), once per process.
+void InstallCleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+      struct sigaction old {};
+      if (::sigaction(sig, nullptr, &old) != 0 || old.sa_handler != SIG_DFL || (old.sa_flags & SA_SIGINFO)) continue;
+      struct sigaction sa {};
+      sa.sa_handler = RemoveTempFilesAndDie;
+      ::sigemptyset(&sa.sa_mask);
+      ::sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+// Closes and unlinks the temporary file unless released (after a successful rename); while it
+// exists its path is in a slot for the signal handler.
 struct TempFile {
   int fd = -1;
   std::string path;
   bool keep = false;
+  Slot* slot = nullptr;
+  void Track() {
+    if (path.size() >= sizeof(Slot::path)) return;
+    for (auto& s : g_slots) {
+      int expected = 0;
+      if (!s.state.compare_exchange_strong(expected, 1)) continue;
+      std::memcpy(s.path, path.c_str(), path.size() + 1);
+      s.state.store(2);
+      slot = &s;
+      return;
+    }
+  }
+  void Untrack() {
+    if (slot) slot->state.store(0);
+    slot = nullptr;
+  }
   ~TempFile() {
     if (fd >= 0) ::close(fd);
     if (!keep && !path.empty()) ::unlink(path.c_str());
+    Untrack();
   }
 };
 
@@ -46,6 +102,7 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
   }
 
   // A hidden name in the same folder, so that rename() never crosses file systems.
+  InstallCleanup();
   TempFile tmp;
   std::random_device rd;
   for (int attempt = 0; attempt < 16 && tmp.fd < 0; ++attempt) {
@@ -54,13 +111,20 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
     const std::string name = "." + path.filename().string().substr(0, 200) + ".tmp-" + std::to_string(::getpid()) + "-" +
                              std::to_string(rd() & 0xffffff);
     const std::string candidate = (folder / name).string();
+    // The signals wait while the file is created and its path recorded: a SIGTERM in between left it.
+    sigset_t block {}, old {};
+    ::sigemptyset(&block);
+    for (const int sig : {SIGTERM, SIGINT, SIGHUP}) ::sigaddset(&block, sig);
+    ::pthread_sigmask(SIG_BLOCK, &block, &old);
     const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const int err = errno;
     if (fd >= 0) {
       tmp.fd = fd;
       tmp.path = candidate;
-    } else if (errno != EEXIST) {
-      throw SaveError(file, Errno(("cannot create a temporary file in " + folder.string()).c_str(), errno));
+      tmp.Track();
     }
+    ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    if (fd < 0 && err != EEXIST) throw SaveError(file, Errno(("cannot create a temporary file in " + folder.string()).c_str(), err));
   }
   if (tmp.fd < 0) throw SaveError(file, "cannot find a free temporary file name in " + folder.string());
 
@@ -85,6 +149,7 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
   if (::close(fd) != 0) throw SaveError(file, Errno("close failed", errno));
   if (::rename(tmp.path.c_str(), file.c_str()) != 0) throw SaveError(file, Errno("cannot replace the file", errno));
   tmp.keep = true;
+  tmp.Untrack();
 
   // Make the rename itself durable. A failure here is not reported: the new file is in place.
   const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

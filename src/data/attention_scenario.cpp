@@ -159,6 +159,11 @@ AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::s
     r.Fail(has_logits ? "/logits" : "/K", "N_q x N_k = " + std::to_string(p.n_q()) + " x " + std::to_string(p.n_k()) + " = " +
                                              std::to_string(p.n_q() * p.n_k()) + " scores (S and P of the reference run); the limit is " +
                                              std::to_string(kMaxScoreElements));
+  if (MultiplyAdds(p) > kMaxMultiplyAdds)
+    r.Fail("/V", "N_q x N_k x (d + d_v) = " + std::to_string(p.n_q()) + " x " + std::to_string(p.n_k()) + " x (" + std::to_string(p.d()) +
+                     " + " + std::to_string(p.d_v()) + ") = " + std::to_string(MultiplyAdds(p)) +
+                     " multiply-adds per pass; the limit is " + std::to_string(kMaxMultiplyAdds) +
+                     " (the app makes up to four passes when it opens the file)");
   if (doc.contains("scale")) {
     const double s = r.FiniteNumber(doc["scale"], "/scale");
     p.scale = s;

@@ -36,6 +36,14 @@ inline constexpr std::int64_t kMaxLogitKeys = 1024;
 // would ask for gigabytes and minutes. Both are bounded before any run:
 inline constexpr std::int64_t kMaxScoreElements = 1 << 24;        // N_q × N_k: 16,777,216 (4096²)
 inline constexpr std::int64_t kMaxTiles = 1 << 14;                // T_r × T_c: 16,384 (a 128 × 128 grid)
+// The work of one pass, N_q × N_k × (d + d_v) multiply-adds (S = QKᵀ, then O = PV): the app makes
+// four passes when it opens a file (the reference, FA-2, FA-1 and, with "backward", the backward pass),
+// so this bounds the time to its first frame: 4096 × 4096 × (64 + 64) is the limit, about 6 s on a
+// 2-core machine (docs/reliability.md, "First frame"). A lesson's attention scenarios share it, and
+// kMaxScoreElements, since it runs them all when it opens (view::LoadLessonModel).
+inline constexpr std::int64_t kMaxMultiplyAdds = std::int64_t{1} << 31;   // 2,147,483,648
+// N_q × N_k × (d + d_v) of a parsed problem.
+inline std::int64_t MultiplyAdds(const engine::AttentionProblem& p) { return p.n_q() * p.n_k() * (p.d() + p.d_v()); }
 
 using AttentionScenarioTitle = LocalText;
 

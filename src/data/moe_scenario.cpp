@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include "data/json_file.h"
+#include "engine/moe.h"
+#include "engine/moe_plan.h"
 
 namespace bw::data {
 
@@ -90,6 +92,22 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
                                   " experts: every device must hold at least one expert");
     dep.training_tokens = r.Integer(r.Require(d, dp, "training_tokens"), dp + "/training_tokens", 1, kMaxTrainingTokens);
     sc.deployment = dep;
+  }
+  // The engine's 64-bit products (parameter counts, bytes, FLOPs), checked here so that an overflow
+  // names the file's field; the app said "(document): … overflows 64 bits" (issue 31, item 12).
+  const auto check = [&](const std::string& path, const auto& f) {
+    try {
+      f();
+    } catch (const std::invalid_argument& e) {
+      r.Fail(path, e.what());
+    }
+  };
+  check("/parameters", [&] { (void)engine::CountParameters(sc.config); });
+  if (const auto& d = sc.deployment) {
+    check("/deployment/weight_bits", [&] { (void)engine::PlaceCpuGpu(sc.config, d->hidden, d->activation_bytes, d->weight_bits); });
+    if (d->quantised_bits)
+      check("/deployment/quantised_bits", [&] { (void)engine::PlaceCpuGpu(sc.config, d->hidden, d->activation_bytes, *d->quantised_bits); });
+    check("/deployment/training_tokens", [&] { (void)engine::EstimateTrainingCompute(engine::CountParameters(sc.config), d->training_tokens); });
   }
   return sc;
 }

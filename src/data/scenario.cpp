@@ -90,6 +90,10 @@ SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const st
   if (sum != n)
     r.Fail("/block_sizes", "block sizes sum to " + std::to_string(sum) + " but there are " + std::to_string(n) +
                                " positions");
+  if (BlockValues(p) > kMaxBlockValues)
+    r.Fail("/block_sizes", std::to_string(p.block_sizes.size()) + " blocks x d_v " + std::to_string(p.values.cols()) + " = " +
+                               std::to_string(BlockValues(p)) + " block values (each block's states are kept for the trace); the limit is " +
+                               std::to_string(kMaxBlockValues) + " (use larger blocks or fewer value columns)");
 
   const auto mode = r.String(r.Require(doc, "", "mode"), "/mode");
   if (mode == "raw") p.mode = engine::SoftmaxMode::kRaw;

@@ -21,6 +21,15 @@ namespace bw::data {
 
 inline constexpr int kMaxPositions = 1 << 16;   // positions in one single-query scenario
 inline constexpr int kMaxValueDim = 1024;       // d_v
+// Blocks × d_v: every block keeps its own state and the merged one, u with d_v numbers (exact
+// fractions for integer inputs), at every step of the trace the app scrubs: 16,384 blocks of
+// d_v = 256 took 13 s and 2.2 GB to load. At this limit (65,536 blocks of d_v = 16) the first frame
+// is within the budget in docs/reliability.md ("First frame"). A lesson's single-query scenarios
+// share it (view::LoadLessonModel).
+inline constexpr std::int64_t kMaxBlockValues = std::int64_t{1} << 20;   // 1,048,576
+inline std::int64_t BlockValues(const engine::SingleQueryProblem& p) {
+  return static_cast<std::int64_t>(p.block_sizes.size()) * p.values.cols();
+}
 
 struct SingleQueryScenario {
   std::string file;    // as given to the loader

@@ -3,7 +3,15 @@
 
 #include <algorithm>
 
+#include "data/attention_scenario.h"
 #include "data/json_file.h"
+#include "data/scenario.h"
+#include "view/attention_model.h"
+#include "view/single_query_model.h"
+
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace bw::view {
 
@@ -50,13 +58,50 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
   LessonModel m;
   m.lesson = data::LoadLesson(path);
   const data::JsonReader r(path.string());
+  // Every scenario is loaded and run now, so a lesson shares one file's budget: its attention
+  // scenarios' multiply-adds per pass and scores together (attention_scenario.h), its single-query
+  // scenarios' block values (scenario.h), checked before any of them runs. A file named by several
+  // keys is loaded, run and counted once.
+  std::map<std::filesystem::path, std::shared_ptr<const ScenarioModel>> by_path;
+  std::vector<std::pair<std::filesystem::path, data::AttentionScenario>> attention;
+  std::set<std::filesystem::path> seen;
+  std::vector<std::pair<std::filesystem::path, data::SingleQueryScenario>> single;
+  std::int64_t work = 0, scores = 0, block_values = 0;
   for (const auto& [key, ref] : m.lesson.scenarios) {
+    const std::string at = data::JsonPath("/scenarios", key);
+    if (!seen.insert(ref.path).second) continue;
+    std::optional<data::AttentionScenario> sc;
+    std::optional<data::SingleQueryScenario> sq;
     try {
-      m.scenarios[key] = LoadScenarioModel(ref.path);
+      const auto doc = data::ReadJsonFile(ref.path);
+      const std::string kind = doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"].get<std::string>() : "";
+      if (kind == "attention") sc = data::ParseAttentionScenario(doc, ref.path.string());
+      else if (kind == "single_query") sq = data::ParseSingleQueryScenario(doc, ref.path.string());
+      else by_path[ref.path] = ParseScenarioModel(doc, ref.path.string());
     } catch (const data::LoadError& e) {
-      r.Fail(data::JsonPath("/scenarios", key), std::string("scenario does not load: ") + e.what());
+      r.Fail(at, std::string("scenario does not load: ") + e.what());
     }
+    if (sq) {
+      block_values += data::BlockValues(sq->problem);
+      if (block_values > data::kMaxBlockValues)
+        r.Fail(at, "the lesson's single-query scenarios hold " + std::to_string(block_values) + " block values together (blocks x d_v, each file once); the limit is " +
+                       std::to_string(data::kMaxBlockValues) + ", as for one file: the app runs them all when the lesson opens");
+      single.emplace_back(ref.path, std::move(*sq));
+    }
+    if (!sc) continue;
+    work += data::MultiplyAdds(sc->problem);
+    scores += sc->problem.n_q() * sc->problem.n_k();
+    if (work > data::kMaxMultiplyAdds)
+      r.Fail(at, "the lesson's attention scenarios need " + std::to_string(work) + " multiply-adds per pass together (N_q x N_k x (d + d_v), each file once); the limit is " +
+                     std::to_string(data::kMaxMultiplyAdds) + ", as for one file: the app runs them all when the lesson opens");
+    if (scores > data::kMaxScoreElements)
+      r.Fail(at, "the lesson's attention scenarios hold " + std::to_string(scores) + " scores together (N_q x N_k, each file once); the limit is " +
+                     std::to_string(data::kMaxScoreElements) + ", as for one file: the app runs them all when the lesson opens");
+    attention.emplace_back(ref.path, std::move(*sc));
   }
+  for (auto& [path, sc] : single) by_path[path] = std::make_shared<SingleQueryModel>(std::move(sc));
+  for (auto& [path, sc] : attention) by_path[path] = std::make_shared<AttentionModel>(std::move(sc));
+  for (const auto& [key, ref] : m.lesson.scenarios) m.scenarios[key] = by_path.at(ref.path);
   for (size_t i = 0; i < m.lesson.steps.size(); ++i) {
     const auto& st = m.lesson.steps[i];
     const auto& sc = *m.scenarios.at(st.scenario);

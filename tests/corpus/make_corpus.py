@@ -436,6 +436,15 @@ add("unknown_key_moe_router_logit", "scenario",
     {"schema_version": 1, "kind": "moe", "parameters": {"shared": 1, "expert": 2, "experts": 2, "top_k": 1},
      "router": {"logit": [[1, 2]]}}, "/router/logit", "unknown key; did you mean /router/logits?")
 add("empty_text_v2_title", "scenario", dict(V2, title={"zh": "", "en": "b"}), "/title/zh", "text is empty")
+MOE = {"schema_version": 1, "kind": "moe", "title": {"zh": "丙", "en": "c"},
+       "parameters": {"shared": 1, "expert": 2, "experts": 2, "top_k": 1}, "router": {"logits": [[1, 2]]}}
+MOEDEP = dict(MOE, deployment={"hidden": 4, "activation_bytes": 2, "weight_bits": 16, "devices": 2, "training_tokens": 1000})
+# A product of two fields within their bounds that overflows the engine's 64 bits: named at the
+# fields (issue 31, item 12: the app said "(document): … overflows 64 bits").
+add("ok_moe_deployment", "scenario", MOEDEP, ok=True)
+add("moe_weight_bytes_overflow", "scenario",
+    put(put(put(put(MOEDEP, "/parameters/expert", 1 << 50), "/parameters/experts", 256), "/router/logits", [[0] * 256]), "/deployment/weight_bits", 64),
+    "/deployment/weight_bits", "overflows 64 bits")
 
 # ---- numbers that overflow, underflow or do not fit: loaded, and the numerics report names them ----
 # (issue 12, cases 1-5; "numerics": kinds the report must hold, src/engine/numerics.h). Files with no
@@ -484,7 +493,7 @@ BEYOND = {
                "len_v2_dO_cols", "len_v2_key_padding", "len_v2_explicit_rows", "len_v2_explicit_cols",
                "len_v2_logits_V", "len_v2_logits_ragged", "empty_v2_key_padding",
                "lesson_check_correct_too_big"],
-    "product of sizes": ["limit_v2_scores", "limit_v2_tiles", "limit_v2_tiles_sram",
+    "product of sizes": ["limit_v2_scores", "limit_v2_tiles", "limit_v2_tiles_sram", "moe_weight_bytes_overflow",
                          "fuzz_attention_v2_timeout_512x512_tiles"],
     "lesson references (files, scenario names, trace positions, unique step ids)": [
         "lesson_missing_scenario", "lesson_outside_folder", "lesson_outside_folder_nested", "lesson_absolute_path",

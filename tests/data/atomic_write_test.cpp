@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -182,6 +183,46 @@ TEST(AtomicWrite, SavesUnderTheLongestLegalName) {
   EXPECT_EQ(Slurp(f), "saved");
   EXPECT_EQ(CountEntries(d), 1);
   fs::remove_all(d);
+}
+
+}  // namespace
+
+namespace {
+
+// Issue 31, item 16: SIGTERM (or Ctrl+C, or a closed terminal) during a save left the temporary
+// ".x.json.tmp-PID-N" beside the file. The child writes 256 MiB; the parent waits for the temporary
+// file to appear (inotify), sends the signal, and finds the original intact and nothing else there.
+TEST(AtomicWrite, ASignalDuringASaveLeavesNoTemporaryFile) {
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    SCOPED_TRACE(strsignal(sig));
+    const fs::path dir = FreshDir("signal" + std::to_string(sig));
+    const fs::path file = dir / "lesson.json";
+    std::ofstream(file) << "old";
+    const int in = ::inotify_init1(IN_CLOEXEC);
+    ASSERT_GE(in, 0);
+    ASSERT_GE(::inotify_add_watch(in, dir.c_str(), IN_CREATE), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      try {
+        WriteFileAtomically(file, std::string(std::size_t{256} << 20, 'x'));
+      } catch (...) {
+      }
+      ::_exit(0);
+    }
+    alignas(inotify_event) char buf[4096];
+    const ssize_t n = ::read(in, buf, sizeof buf);   // the temporary file was created
+    ASSERT_GT(n, 0);
+    ::kill(child, sig);
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ::close(in);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "the child finished its 256 MiB save before the signal";
+    EXPECT_EQ(WTERMSIG(status), sig);   // it still dies of the signal, as it would have
+    EXPECT_EQ(Slurp(file), "old");
+    EXPECT_EQ(CountEntries(dir), 1);
+    fs::remove_all(dir);
+  }
 }
 
 }  // namespace

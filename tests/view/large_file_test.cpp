@@ -7,9 +7,15 @@
 // `blockwise-cli run` formatted every block's numbers once per block.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <unistd.h>
 
+#include "data/attention_scenario.h"
+#include "data/scenario.h"
 #include "data/json_file.h"
+#include "view/lesson_model.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
 #include "view/merge_views.h"
@@ -112,6 +118,121 @@ TEST(LargeFiles, TheStateQuantitiesDoNotGrowWithTheFile) {
   EXPECT_EQ(b.FindEvent("update:65537"), -1);
   // The full set is the state's plus every block's and the inputs' (QuantitiesAt: O(blocks)).
   EXPECT_EQ(QuantitiesAt(a, 3).size(), StateQuantitiesAt(a, 3).size() + 2 * 9 + 3);
+}
+
+
+TEST(LargeFiles, BlocksTimesValueColumnsOfASingleQueryFileAreBounded) {
+  // 16,384 blocks of d_v = 256 took 13 s and 2.2 GB to load on 2b49f17: 4,194,304 block values.
+  const auto file = [](int blocks, int d_v) {
+    std::string w, v, row = "[", b;
+    for (int c = 0; c < d_v; ++c) row += c ? ",1" : "1";
+    row += "]";
+    for (int i = 0; i < blocks; ++i) {
+      w += i ? ",1" : "1";
+      v += (i ? "," : "") + row;
+      b += i ? ",1" : "1";
+    }
+    return R"({"schema_version": 1, "kind": "single_query", "title": {"zh": "宽", "en": "wide"}, "weights": [)" + w + R"(], "values": [)" + v +
+           R"(], "block_sizes": [)" + b + R"(], "mode": "raw"})";
+  };
+  try {
+    (void)data::ParseSingleQueryScenario(data::ParseJsonText(file(16385, 64), "wide.json"), "wide.json");
+    ADD_FAILURE() << "loaded";
+  } catch (const data::LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), "wide.json: /block_sizes: 16385 blocks x d_v 64 = 1048640 block values (each block's states are kept for "
+                                     "the trace); the limit is 1048576 (use larger blocks or fewer value columns)");
+  }
+  EXPECT_EQ(data::BlockValues(data::ParseSingleQueryScenario(data::ParseJsonText(file(16384, 64), "wide.json"), "wide.json").problem),
+            data::kMaxBlockValues);
+}
+
+// Issue 31, item 10: a 17 KB lesson naming in-limits attention files took 82 s and 4.5 GB to its
+// first window: each key ran its file again, and the limits bounded each file, not the lesson. One
+// pass's work, N_q × N_k × (d + d_v) multiply-adds, is now bounded (data::kMaxMultiplyAdds), a lesson's
+// attention scenarios share that budget and kMaxScoreElements, and a file named twice is run once.
+std::string Matrix(int rows, int cols) {
+  std::string row = "[", m = "[";
+  for (int c = 0; c < cols; ++c) row += c ? ",1" : "1";
+  row += "]";
+  for (int r = 0; r < rows; ++r) m += (r ? "," : "") + row;
+  return m + "]";
+}
+std::string Attention(int n_q, int n_k, int d, int d_v) {
+  return R"({"schema_version": 2, "kind": "attention", "title": {"zh": "大", "en": "large"}, "Q": )" + Matrix(n_q, d) + R"(, "K": )" +
+         Matrix(n_k, d) + R"(, "V": )" + Matrix(n_k, d_v) + R"(, "tiles": {"B_r": 64, "B_c": 64}, "order": "flash2"})";
+}
+
+TEST(LargeFiles, OnePassOfAnAttentionFileIsBounded) {
+  // 2048 × 8192 scores (at kMaxScoreElements) with d + d_v = 129: 2,164,260,864 multiply-adds.
+  try {
+    (void)data::ParseAttentionScenario(data::ParseJsonText(Attention(2048, 8192, 65, 64), "wide.json"), "wide.json");
+    ADD_FAILURE() << "loaded";
+  } catch (const data::LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), "wide.json: /V: N_q x N_k x (d + d_v) = 2048 x 8192 x (65 + 64) = 2164260864 multiply-adds per pass; "
+                                     "the limit is 2147483648 (the app makes up to four passes when it opens the file)");
+  }
+  const auto at_limit = data::ParseAttentionScenario(data::ParseJsonText(Attention(2048, 8192, 64, 64), "wide.json"), "wide.json");
+  EXPECT_EQ(data::MultiplyAdds(at_limit.problem), data::kMaxMultiplyAdds);
+}
+
+class LessonBudget : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("bw_lesson_budget_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "scenarios");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void Write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel) << text; }
+  std::string Lesson(const std::string& scenarios) {
+    const std::string t = R"({"zh": "字", "en": "text"})";
+    const std::string step = R"({"id": "L/0", "scenario": "a", "position": "start", "title": )" + t + R"(, "body": )" + t +
+                             R"(, "further": )" + t + R"(, "teacher_notes": )" + t + R"(, "source": )" + t + "}";
+    Write("lesson.json", R"({"schema_version": 1, "id": "L", "title": {"zh": "课", "en": "Lesson"}, "scenarios": )" + scenarios +
+                             R"(, "steps": [)" + step + "]}");
+    return (dir_ / "lesson.json").string();
+  }
+  std::filesystem::path dir_;
+};
+
+TEST_F(LessonBudget, TwoFilesWithinTheLimitsEachButNotTogetherAreRefusedBeforeEitherRuns) {
+  Write("scenarios/a.json", Attention(3000, 3000, 1, 1));   // 9,000,000 scores each: 18,000,000 together
+  Write("scenarios/b.json", Attention(3000, 3000, 1, 1));
+  const std::string path = Lesson(R"({"a": "scenarios/a.json", "b": "scenarios/b.json"})");
+  try {
+    (void)LoadLessonModel(path);
+    ADD_FAILURE() << "loaded";
+  } catch (const data::LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": /scenarios/b: the lesson's attention scenarios hold 18000000 scores together (N_q x N_k, each file "
+                                            "once); the limit is 16777216, as for one file: the app runs them all when the lesson opens");
+  }
+}
+
+TEST_F(LessonBudget, SingleQueryFilesShareTheBlockValuesLimit) {
+  std::string w, v, b;
+  for (int i = 0; i < 40000; ++i) {
+    w += i ? ",1" : "1", b += i ? ",1" : "1";
+    v += i ? ",[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]" : "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]";
+  }
+  const std::string sq = R"({"schema_version": 1, "kind": "single_query", "title": {"zh": "长", "en": "long"}, "weights": [)" + w +
+                         R"(], "values": [)" + v + R"(], "block_sizes": [)" + b + R"(], "mode": "raw"})";
+  for (const char* name : {"a", "b"}) Write(std::string("scenarios/") + name + ".json", sq);   // 640,000 block values each
+  const std::string path = Lesson(R"({"a": "scenarios/a.json", "b": "scenarios/b.json"})");
+  try {
+    (void)LoadLessonModel(path);
+    ADD_FAILURE() << "loaded";
+  } catch (const data::LoadError& e) {
+    EXPECT_EQ(std::string(e.what()), path + ": /scenarios/b: the lesson's single-query scenarios hold 1280000 block values together (blocks x d_v, "
+                                            "each file once); the limit is 1048576, as for one file: the app runs them all when the lesson opens");
+  }
+}
+
+TEST_F(LessonBudget, AFileNamedByManyKeysIsRunOnceAndCountedOnce) {
+  Write("scenarios/a.json", Attention(3000, 3000, 1, 1));
+  std::string keys = "{";
+  for (int k = 0; k < 64; ++k) keys += (k ? ", " : "") + std::string("\"") + (k ? "k" + std::to_string(k) : "a") + "\": \"scenarios/a.json\"";
+  const LessonModel m = LoadLessonModel(Lesson(keys + "}"));
+  ASSERT_EQ(m.scenarios.size(), 64u);
+  for (const auto& [key, model] : m.scenarios) EXPECT_EQ(model.get(), m.scenarios.at("a").get()) << key;
 }
 
 }  // namespace
