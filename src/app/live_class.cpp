@@ -17,6 +17,8 @@
 #include "app/paths.h"
 #include "app/toast.h"
 #include "data/atomic_write.h"
+#include "data/json_file.h"
+#include "data/user_file.h"
 #include "server/class_server.h"
 #include "view/ui_text.h"
 
@@ -134,6 +136,15 @@ std::string LiveClass::Start(const std::string& where, AppState& s, const std::s
       room = classroom::ClassRoom::Resume(state_file);
       if (room->ended()) room.reset();
     } catch (const std::exception& e) {
+      // Only a class state is ever moved aside: any other file (the open lesson named by mistake)
+      // is left as it is and no class starts (it was renamed to .bad and overwritten: issue 31).
+      // (A damaged one still names its schema, even cut short.)
+      bool ours = false;
+      try {
+        ours = data::ReadUserFile(state_file, data::kMaxFileBytes, "a class state").find("\"blockwise-class-state\"") != std::string::npos;
+      } catch (const std::exception&) {
+      }
+      if (!ours) return view::UiFormat(view::Str::class_state_foreign, lang, {state_file});
       const std::string aside = state_file + ".bad";
       fs::rename(state_file, aside, ec);
       if (warning) *warning = view::UiFormat(view::Str::class_state_bad, lang, {aside, e.what()});

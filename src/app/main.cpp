@@ -45,6 +45,8 @@
 #include "app/shortcuts.h"
 #include "app/toast.h"
 #include "app/window_geometry.h"
+#include "view/format.h"
+#include "view/ui_text.h"
 #ifndef __EMSCRIPTEN__
 #include "app/class_panel.h"
 #include "app/live_class.h"
@@ -143,6 +145,7 @@ int main(int argc, char** argv) {
   const bool headless = !args.screenshot.empty();
   const auto settings_path = bw::app::SettingsPath();
   const bool use_settings = !args.no_settings && !headless && args.soak == 0 && !settings_path.empty();
+  bool settings_save_failed = false;  // a failed save is named once (see the save below)
   if (!args.no_settings && settings_path.empty()) std::cerr << "warning: no home folder (HOME, XDG_CONFIG_HOME) is known; settings are not saved\n";
   // The first launch (no saved settings yet) speaks the locale's language and opens maximised.
   std::error_code settings_ec;
@@ -186,7 +189,9 @@ int main(int argc, char** argv) {
   }
   if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
-    std::cerr << "error: no step \"" << args.step << "\" in " << (state.ui.opened_path.empty() ? asked : state.ui.opened_path)
+    // Echoed as one escaped line, cut (an ESC sequence or a newline in the argument reached the
+    // terminal raw: issue 31).
+    std::cerr << "error: no step \"" << bw::data::LoadError::OneLine(args.step, 200) << "\" in " << (state.ui.opened_path.empty() ? asked : state.ui.opened_path)
               << (state.model.course ? " or its course " + state.model.course->course.file : std::string()) << "\n";
     return 2;
   }
@@ -194,7 +199,7 @@ int main(int argc, char** argv) {
     const auto* cur = state.Current();
     const int e = cur ? cur->FindPosition(args.position) : -1;
     if (e < 0) {
-      std::cerr << "error: no position \"" << args.position << "\"" << (cur ? " (use " + cur->PositionHelp() + ")" : "") << "\n";
+      std::cerr << "error: no position \"" << bw::data::LoadError::OneLine(args.position, 200) << "\"" << (cur ? " (use " + cur->PositionHelp() + ")" : "") << "\n";
       return 2;
     }
     bw::app::SetEvent(state, e);
@@ -300,6 +305,7 @@ int main(int argc, char** argv) {
   int saved_geometry[4] = {0, 0, args.width, args.height};
   int frame = 0;
   int redraw_frames = 2;
+  int unsettled_frames = 0;  // frames drawn in a row and not shown while the layout settles
   std::set<unsigned> glyphs_tried;  // characters already added on demand (or found missing from the font)
   std::string last_state;
   int last_event = -1, last_step = -1;
@@ -353,7 +359,7 @@ int main(int argc, char** argv) {
     // early by input) left them a pixel short until the next input (a helper saw it).
     const bool animating = (state.ui.anim_start >= 0 && (now - state.ui.anim_start < kAnimSeconds || drawn_progress < 1.0f)) ||
                            (state.ui.show_gpu && gpu.Busy());  // tiles arriving: keep drawing
-    if (headless || args.soak > 0) {
+    if (headless || args.soak > 0 || unsettled_frames > 0) {  // (the frame not shown: draw the next at once)
       glfwPollEvents();
     } else if (state.ui.playing) {
       const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
@@ -421,10 +427,8 @@ int main(int argc, char** argv) {
         // The other lessons of the course too: switching lessons then finds its glyphs (glyphs.h).
         // Not in the very first bake (no diagram size yet): the second frame rebakes anyway with the
         // diagram's size, and the first frame comes sooner without them.
-        if (state.model.lesson && state.ui.diagram_px > 0) {
-          const auto& folder = bw::app::FolderTexts(state.ui.opened_path);
-          texts.insert(texts.end(), folder.begin(), folder.end());
-        }
+        const std::vector<std::string>* folder = nullptr;
+        if (state.model.lesson && state.ui.diagram_px > 0) folder = &bw::app::FolderTexts(state.ui.opened_path);
         const auto atlas_start = Clock::now();
         const bw::app::Fonts was = fonts;  // [soak] the sizes before, for the log (its ImFont pointers die below)
         std::string new_glyphs;
@@ -435,7 +439,7 @@ int main(int argc, char** argv) {
             ImTextStrToUtf8(u, sizeof u, w, w + 1);
             new_glyphs += u;
           }
-        fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px);
+        fonts = bw::app::LoadFonts(state.ui.text_px, texts, state.ui.diagram_px, state.ui.chrome_px, folder);
         if (args.soak > 0) {
           char why[160];
           std::snprintf(why, sizeof why, "diagram %.2f → %.2f px, text %.2f → %.2f px, chrome %.2f → %.2f", was.diagram_px, fonts.diagram_px, was.body_px, fonts.body_px, was.chrome_px, fonts.chrome_px);
@@ -451,6 +455,9 @@ int main(int argc, char** argv) {
         notes.MarkFontsDirty();
         if (!fonts.error.empty()) std::cerr << "warning: " << fonts.error << "\n";
         if (!fonts.missing.empty()) state.ui.status = fonts.missing;  // web: characters the font subset lacks
+        if (fonts.dropped_glyphs > 0)  // the atlas budget (fonts.h): named, never a silent "?"
+          state.ui.status = bw::view::UiFormat(bw::view::Str::glyphs_dropped, state.options.lang,
+                                               {bw::view::FormatInt(fonts.dropped_glyphs), bw::view::FormatInt(fonts.glyph_capacity)});
       }
     }
     // A new event starts its transfer animation.
@@ -498,6 +505,21 @@ int main(int argc, char** argv) {
     }
     const bool export_png = export_request == bw::app::Transient::Export::kPng;
     ImGui::Render();
+    // A frame whose layout is still settling (the text's pages or the side panel's fit moved, a
+    // new table sized its columns, a glyph is missing from the atlas) is not shown: the next one is
+    // drawn at once. A reveal that switched the side panel flashed a table of sliced characters and
+    // the text on its last page for about half a second (issue 29's walk-through). At most three in
+    // a row, so a layout that never settles still reaches the screen.
+    if (!headless && args.soak == 0 && !export_png && unsettled_frames < 3) {
+      bw::app::RequestGlyphs(state, fonts, glyphs_tried);
+      if (state.ui.layout_settling || state.ui.fonts_dirty) {
+        ++unsettled_frames;
+        state.ui.layout_settling = false;
+        redraw_frames = std::max(redraw_frames, 2);
+        return;
+      }
+    }
+    unsettled_frames = 0;
     // The main window draws no background of its own (fill-rate matters with software GL): the
     // clear colour is ImGui's window background.
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -660,7 +682,15 @@ int main(int argc, char** argv) {
     }
     if (use_settings && state.ui.settings_dirty) {
       const std::string err = bw::app::SaveSettings(state, settings_path);
-      if (!err.empty()) std::cerr << "warning: " << err << "\n";
+      // Named once, in the window and on stderr, with the file (an unwritable HOME printed a bare
+      // "filesystem error" on stderr at every change, and the window said nothing: issue 31).
+      if (!err.empty() && !settings_save_failed) {
+        settings_save_failed = true;
+        state.ui.status = bw::view::UiFormat(bw::view::Str::settings_not_saved, state.options.lang,
+                                             {settings_path.string(), err});
+        std::cerr << "warning: " << state.ui.status << "\n";
+      }
+      if (err.empty()) settings_save_failed = false;
       state.ui.settings_dirty = false;
     }
   });

@@ -9,6 +9,8 @@
 #include "data/user_file.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -36,7 +38,22 @@ struct Reader {
   std::int64_t Int(const json& j, const std::string& key, const std::string& path) const {
     const json& v = At(j, key, path);
     if (!v.is_number_integer()) Fail(path + "/" + key, "expected an integer");
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+      Fail(path + "/" + key, "too large for a 64-bit integer");
     return v.get<std::int64_t>();
+  }
+  // An integer in [lo, hi]; the reason names both ends.
+  std::int64_t IntIn(const json& j, const std::string& key, const std::string& path, std::int64_t lo, std::int64_t hi) const {
+    const std::int64_t x = Int(j, key, path);
+    if (x < lo || x > hi)
+      Fail(path + "/" + key, std::to_string(x) + " is outside " + std::to_string(lo) + "\u2013" + std::to_string(hi));
+    return x;
+  }
+  // A finite number ≥ 0 (times and rates).
+  double NonNegative(const json& j, const std::string& key, const std::string& path) const {
+    const double x = Num(j, key, path);
+    if (!(x >= 0) || !std::isfinite(x)) Fail(path + "/" + key, "expected a finite number \u2265 0");
+    return x;
   }
   double Num(const json& j, const std::string& key, const std::string& path) const {
     const json& v = At(j, key, path);
@@ -52,10 +69,10 @@ struct Reader {
     const json& t = At(j, key, path);
     const std::string p = path + "/" + key;
     TensorTraffic r;
-    r.read_elems = Int(t, "read_elems", p);
-    r.read_bytes = Int(t, "read_bytes", p);
-    r.write_elems = Int(t, "write_elems", p);
-    r.write_bytes = Int(t, "write_bytes", p);
+    r.read_elems = IntIn(t, "read_elems", p, 0, INT64_MAX);
+    r.read_bytes = IntIn(t, "read_bytes", p, 0, INT64_MAX);
+    r.write_elems = IntIn(t, "write_elems", p, 0, INT64_MAX);
+    r.write_bytes = IntIn(t, "write_bytes", p, 0, INT64_MAX);
     return r;
   }
 };
@@ -118,22 +135,28 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
   RunSummary r;
   const json& dev = rd.At(j, "device", "");
   r.device_name = rd.Str(dev, "name", "/device");
-  r.sm_count = (int)rd.Int(dev, "sm_count", "/device");
+  r.sm_count = (int)rd.IntIn(dev, "sm_count", "/device", 1, kMaxRecordedSms);
   const json& p = rd.At(j, "problem", "");
   r.algorithm = ParseEnum(rd.Str(p, "algorithm", "/problem"), rd, "/problem/algorithm", Algorithm::TensorCoreFp16, AlgorithmName);
-  r.n_q = (int)rd.Int(p, "n_q", "/problem");
-  r.n_k = (int)rd.Int(p, "n_k", "/problem");
-  r.d = (int)rd.Int(p, "d", "/problem");
-  r.d_v = (int)rd.Int(p, "d_v", "/problem");
-  r.heads = (int)rd.Int(p, "heads", "/problem");
-  r.b_r = (int)rd.Int(p, "b_r", "/problem");
-  r.b_c = (int)rd.Int(p, "b_c", "/problem");
+  r.n_q = (int)rd.IntIn(p, "n_q", "/problem", 1, kMaxRecordedExtent);
+  r.n_k = (int)rd.IntIn(p, "n_k", "/problem", 1, kMaxRecordedExtent);
+  r.d = (int)rd.IntIn(p, "d", "/problem", 1, kMaxRecordedHeadDim);
+  r.d_v = (int)rd.IntIn(p, "d_v", "/problem", 1, kMaxRecordedHeadDim);
+  r.heads = (int)rd.IntIn(p, "heads", "/problem", 1, kMaxRecordedHeads);
+  r.b_r = (int)rd.IntIn(p, "b_r", "/problem", 1, kMaxRecordedTileSide);
+  r.b_c = (int)rd.IntIn(p, "b_c", "/problem", 1, kMaxRecordedTileSide);
+  const std::int64_t t_r = (r.n_q + r.b_r - 1) / r.b_r, t_c = (r.n_k + r.b_c - 1) / r.b_c;
+  // ≤ 2^24 · 2^16 · 2^24: fits in 64 bits. The grid a replay draws: one cell per tile.
+  const std::int64_t grid = t_r * r.heads * t_c;
+  if (grid > kMaxRecordedGrid)
+    rd.Fail("/problem/b_r", "the tile grid \u2308n_q/b_r\u2309\u00b7heads\u00b7\u2308n_k/b_c\u2309 = " + std::to_string(grid) +
+                                " cells is above the limit of " + std::to_string(kMaxRecordedGrid));
   r.mask = ParseEnum(rd.Str(p, "mask", "/problem"), rd, "/problem/mask", MaskKind::Explicit, MaskKindName);
-  r.pace_ns = (std::uint64_t)rd.Int(p, "pace_ns", "/problem");
+  r.pace_ns = (std::uint64_t)rd.IntIn(p, "pace_ns", "/problem", 0, INT64_MAX);
   const json& t = rd.At(j, "timing", "");
-  r.kernel_ms = rd.Num(t, "kernel_ms", "/timing");
-  r.tflops = rd.Num(t, "tflops", "/timing");
-  r.gbps = rd.Num(t, "gbps", "/timing");
+  r.kernel_ms = rd.NonNegative(t, "kernel_ms", "/timing");
+  r.tflops = rd.NonNegative(t, "tflops", "/timing");
+  r.gbps = rd.NonNegative(t, "gbps", "/timing");
   const json& c = rd.At(j, "counters", "");
   r.counters.q = rd.Traffic(c, "Q", "/counters");
   r.counters.k = rd.Traffic(c, "K", "/counters");
@@ -142,10 +165,10 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
   r.counters.p = rd.Traffic(c, "P", "/counters");
   r.counters.o = rd.Traffic(c, "O", "/counters");
   r.counters.l = rd.Traffic(c, "L", "/counters");
-  r.counters.tiles_total = rd.Int(c, "tiles_total", "/counters");
-  r.counters.tiles_skipped = rd.Int(c, "tiles_skipped", "/counters");
-  r.counters.rows_fully_masked = rd.Int(c, "rows_fully_masked", "/counters");
-  const std::uint64_t t0 = (std::uint64_t)rd.Int(j, "t0_ns", "");
+  r.counters.tiles_total = rd.IntIn(c, "tiles_total", "/counters", 0, grid);
+  r.counters.tiles_skipped = rd.IntIn(c, "tiles_skipped", "/counters", 0, r.counters.tiles_total);
+  r.counters.rows_fully_masked = rd.IntIn(c, "rows_fully_masked", "/counters", 0, static_cast<std::int64_t>(r.n_q) * r.heads);
+  const std::uint64_t t0 = (std::uint64_t)rd.IntIn(j, "t0_ns", "", 0, INT64_MAX);
   const json& tiles = rd.At(j, "tiles", "");
   if (!tiles.is_array()) rd.Fail("/tiles", "expected an array");
   r.tiles.reserve(tiles.size());
@@ -158,6 +181,16 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
       if (!a[f].is_number_integer() || a[f].get<std::int64_t>() < 0) rd.Fail(path + "/" + std::to_string(f), "expected a non-negative integer");
       v[f] = a[f].get<std::int64_t>();
     }
+    // Each field within what the problem allows (a smid of 2^32 − 1 wrapped a replay's lane count to 0).
+    const std::int64_t below[9] = {t_r, t_c, r.sm_count, INT64_MAX, INT64_MAX, UINT32_MAX + 1LL, UINT32_MAX + 1LL,
+                                   UINT32_MAX + 1LL, r.heads};
+    const char* what[9] = {"q_tile: above the last Q tile", "kv_tile: above the last K/V tile", "smid: not an SM of the device",
+                           "t_start_ns: too large", "t_end_ns: too large", "bytes_loaded: above 32 bits", "bytes_written: above 32 bits", "flags: above 32 bits",
+                           "head: above the last head"};
+    for (int f = 0; f < 9; ++f)
+      if (v[f] >= below[f])
+        rd.Fail(path + "/" + std::to_string(f), std::string(what[f]) + " (" + std::to_string(v[f]) + " \u2265 " + std::to_string(below[f]) + ")");
+    if (v[3] > INT64_MAX - (std::int64_t)t0 || v[4] > INT64_MAX - (std::int64_t)t0) rd.Fail(path, "time past 2^63 ns");
     TileRecord tr;
     tr.q_tile = (std::uint32_t)v[0];
     tr.kv_tile = (std::uint32_t)v[1];

@@ -24,6 +24,16 @@ namespace bw::cuda {
 std::string RunToJson(const RunSummary& r);  // pretty enough for diffs: one tile per line
 // Throws std::runtime_error naming `source`, the JSON path and the reason.
 RunSummary RunFromJson(const std::string& text, const std::string& source = "<string>");
+// Limits a recording must keep (RunFromJson names the field that passes one). They bound what a
+// replay allocates from the file's numbers, not from its size: the tile grid ⌈n_q/b_r⌉·heads·⌈n_k/b_c⌉
+// (one 40-byte cell each; the shipped runs have 16,384) and the SM lanes. Every tile record must name
+// a tile of that grid, a head below `heads` and an SM below `sm_count`.
+inline constexpr int kMaxRecordedSms = 1024;                  // H200: 132
+inline constexpr std::int64_t kMaxRecordedExtent = 1 << 24;   // n_q, n_k (elements per head)
+inline constexpr int kMaxRecordedHeadDim = 1024;              // d, d_v
+inline constexpr int kMaxRecordedHeads = 1 << 16;
+inline constexpr int kMaxRecordedTileSide = 1 << 16;          // b_r, b_c
+inline constexpr std::int64_t kMaxRecordedGrid = 1 << 20;     // tile-grid cells
 // The largest recording read (shipped ones are under 1 MB; 64 MiB holds ~600 000 tile records).
 inline constexpr std::uintmax_t kMaxRecordingBytes = 64u << 20;
 // Reads a recording (data::ReadUserFile: a regular file, at most kMaxRecordingBytes; data::LoadError

@@ -85,14 +85,28 @@ struct TempFile {
 
 }  // namespace
 
-void WriteFileAtomically(const std::filesystem::path& path, std::string_view bytes) {
-  const std::string file = path.string();
-  if (path.empty() || !path.has_filename()) throw SaveError(file, "no file name given");
+void WriteFileAtomically(const std::filesystem::path& asked, std::string_view bytes) {
+  const std::string file = asked.string();
+  if (asked.empty() || !asked.has_filename()) throw SaveError(file, "no file name given");
+  // A symbolic link is written through, as `>` does: the file it names gets the new bytes and the
+  // link stays (renaming over it turned a dotfiles link into a plain file and left the real file
+  // old: issue 31). A dangling link creates its target; a loop is refused.
+  std::filesystem::path path = asked;
+  for (int hops = 0;; ++hops) {
+    struct stat lst {};
+    if (::lstat(path.c_str(), &lst) != 0 || !S_ISLNK(lst.st_mode)) break;
+    if (hops >= 40) throw SaveError(file, "a symbolic link loop");
+    std::error_code ec;
+    const std::filesystem::path to = std::filesystem::read_symlink(path, ec);
+    if (ec) throw SaveError(file, "cannot read the symbolic link: " + ec.message());
+    path = to.is_absolute() ? to : path.parent_path() / to;
+  }
+  if (!path.has_filename()) throw SaveError(file, "the symbolic link names a folder");
   const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
 
   struct stat st {};
   mode_t mode = 0644;
-  if (::stat(file.c_str(), &st) == 0) {
+  if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) throw SaveError(file, "is a folder");
     if (!S_ISREG(st.st_mode)) throw SaveError(file, "is not a regular file (a device or pipe is never replaced)");
     // A file nobody may write (chmod a-w) is the user's "do not change": refused, not replaced by a
@@ -147,7 +161,7 @@ void WriteFileAtomically(const std::filesystem::path& path, std::string_view byt
   const int fd = tmp.fd;
   tmp.fd = -1;
   if (::close(fd) != 0) throw SaveError(file, Errno("close failed", errno));
-  if (::rename(tmp.path.c_str(), file.c_str()) != 0) throw SaveError(file, Errno("cannot replace the file", errno));
+  if (::rename(tmp.path.c_str(), path.c_str()) != 0) throw SaveError(file, Errno("cannot replace the file", errno));
   tmp.keep = true;
   tmp.Untrack();
 

@@ -30,7 +30,10 @@ class PathTrackingSax : public nlohmann::json_sax<nlohmann::json> {
     if (v == 0.0) {
       const auto mantissa_end = text.find_first_of("eE");
       if (text.find_first_of("123456789") < std::min(mantissa_end, text.size()))
-        return Fail("number " + text + " is too small for a double (it would become 0); write 0 or a larger number");
+        // The reason before the echo, which is cut to 40 characters: a 10,000-digit number
+        // otherwise filled the line's 600 bytes and the reason was never printed (issue 31).
+        return Fail("number too small for a double (it would become 0); write 0 or a larger number: " +
+                    (text.size() <= 40 ? text : text.substr(0, 24) + "\u2026" + text.substr(text.size() - 12)) + "");
     }
     return Add(json(v));
   }

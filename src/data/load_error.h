@@ -25,6 +25,8 @@ class LoadError : public std::runtime_error {
     return OneLine(file, 4096) + ": " + (path.empty() ? std::string("(document)") : OneLine(path, 200)) + ": " +
            OneLine(reason, 600);
   }
+
+ public:
   // The line must stay one line of valid UTF-8 whatever the file held (a key with a newline, bytes
   // that are not UTF-8, a 1 MB string echoed in a reason): control characters and invalid bytes are
   // escaped (\n, \x0B, \xFF, \u202E) and overlong parts are cut at a character boundary with "…".
@@ -72,6 +74,8 @@ class LoadError : public std::runtime_error {
     }
     return out;
   }
+
+ private:
   std::string file_, json_path_, reason_;
 };
 

@@ -19,6 +19,7 @@ const char* ToString(NumericsKind k) {
     case NumericsKind::kNaN: return "nan";
     case NumericsKind::kOutOfRange: return "out_of_range";
     case NumericsKind::kAccumulatorOverflow: return "accumulator_overflow";
+    case NumericsKind::kProductOverflow: return "product_overflow";
   }
   return "?";
 }
@@ -85,7 +86,7 @@ std::string Describe(const NumericsEvent& e) {
     if (e.row >= 0) w += " row " + std::to_string(e.row + 1);
     if (e.col >= 0) {
       const bool key = e.quantity == "S" || e.quantity == "logits";
-      const bool pos = e.row < 0 && (e.quantity == "e^s" || e.quantity == "weights" || e.quantity == "logits");
+      const bool pos = e.row < 0 && (e.quantity == "e^s" || e.quantity == "weights" || e.quantity == "logits" || e.quantity == "w\u00b7v");
       w += pos ? " position " + std::to_string(e.col + 1)
                : std::string(key ? " key " : " column ") + std::to_string(e.col + 1);
     }
@@ -114,6 +115,9 @@ std::string Describe(const NumericsEvent& e) {
       break;
     case NumericsKind::kAccumulatorOverflow:
       os << "accumulator overflow: " << e.quantity << " = " << Num(e.value) << " at" << where();
+      break;
+    case NumericsKind::kProductOverflow:
+      os << "product overflow: " << e.quantity << " = " << Num(e.value) << " at" << where() << " (both factors finite)";
       break;
   }
   if (e.kind != NumericsKind::kOutOfRange && !e.precision.empty()) os << " (" << e.precision << ")";

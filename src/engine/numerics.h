@@ -13,6 +13,8 @@
 //   out of range          an input that does not fit the working precision: |x| above its largest
 //                         finite value (becomes ±∞) or non-zero below its smallest subnormal (becomes 0).
 //   accumulator overflow  l or u became ±∞ from finite terms (a sum past the largest finite value).
+//   product overflow      a term itself, w·v (single query), became ±∞ from finite factors: the sum
+//                         did not overflow, one weight times one value did (weights 1e308, value 3).
 //
 // Indices are stored 0-based (as the engine's loops); Describe() prints them 1-based, as the papers
 // and the app do. At most kMaxNumericsEvents events are kept per run; `dropped` counts the rest.
@@ -31,11 +33,14 @@ enum class NumericsKind : std::uint8_t {
   kNaN,
   kOutOfRange,
   kAccumulatorOverflow,
+  kProductOverflow,
 };
 inline constexpr NumericsKind kAllNumericsKinds[] = {NumericsKind::kExpOverflow, NumericsKind::kWeightsUnderflow,
                                                      NumericsKind::kInfiniteScore, NumericsKind::kNaN,
-                                                     NumericsKind::kOutOfRange, NumericsKind::kAccumulatorOverflow};
-// "exp_overflow", "weights_underflow", "infinite_score", "nan", "out_of_range", "accumulator_overflow"
+                                                     NumericsKind::kOutOfRange, NumericsKind::kAccumulatorOverflow,
+                                                     NumericsKind::kProductOverflow};
+// "exp_overflow", "weights_underflow", "infinite_score", "nan", "out_of_range", "accumulator_overflow",
+// "product_overflow"
 const char* ToString(NumericsKind k);
 
 inline constexpr std::size_t kMaxNumericsEvents = 64;

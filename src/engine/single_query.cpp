@@ -69,7 +69,7 @@ SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e, SoftmaxMode m
   if (!any) return st;
   st.m = mode == SoftmaxMode::kStable ? s_max : 0.0;
   const char* w_name = p.score_kind == ScoreKind::kWeights ? "weights" : "e^s";
-  bool exp_overflowed = false;
+  bool exp_overflowed = false, product_overflowed = false;
   for (int i = b; i < e; ++i) {
     if (Masked(p, i)) continue;
     // Weights in raw mode are used as given (no log/exp round trip), so 2,1,4 stay exact doubles.
@@ -81,7 +81,17 @@ SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e, SoftmaxMode m
     if (report && std::isinf(w) && (exp_overflowed = true))
       report->Add({NumericsKind::kExpOverflow, w_name, -1, i, -1, j, p.scores[i], "double"});
     st.l += w;
-    st.u += w * p.values.row(i).transpose();
+    const Eigen::VectorXd term = w * p.values.row(i).transpose();
+    // A term that is ±∞ from finite factors: the product overflowed, not the sum (issue 31: weights
+    // 1e308 and values 3 were named an accumulator overflow). The first one is named.
+    if (report && !product_overflowed && std::isfinite(w))
+      for (Eigen::Index c = 0; c < term.size(); ++c)
+        if (std::isinf(term[c]) && std::isfinite(p.values(i, c))) {
+          report->Add({NumericsKind::kProductOverflow, "w\u00b7v", -1, i, -1, j, term[c], "double"});
+          product_overflowed = true;
+          break;
+        }
+    st.u += term;
   }
   if (report) {
     if (st.l == 0.0)
@@ -93,7 +103,7 @@ SoftmaxState LocalState(const SingleQueryProblem& p, int b, int e, SoftmaxMode m
         report->Add({NumericsKind::kNaN, "u_b", -1, c, -1, j, st.u[c], "double"});
         break;
       }
-      if (std::isinf(st.u[c]) && std::isfinite(st.l)) {
+      if (std::isinf(st.u[c]) && std::isfinite(st.l) && !product_overflowed) {
         report->Add({NumericsKind::kAccumulatorOverflow, "u_b", -1, c, -1, j, st.u[c], "double"});
         break;
       }

@@ -4,6 +4,7 @@
 #include "view/attention_model.h"
 #include "view/format.h"
 #include "view/math_text.h"
+#include "view/numerics_panel.h"
 
 namespace bw::view {
 
@@ -168,10 +169,19 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
                         : not_yet + "\t" + not_yet};
     right.answer = true;
     wrong.rows.push_back(right);
-    for (const auto& [v, O] : runs_.wrong) {
-      const auto rep = engine::Compare(O, runs_.reference.O);
-      PanelRow row{MergeName(v, lang), done ? FormatDouble(O(0, 0)) + "\t" + CompareCell(rep) : not_yet + "\t" + not_yet, done};
+    for (const auto& w : runs_.wrong) {
+      const auto rep = engine::Compare(w.O, runs_.reference.O);
+      std::string cell = CompareCell(rep);
+      // This variant's own NaN or overflow (not the right run's, which the numerics panel names):
+      // its first event, where it happened.
+      const bool own_cause = done && rep.nan_actual + rep.nonfinite_mismatches > 0 && !w.numerics.empty();
+      if (own_cause) {
+        const auto& ev = w.numerics.events.front();
+        cell += " \u2014 " + NumericsKindName(ev.kind, lang) + ": " + NumericsWhere(ev, lang, nullptr);
+      }
+      PanelRow row{MergeName(w.variant, lang), done ? FormatDouble(w.O(0, 0)) + "\t" + cell : not_yet + "\t" + not_yet, done};
       row.answer = true;
+      row.cause_named = own_cause;
       wrong.rows.push_back(row);
     }
     out.push_back(wrong);

@@ -119,7 +119,8 @@ AttentionRuns RunAttentionComparison(const data::AttentionScenario& sc, const At
       if (v == engine::MergeVariant::kCorrect) continue;
       engine::RunOptions wo = plain;
       wo.merge = v;
-      r.wrong.emplace_back(v, engine::RunFlash2(p, wo).O);
+      engine::AttentionResult w = engine::RunFlash2(p, wo);
+      r.wrong.push_back({v, std::move(w.O), std::move(w.numerics)});
     }
   if (r.reference.precision == engine::Precision::kDouble) {
     r.check = engine::Compare(own_run.O, r.reference.O, tolerance, tolerance);

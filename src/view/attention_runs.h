@@ -70,8 +70,15 @@ struct AttentionRuns {
   // run.O against the reference computed in double: |a − b| ≤ tol·(1 + |b|), tol = Tolerance().
   engine::CompareReport check;
   double tolerance = 1e-12;
-  // The wrong merges as the engine runs them (FA-2 order), for small problems: variant → O.
-  std::vector<std::pair<engine::MergeVariant, engine::AttentionMatrix>> wrong;
+  // The wrong merges as the engine runs them (FA-2 order), for small problems: each variant's O and
+  // its own numerics report (a wrong merge can overflow where the right one does not: the inverted
+  // factor e^(m'−m) grows with every new max; the panel names the first event beside its NaN or ∞).
+  struct WrongMerge {
+    engine::MergeVariant variant;
+    engine::AttentionMatrix O;
+    engine::NumericsReport numerics;
+  };
+  std::vector<WrongMerge> wrong;
   std::int64_t t_r = 1, t_c = 1;       // tile counts (1 × 1 for the reference)
 
   bool Tiled() const { return run.algorithm != engine::Algorithm::kReference; }

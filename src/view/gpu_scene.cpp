@@ -32,7 +32,7 @@ int GpuFrame::SmsUsed() const {
   int n = 0;
   for (const auto& c : cells)
     if (c.state == GpuCell::kDone) {
-      if (c.smid >= used.size()) used.resize(c.smid + 1, 0);
+      if (c.smid >= used.size()) used.resize(static_cast<size_t>(c.smid) + 1, 0);  // no 2^32 − 1 + 1 wrap
       if (!used[c.smid]) { used[c.smid] = 1; ++n; }
     }
   return n;

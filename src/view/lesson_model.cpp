@@ -54,6 +54,61 @@ int LessonModel::OwnerStep(int current, int event) const {
   return owner < 0 ? first : owner;
 }
 
+namespace {
+
+// Every placeholder of step i's texts names a quantity its scenario has at the step's event (a
+// {KEY/NAME} one: scenario KEY at its end), and every '{' is closed: a lesson with {m@99999999999},
+// {} or an unclosed {m passed `check` and the class saw the raw braces (issue 31). Quantities are
+// formatted only for steps whose texts hold placeholders, once per step.
+void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i, int e) {
+  const auto& st = m.lesson.steps[i];
+  const ScenarioModel& sc = *m.scenarios.at(st.scenario);
+  std::optional<Quantities> here;
+  std::map<std::string, Quantities> at_end;
+  const auto check = [&](const data::LocalText& text, const char* field) {
+    for (const char* lang : {"zh", "en"}) {
+      const std::string& t = text.In(lang);
+      if (t.find('{') == std::string::npos) continue;
+      const std::string path = data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), field), lang);
+      for (size_t k = 0; k < t.size(); ++k) {
+        if (t[k] != '{') continue;
+        if (k + 1 < t.size() && t[k + 1] == '{') { ++k; continue; }
+        if (t.find('}', k) == std::string::npos)
+          r.Fail(path, "a '{' with no closing '}' (placeholders are {name}; write {{ for a literal brace)");
+      }
+      for (const std::string& name : PlaceholderNames(t)) {
+        const auto slash = name.find('/');
+        bool known = false;
+        std::string where = "scenario \"" + st.scenario + "\" at this step";
+        if (slash == std::string::npos) {
+          if (!here) here = sc.QuantitiesAt(e);
+          known = here->count(name) > 0;
+        } else {
+          const std::string key = name.substr(0, slash);
+          where = "scenario \"" + key + "\" at its end";
+          const auto it = m.scenarios.find(key);
+          if (it == m.scenarios.end()) r.Fail(path, "placeholder {" + name + "}: the lesson has no scenario \"" + key + "\"");
+          auto [q, fresh] = at_end.try_emplace(key);
+          if (fresh) q->second = it->second->QuantitiesAt(it->second->EventCount() - 1);
+          known = q->second.count(name.substr(slash + 1)) > 0;
+        }
+        if (!known)
+          r.Fail(path, "unknown placeholder {" + name.substr(0, 60) + (name.size() > 60 ? "\u2026" : "") + "}: the " + where +
+                           " has no such quantity (lesson_text.h lists them; write {{ for a literal brace)");
+      }
+    }
+  };
+  check(st.title, "title");
+  check(st.body, "body");
+  check(st.further, "further");
+  check(st.teacher_notes, "teacher_notes");
+  check(st.source, "source");
+  if (st.predict) check(*st.predict, "predict");
+  if (st.answer) check(*st.answer, "answer");
+}
+
+}  // namespace
+
 LessonModel LoadLessonModel(const std::filesystem::path& path) {
   LessonModel m;
   m.lesson = data::LoadLesson(path);
@@ -110,6 +165,7 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       r.Fail(data::JsonPath(data::JsonPath("/steps", i), "position"),
              "the trace of \"" + st.scenario + "\" has no position \"" + st.position + "\" (use " + sc.PositionHelp() + ")");
     m.step_events.push_back(e);
+    CheckPlaceholders(r, m, i, e);
     if (!st.panel.empty()) {
       std::string ids;
       bool found = false;

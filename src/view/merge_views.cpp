@@ -349,7 +349,10 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   // legend says it is a coincidence of this input (N50/h1's 130/6), not the rule.
   const bool coincide = PlainMeanEqualsOutput(run);
   const std::string mid_mark = coincide ? "= " : "\u00d7 ";
-  marker("balance.mean", run.output(0), pal.text, 0, "\u2713 " + right, mean_right);
+  // A non-finite output is never marked right (weights 1e308: "✓ +∞" while the true output is
+  // 1e308): "!" and the numerics report beside it names why (issue 31).
+  const std::string right_mark = std::isfinite(run.output(0)) ? "\u2713 " : "! ";
+  marker("balance.mean", run.output(0), pal.text, 0, right_mark + right, mean_right);
   if (!projector)
     sc.texts.push_back({"balance.legend.mean", 1, y0 + 14.3f, 0.85f, pal.text_muted, "\u2713 " + UiText(Str::balance_mean, lang)});
   if (!OutputWrittenAt(run, event)) return;

@@ -231,11 +231,22 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
     // Load squares, bottom up.
     const std::int64_t n_served = served[static_cast<size_t>(x)], n_dem = demand[static_cast<size_t>(x)];
     const float base = kExpBottom - 1.6f;
-    for (std::int64_t u = 0; u < n_dem; ++u) {
-      const bool drop = u >= n_served;
-      const TileState s = drop ? TileState::kMasked : TileState::kProcessed;
-      sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + std::to_string(u + 1), ex + ew * 0.2f,
-                             base - unit_h * static_cast<float>(u + 1), ew * 0.6f, unit_h * 0.85f, state_fill(s), s));
+    if (scale_units <= kMaxLoadSquares) {
+      for (std::int64_t u = 0; u < n_dem; ++u) {
+        const bool drop = u >= n_served;
+        const TileState s = drop ? TileState::kMasked : TileState::kProcessed;
+        sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + std::to_string(u + 1), ex + ew * 0.2f,
+                               base - unit_h * static_cast<float>(u + 1), ew * 0.6f, unit_h * 0.85f, state_fill(s), s));
+      }
+    } else {  // squares thinner than a line: one bar for the served tokens, one for the dropped
+      // (4,096 tokens with top-k 256 drew a million squares per frame, 5–8 s a key: issue 31)
+      const auto bar = [&](const char* part, std::int64_t from, std::int64_t to, TileState s) {
+        if (to > from)
+          sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + part, ex + ew * 0.2f, base - unit_h * static_cast<float>(to),
+                                 ew * 0.6f, unit_h * static_cast<float>(to - from), state_fill(s), s));
+      };
+      bar("served", 0, n_served, TileState::kProcessed);
+      bar("dropped", n_served, n_dem, TileState::kMasked);
     }
     if (routing_.capacity) {  // the capacity line
       SceneRect line = box("capacity." + std::to_string(x + 1), ex + 0.1f,

@@ -8,12 +8,18 @@
 // ep:dispatch, ep:compute, ep:combine, cpu_gpu, cpu_gpu:token:N.
 #pragma once
 
+#include <cstdint>
+
 #include "data/moe_scenario.h"
 #include "engine/moe.h"
 #include "engine/moe_plan.h"
 #include "view/scenario_model.h"
 
 namespace bw::view {
+
+// An expert's load is drawn as one square per routed token up to this many (the tallest stack);
+// past it, as one bar of served and one of dropped tokens (scene rects "load.X.served" / ".dropped").
+inline constexpr std::int64_t kMaxLoadSquares = 64;
 
 class MoeModel final : public ScenarioModel {
  public:

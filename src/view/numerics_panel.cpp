@@ -41,6 +41,7 @@ Str NumericsName(NumericsKind k) {
     case NumericsKind::kNaN: return Str::num_nan;
     case NumericsKind::kOutOfRange: return Str::num_out_of_range;
     case NumericsKind::kAccumulatorOverflow: return Str::num_accumulator_overflow;
+    case NumericsKind::kProductOverflow: return Str::num_product_overflow;
   }
   return Str::num_nan;
 }
@@ -53,6 +54,7 @@ Str NumericsHint(NumericsKind k) {
     case NumericsKind::kNaN: return Str::num_hint_nan;
     case NumericsKind::kOutOfRange: return Str::num_hint_out_of_range;
     case NumericsKind::kAccumulatorOverflow: return Str::num_hint_accumulator_overflow;
+    case NumericsKind::kProductOverflow: return Str::num_hint_product_overflow;
   }
   return Str::num_hint_nan;
 }
@@ -68,7 +70,7 @@ std::string NumericsWhere(const engine::NumericsEvent& e, const std::string& lan
   if (e.row >= 0) at.push_back(UiFormat(Str::num_at_row, lang, {n(e.row)}));
   if (e.col >= 0) {
     const bool key = e.quantity == "S";
-    const bool pos = e.row < 0 && (e.quantity == "e^s" || e.quantity == "weights");
+    const bool pos = e.row < 0 && (e.quantity == "e^s" || e.quantity == "weights" || e.quantity == "w\u00b7v");
     at.push_back(UiFormat(pos ? Str::num_at_position : key ? Str::num_at_key : Str::num_at_column, lang, {n(e.col)}));
   }
   std::string s = what;
@@ -136,7 +138,7 @@ std::vector<std::string> UnexplainedNaNs(const ScenarioModel& m, int stride) {
     for (const char* lang : {"zh", "en"})
       for (const auto& sec : m.Panels(e, lang))
         for (const auto& row : sec.rows)
-          if (ShowsNaN(row.value)) found.push_back("event " + std::to_string(e + 1) + " " + row.name + " = " + row.value);
+          if (!row.cause_named && ShowsNaN(row.value)) found.push_back("event " + std::to_string(e + 1) + " " + row.name + " = " + row.value);
   };
   for (int e = 0; e < n; e += std::max(1, stride)) look(e);
   if (n > 0 && (n - 1) % std::max(1, stride) != 0) look(n - 1);

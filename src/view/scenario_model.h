@@ -40,6 +40,9 @@ struct PanelRow {
   // A condition the engine names that is not a mistake (an all-masked row defined as 0, a token
   // dropped at an expert's capacity): marked "!" in brown, never the wrong purple ×.
   bool notice = false;
+  // A NaN or ∞ in the value is explained in the value's own text (the engine's numerics event, named
+  // where it happened): view::UnexplainedNaNs does not count it.
+  bool cause_named = false;
 };
 struct PanelSection {
   std::string id;         // "accumulator", "blocks", "counters", …: what a lesson step's "panel" names

@@ -170,7 +170,13 @@ std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRu
 
 }  // namespace
 
-std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em) {
+std::vector<std::string> WrapEstimated(const std::string& whole, float width_em, size_t max_lines) {
+  // Past max_lines only the text that can reach them is looked at (a 1 MB title wrapped whole every
+  // frame): a line holds at most width_em / 0.25 glyphs of at most 4 bytes.
+  const size_t budget = max_lines == 0 ? whole.size() : max_lines * (static_cast<size_t>(std::max(1.0f, width_em) / 0.25f) + 2) * 4;
+  size_t cut = std::min(whole.size(), budget);
+  while (cut < whole.size() && cut > 0 && (static_cast<unsigned char>(whole[cut]) & 0xC0) == 0x80) --cut;
+  const std::string utf8 = whole.substr(0, cut);
   // The glyphs with their estimated widths (Noto Sans: a space ≈ 0.25 em, narrow punctuation ≈ 0.3,
   // other Latin ≈ 0.55, CJK 1).
   struct Glyph {
@@ -222,18 +228,21 @@ std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em) 
       }
     }
     if (last_outside != std::string::npos && last_outside > start && outside_w >= 0.4f * width_em) last_break = last_outside;
-    // Cut at the last place it may break; a word longer than the line runs on to its end.
+    // Cut at the last place it may break; a word longer than the line runs on to its end, up to twice
+    // the width, and is cut there (a 1 MB title of one word drew across the SRAM panel: issue 31).
     if (end < glyphs.size()) {
       if (last_break != std::string::npos && last_break > start) end = last_break;
       else
-        while (end < glyphs.size() && !may_break_before(end)) ++end;
+        while (end < glyphs.size() && !may_break_before(end) && w + glyphs[end].w <= 2.0f * width_em) w += glyphs[end++].w;
     }
     std::string line;
     for (size_t k = start; k < end; ++k) line += glyphs[k].text;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     lines.push_back(line);
     start = end;
+    if (max_lines > 0 && lines.size() > max_lines) break;  // one past: the caller sees there is more
   }
+  if (cut < whole.size() && max_lines > 0 && lines.size() <= max_lines) lines.push_back("\u2026");
   return lines;
 }
 

@@ -172,8 +172,10 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
 float EstimateWidthEm(const std::string& utf8);
 // `utf8` broken into lines of at most `width_em` (EstimateWidthEm at size 1), after a space or beside
 // a wide glyph, never before closing punctuation ("）", "，", "。" …) or after an opening bracket; a
-// word longer than the width stands on a line of its own. Lines neither start nor end with a space.
-std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em);
+// word longer than the width runs on, up to twice the width, and is cut there. Lines neither start nor end with a space.
+// max_lines > 0: at most max_lines + 1 lines are returned (one more says there is more to the text),
+// and only the part of `utf8` that can reach them is read.
+std::vector<std::string> WrapEstimated(const std::string& utf8, float width_em, size_t max_lines = 0);
 
 // Around its rectangles a scene keeps this many em free: a rectangle's border and the step's
 // highlight outline (painted up to 0.34 em outside the rectangle) are not cut off at the box's edge.

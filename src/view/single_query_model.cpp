@@ -55,8 +55,11 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
     sc.floors = frame.floors;
     // The input the diagram runs, named on it: a lesson may draw one input and quote another. At the
     // floors it is a line at the text floor, wrapped across the HBM panel's foot (at most two lines).
-    if (!frame.floors) {
-      sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, scenario_.title.In(lang)});
+    if (!frame.floors) {  // one line inside the HBM panel, cut with "…" (the top bar has the title too)
+      const auto* hbm = sc.FindRect("hbm");
+      std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / 0.8f, 1);
+      if (lines.size() > 1) lines.resize(1), lines[0] += "\u2026";
+      sc.texts.push_back({"scenario.title", 1, sc.height - 3.5f, 0.8f, palette.text_muted, lines.empty() ? "" : lines[0]});
     } else {
       // At the painter's scale (frame.text_scale over the ts laid out here) the caption is 1.05 × that
       // em, and never under the floor's line; the HBM and SRAM panels grow down to hold its lines.
@@ -64,7 +67,7 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
       const auto* hbm = sc.FindRect("hbm");
       const float size = 1.05f, painted = std::max(size * std::max(1.0f, frame.text_scale / ts), fl.text);
       const float top = o->y + o->h + 0.3f, pitch = std::max(1.05f * painted, fl.text + 0.1f);
-      std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / painted);
+      std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / painted, 2);
       if (lines.size() > 2) lines.resize(2), lines[1] += "\u2026";
       for (size_t k = 0; k < lines.size(); ++k)
         sc.texts.push_back({k == 0 ? "scenario.title" : "scenario.title." + std::to_string(k + 1), 1, top + pitch * static_cast<float>(k),

@@ -268,5 +268,21 @@ TEST_F(LiveClassTest, AStateFileThatIsNotOneIsMovedAsideAndANewClassStarts) {
   lc.Stop(s_);
 }
 
+// Issue 31: --class-state given the open lesson renamed the lesson to .bad and wrote class state in
+// its place. A file that is not a class state is refused and left exactly as it was.
+TEST_F(LiveClassTest, AFileThatIsNotAClassStateIsLeftAloneAndNoClassStarts) {
+  const std::string lesson = "{\"schema_version\": 1, \"kind\": \"lesson\", \"steps\": []}\n";
+  std::ofstream(StateFile()) << lesson;
+  LiveClass lc;
+  std::string warning;
+  const std::string err = lc.Start("127.0.0.1", s_, StateFile(), &warning);
+  EXPECT_NE(err.find("not a class state file"), std::string::npos) << err;
+  EXPECT_FALSE(s_.ui.live_class.live);
+  EXPECT_FALSE(fs::exists(StateFile() + ".bad"));
+  std::ifstream in(StateFile());
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), lesson);
+  lc.Stop(s_);
+}
+
 }  // namespace
 }  // namespace bw::app

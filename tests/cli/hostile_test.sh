@@ -72,5 +72,59 @@ assert None not in values, values
 assert "+inf" in values or "NaN" in values, values
 PY
 
+# The second hostile round (issue 31's 30 new inputs). A recording whose smid is 2^32 − 1: SIGSEGV
+# (smid + 1 wrapped); 1×1 tiles at n 8192: 1.6 GB; n_q = −5: accepted and drawn as "N −5".
+for case in "tiles/0/2=4294967295" "problem/b_r=1" "problem/n_q=-5" "device/sm_count=2147483647"; do
+  python3 - "$ROOT/assets/gpu/recorded_run_h200.json" "$T/rec.json" "$case" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["tiles"] = r["tiles"][:3]
+where, value = sys.argv[3].split("=")
+*parents, last = where.split("/")
+node = r
+for p in parents:
+    node = node[int(p)] if p.isdigit() else node[p]
+node[int(last) if last.isdigit() else last] = int(value)
+if where == "problem/b_r":
+    r["problem"]["b_c"] = 1
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  timeout 60 "$CLI" gpu --speed 0 --recording "$T/rec.json" >/dev/null 2>"$T/err"
+  rc=$?
+  [ $rc -eq 1 ] || bad "gpu --recording with $case exited $rc ($(head -c 300 "$T/err"))"
+  grep -q "rec.json: /${case%%=*}" "$T/err" || bad "gpu --recording with $case: the error does not name /${case%%=*}: $(head -c 300 "$T/err")"
+done
+
+# A lesson whose texts hold placeholders that name nothing: `check` said ok and the class saw braces.
+mkdir -p "$T/L/scenarios"
+cp "$ROOT/lessons/scenarios/worked_214.json" "$T/L/scenarios/"
+for body in '{m@99999999999}' '{}' 'unclosed {m' '{x/y}'; do
+  python3 - "$ROOT/lessons/rc-t3.json" "$T/L/lesson.json" "$body" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d.pop("$schema", None)
+d["scenarios"] = {"main": "scenarios/worked_214.json"}
+step = d["steps"][0]
+for k in ("highlight", "conceal", "check", "predict", "answer", "panel"):
+    step.pop(k, None)
+step.update(scenario="main", position="start", body={"zh": "好", "en": "x " + sys.argv[3]})
+d["steps"] = [step]
+json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+  "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
+  rc=$?
+  [ $rc -eq 2 ] || bad "check with body '$body' exited $rc ($(head -c 300 "$T/err"))"
+  grep -q "lesson.json: /steps/0/body/en: " "$T/err" || bad "check with body '$body': $(head -c 300 "$T/err")"
+done
+
+# An output path that is a symbolic link is written through, the link kept.
+mkdir -p "$T/shared"
+printf '{"old": true}' >"$T/shared/trace.json"
+ln -s shared/trace.json "$T/link.json"
+"$CLI" attention --trace-json "$T/link.json" "$ROOT/assets/scenarios/attention_causal_small.json" >/dev/null 2>"$T/err" \
+  || bad "--trace-json through a link: $(cat "$T/err")"
+[ -L "$T/link.json" ] || bad "--trace-json replaced the symbolic link with a file"
+grep -q '"old"' "$T/shared/trace.json" && bad "--trace-json left the link's target as it was"
+
 [ $fail -eq 0 ] && echo "hostile: all cases passed"
 exit $fail

@@ -112,6 +112,7 @@ void ExpectError(const std::function<void()>& load, const std::string& file, con
     EXPECT_EQ(e.file(), file);
     EXPECT_EQ(e.json_path(), path) << line;
     EXPECT_NE(e.reason().find(reason), std::string::npos) << "reason \"" << e.reason() << "\" lacks \"" << reason << "\"";
+    EXPECT_NE(line.find(reason), std::string::npos) << "the line, cut to fit, lost its reason: " << line;
     EXPECT_EQ(line.rfind(Head(file, path), 0), 0u) << line;
     EXPECT_EQ(line.find('\n'), std::string::npos) << "not one line: " << line;
     EXPECT_TRUE(ValidUtf8(line)) << "not UTF-8: " << line;

@@ -132,6 +132,8 @@ add("huge_neg_1e999_K", "scenario", dump(V2).decode().replace('"K": [\n  [\n   1
 add("huge_1e999_block_size", "scenario", full.replace('"block_sizes": [\n  2,', '"block_sizes": [\n  1E999,'), "/block_sizes/0", "out of the double range")
 # (1e-999 was accepted as 0 until issue 31: a positive weight silently became a masked one)
 add("tiny_1e-999_weight", "scenario", full.replace('[\n  2,', '[\n  1e-999,', 1), "/weights/0", "too small for a double")
+# A 10,000-digit tiny number: the echo filled the line's 600 bytes and the reason was cut off (issue 31)
+add("tiny_10000_digits_weight", "scenario", full.replace('[\n  2,', '[\n  0.' + '0' * 9998 + '1,', 1), "/weights/0", "too small for a double")
 
 # ---- -1 and 2.7 (and other non-counts) where a count is expected ------------------------------
 bad("count_neg_block_size", "scenario", V1, "/block_sizes/0", -1, "below the minimum 1")
@@ -469,6 +471,10 @@ numerics("numerics_case3_raw_exp_overflow", {"schema_version": 1, "kind": "singl
 numerics("numerics_case3_raw_weights_sum", {"schema_version": 1, "kind": "single_query", "weights": [1e308, 1e308],
                                             "values": [1, 0], "block_sizes": [2], "mode": "raw"},
          ["accumulator_overflow"])
+# One product past the largest double, the sum of weights finite: named as the product (issue 31)
+numerics("numerics_case3_raw_product", {"schema_version": 1, "kind": "single_query", "weights": [1e308, 3],
+                                        "values": [1e308, 7], "block_sizes": [1, 1], "mode": "raw"},
+         ["product_overflow"])
 numerics("numerics_case3_raw_710", {"schema_version": 1, "kind": "single_query", "logits": [710, 0],
                                     "values": [1, 0], "block_sizes": [1, 1], "mode": "raw"}, ["exp_overflow"])
 numerics("numerics_case4_float_logit_1e39", V2BARE | {"logits": [[1e39, 0]], "V": [[1], [2]], "precision": "float",

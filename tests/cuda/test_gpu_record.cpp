@@ -10,6 +10,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 namespace bw::cuda {
 namespace {
 
@@ -57,6 +59,61 @@ TEST(GpuRecord, BadFilesNameThePath) {
     EXPECT_NE(std::string(e.what()).find("x.json: /problem/mask"), std::string::npos) << e.what();
   }
   EXPECT_THROW(RunFromJson("{", "y.json"), std::runtime_error);
+}
+
+// Issue 31's hostile recordings: each number a replay allocates or indexes by is bounded, and a
+// file past a bound is refused at its field (was: SIGSEGV on smid 2^32 − 1, 2.1 GB for sm_count
+// 2^31 − 1, 1.6 GB for 1×1 tiles at n 8192, "cannot create std::vector larger than max_size()",
+// and n_q = −5 accepted and drawn as "N −5").
+TEST(GpuRecord, OutOfBoundsFieldsAreRefusedAtTheirPath) {
+  const nlohmann::json good = nlohmann::json::parse(RunToJson(Sample()));
+  struct Case {
+    const char* pointer;
+    nlohmann::json value;
+    const char* path;
+  };
+  const Case cases[] = {
+      {"/tiles/0/2", 4294967295u, "/tiles/0/2"},
+      {"/tiles/1/2", 132, "/tiles/1/2"},
+      {"/tiles/0/0", 2, "/tiles/0/0"},
+      {"/tiles/0/1", 7, "/tiles/0/1"},
+      {"/tiles/0/8", 1, "/tiles/0/8"},
+      {"/tiles/0/5", 4294967296LL, "/tiles/0/5"},
+      {"/device/sm_count", 2147483647, "/device/sm_count"},
+      {"/device/sm_count", 0, "/device/sm_count"},
+      {"/problem/n_q", -5, "/problem/n_q"},
+      {"/problem/n_q", 2147483647, "/problem/n_q"},
+      {"/problem/b_r", 0, "/problem/b_r"},
+      {"/problem/heads", 0, "/problem/heads"},
+      {"/problem/d", 100000, "/problem/d"},
+      {"/timing/kernel_ms", -1.0, "/timing/kernel_ms"},
+      {"/counters/tiles_total", 5, "/counters/tiles_total"},
+      {"/counters/Q/read_bytes", -3, "/counters/Q/read_bytes"},
+      {"/t0_ns", 18446744073709551615u, "/t0_ns"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(c.pointer) + " = " + c.value.dump());
+    nlohmann::json j = good;
+    j[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    try {
+      RunFromJson(j.dump(), "bad.json");
+      ADD_FAILURE() << "accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("bad.json: ") + c.path + ": "), std::string::npos) << e.what();
+    }
+  }
+  // 1×1 tiles at n 8192: a 67-million-cell grid, refused before anything is allocated.
+  nlohmann::json j = good;
+  j["problem"]["n_q"] = j["problem"]["n_k"] = 8192;
+  j["problem"]["b_r"] = j["problem"]["b_c"] = 1;
+  try {
+    RunFromJson(j.dump(), "grid.json");
+    ADD_FAILURE() << "accepted a 2^26-cell grid";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("grid.json: /problem/b_r: the tile grid"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("67108864 cells"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(RunFromJson(good.dump(), "good.json"));
 }
 
 TEST(GpuRecord, ShippedH200RunsAreConsistent) {

@@ -93,6 +93,36 @@ TEST(AtomicWrite, WritesNewFileAndReplacesExisting) {
   fs::remove_all(d);
 }
 
+// A settings file or an output kept in a dotfiles folder through a link (issue 31): the link stays a
+// link and the file it names gets the bytes (the rename replaced the link and left the file old).
+TEST(AtomicWrite, WritesThroughASymbolicLink) {
+  const auto d = FreshDir("link");
+  fs::create_directories(d / "dotfiles");
+  const auto target = d / "dotfiles" / "settings.json";
+  WriteFileAtomically(target, "{\"old\": true}");
+  fs::create_symlink("dotfiles/settings.json", d / "settings.json");  // relative, as `ln -s` makes them
+  fs::create_symlink(d / "settings.json", d / "chain.json");          // a link to the link
+  WriteFileAtomically(d / "chain.json", "new");
+  EXPECT_TRUE(fs::is_symlink(d / "settings.json"));
+  EXPECT_TRUE(fs::is_symlink(d / "chain.json"));
+  EXPECT_EQ(Slurp(target), "new");
+  EXPECT_EQ(CountEntries(d / "dotfiles"), 1) << "no temporary file left beside the target";
+  // A dangling link creates the file it names; a loop is refused by name.
+  fs::create_symlink("dotfiles/later.json", d / "later.json");
+  WriteFileAtomically(d / "later.json", "made");
+  EXPECT_EQ(Slurp(d / "dotfiles" / "later.json"), "made");
+  EXPECT_TRUE(fs::is_symlink(d / "later.json"));
+  fs::create_symlink("loop_b.json", d / "loop_a.json");
+  fs::create_symlink("loop_a.json", d / "loop_b.json");
+  try {
+    WriteFileAtomically(d / "loop_a.json", "x");
+    ADD_FAILURE() << "a link loop was written";
+  } catch (const SaveError& e) {
+    EXPECT_NE(std::string(e.what()).find("symbolic link loop"), std::string::npos) << e.what();
+  }
+  fs::remove_all(d);
+}
+
 TEST(AtomicWrite, ReadOnlyFolderLeavesOriginalIntact) {
   const auto d = FreshDir("ro");
   const auto f = d / "scenario.json";

@@ -109,5 +109,44 @@ TEST(GlyphCoverage, ModelTextsHoldEveryEventsCharacters) {
   }
 }
 
+// The atlas budget (app/fonts.h, issue 31). A title of 49,000 distinct characters baked every one at
+// six sizes (13 s, 1.1 GB, then black boxes, or ImGui's packer aborting in projector mode); font 96
+// in projector mode at 4K asked for 460-px glyphs, past libimgui 1.86's 256 KiB FreeType buffer
+// (heap corruption). Now: at most kMaxAtlasGlyphs characters, the rest counted; the UI's strings
+// first; no size baked above kMaxBakePx; a prefetch never pushes out a shown character.
+TEST(GlyphCoverage, TheAtlasKeepsItsBudgetWhateverTheTextsAndSizes) {
+  ImGui::CreateContext();
+  std::string huge;
+  for (unsigned c = 0x3400; c <= 0x9FFF; ++c) {
+    char u[5] = {};
+    ImTextCharToUtf8(u, c);
+    huge += u;
+  }
+  std::vector<std::string> texts = view::AllUiTexts();
+  texts.push_back(huge);
+  const app::Fonts fonts = app::LoadFonts(24.0f, texts, 30.0f, 20.0f);
+  ASSERT_TRUE(fonts.error.empty()) << fonts.error;
+  EXPECT_LE(fonts.glyph_capacity, app::kMaxAtlasGlyphs);
+  EXPECT_GT(fonts.dropped_glyphs, 19000);  // 27,648 asked for, at most 8,000 baked in all
+  for (const auto& t : view::AllUiTexts())  // the UI's own strings came first: all baked
+    EXPECT_TRUE(app::MissingGlyphs(fonts, t).empty()) << t;
+  ImGuiIO& io = ImGui::GetIO();
+  EXPECT_LE(static_cast<double>(io.Fonts->TexWidth) * io.Fonts->TexHeight, 4096.0 * 16384.0);
+
+  // Font 96, projector, 4K: the sizes the app asked for then (text 288 px, diagram 300 px).
+  const app::Fonts big = app::LoadFonts(288.0f, view::AllUiTexts(), 300.0f, 120.0f);
+  ASSERT_NE(big.large, nullptr);
+  EXPECT_LE(big.large->FontSize, app::kMaxBakePx);
+  EXPECT_EQ(big.body_px, 288.0f) << "the fields keep the sizes asked for (AtlasCovers compares them)";
+  EXPECT_LE(static_cast<double>(io.Fonts->TexWidth) * io.Fonts->TexHeight, 4096.0 * 16384.0);
+
+  // A sibling file's 49,000 characters as prefetch: nothing shown is dropped, nothing is reported.
+  const std::vector<std::string> prefetch{huge};
+  const app::Fonts with = app::LoadFonts(24.0f, view::AllUiTexts(), 30.0f, 20.0f, &prefetch);
+  EXPECT_EQ(with.dropped_glyphs, 0);
+  for (const auto& t : view::AllUiTexts()) EXPECT_TRUE(app::MissingGlyphs(with, t).empty()) << t;
+  ImGui::DestroyContext();
+}
+
 }  // namespace
 }  // namespace bw

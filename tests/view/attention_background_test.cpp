@@ -65,8 +65,9 @@ void ExpectSameComparison(const AttentionRuns& a, const AttentionRuns& b) {
   if (a.flash1) ExpectSameResult(*a.flash1, *b.flash1);
   ASSERT_EQ(a.wrong.size(), b.wrong.size());
   for (size_t i = 0; i < a.wrong.size(); ++i) {
-    EXPECT_EQ(a.wrong[i].first, b.wrong[i].first);
-    EXPECT_TRUE(a.wrong[i].second == b.wrong[i].second);
+    EXPECT_EQ(a.wrong[i].variant, b.wrong[i].variant);
+    EXPECT_TRUE(a.wrong[i].O == b.wrong[i].O);
+    EXPECT_EQ(a.wrong[i].numerics.size(), b.wrong[i].numerics.size());
   }
   EXPECT_EQ(a.check.mismatches, b.check.mismatches);
   EXPECT_EQ(a.check.max_abs_error, b.check.max_abs_error);

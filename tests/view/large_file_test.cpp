@@ -91,6 +91,26 @@ TEST(LargeFiles, SixtyFiveThousandBlocksAreSummarisedInTheDiagramTableBalanceAnd
   EXPECT_TRUE(glyphs);
 }
 
+// A MoE file at its limits, 4,096 tokens routed to 256 experts each: the experts' loads were a
+// square per routed token, a million rects per frame (19.8 s to the first frame, 5–8 s per key).
+// Past kMaxLoadSquares the load is two bars per expert.
+TEST(LargeFiles, AMoeFileAtItsLimitsDrawsBarsNotAMillionSquares) {
+  std::string logits;
+  for (int t = 0; t < 4096; ++t) {
+    logits += t ? ",[" : "[";
+    for (int e = 0; e < 256; ++e) logits += (e ? "," : "") + std::to_string((t * 7 + e * 13) % 19 - 9);
+    logits += "]";
+  }
+  const std::string text = R"({"schema_version": 1, "kind": "moe", "parameters": {"shared": 1000, "expert": 1000, "experts": 256, "top_k": 256}, "router": {"logits": [)" +
+                           logits + "]}}";
+  const auto m = ParseScenarioModel(data::ParseJsonText(text, "moe.json"), "moe.json");
+  const Scene sc = m->BuildScene(m->EventCount() - 1, "en", ClassroomPalette());
+  EXPECT_LT(sc.rects.size(), 2000u);
+  EXPECT_EQ(Count(sc, "load.1.served"), 1);
+  EXPECT_NE(sc.FindRect("load.256.served"), nullptr);
+  EXPECT_EQ(sc.FindRect("load.1.1"), nullptr) << "no square per token at 4,096 tokens";
+}
+
 TEST(LargeFiles, OneBlockOfSixtyFiveThousandPositionsShowsSixteenOfThem) {
   const auto m = SingleQuery(65536, 1);
   const Scene sc = m->BuildScene(1, "en", ClassroomPalette(), {1920, 1080, 1, true, true});   // load:1 on a projector

@@ -287,6 +287,12 @@ TEST(SceneText, WrapEstimatedBreaksAfterSpacesAndBeforeWideGlyphs) {
   EXPECT_EQ(WrapEstimated("\u4e00\u4e00\uff0c\u4e00", 2.5f), (std::vector<std::string>{"\u4e00", "\u4e00\uff0c", "\u4e00"}));
   EXPECT_EQ(WrapEstimated("\u4e00\u4e00\u4e00\u4e00", 2.5f), (std::vector<std::string>{"\u4e00\u4e00", "\u4e00\u4e00"}));
   EXPECT_EQ(WrapEstimated("short", 40.0f), (std::vector<std::string>{"short"}));
+  // A word past twice the width is cut (a 1 MB title of one word ran across the next panel), and
+  // with max_lines only what can reach them is read; one more line says there is more.
+  EXPECT_EQ(WrapEstimated(std::string(20, 'A'), 2.3f), (std::vector<std::string>{"AAAAAAAA", "AAAAAAAA", "AAAA"}));
+  const auto capped = WrapEstimated(std::string(1000000, 'A'), 2.3f, 1);
+  ASSERT_EQ(capped.size(), 2u);
+  EXPECT_EQ(capped[0], "AAAAAAAA");
   // A tuple is kept whole where a break before it leaves the line at least 40 % full (RC-T3's caption
   // was cut "w = (1," / "2, 4, 1, 8, 2)"); a tuple longer than a line still breaks inside.
   EXPECT_EQ(WrapEstimated("three blocks: w = (1, 2, 4, 1, 8, 2), stable", 14.0f),
