@@ -3,6 +3,7 @@
 #include "session/shown.h"
 #include "app/widgets.h"
 
+#include <cstring>
 #include <imgui.h>
 
 #include <algorithm>
@@ -30,6 +31,18 @@ void UpdateFontSizes(AppState& s, float display_h) {
 }
 
 namespace {
+
+// Whether a wrapped line ends a sentence (a page may begin after it): 。！？； or . ! ? ; : before
+// optional closing quotes and brackets.
+bool EndsSentence(std::string t) {
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  for (const char* close : {"\u201d", "\u300d", "\uff09", ")", "\""})
+    while (t.size() >= std::strlen(close) && t.compare(t.size() - std::strlen(close), std::strlen(close), close) == 0)
+      t.resize(t.size() - std::strlen(close));
+  for (const char* end : {"\u3002", "\uff01", "\uff1f", "\uff1b", "\uff1a", ".", "!", "?", ";", ":"})
+    if (t.size() >= std::strlen(end) && t.compare(t.size() - std::strlen(end), std::strlen(end), end) == 0) return true;
+  return false;
+}
 
 // The step text in pages, never behind a scrollbar (a clicker cannot scroll): the page
 // s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
@@ -87,8 +100,19 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         size_t start = i;
         while (start > first && runs_on(start - 1, start) && content_y(texts[start - 1].y0) > found.back() + 0.5f) --start;
         const float s0 = content_y(texts[start].y0);
+        // Else at a sentence's start in the page's last half: a paragraph cut mid-sentence put
+        // "（N 为序列长" and "度）" and a formula's two halves on two pages (issue 29's walk-through).
+        // (Only on pages of five lines and more: on a short one, after Ctrl +, it would cost half the page.)
+        size_t sentence = i;
+        for (size_t k = i; room >= 5 * line && k > start && content_y(texts[k].y0) >= found.back() + 0.6f * room; --k)
+          if (EndsSentence(texts[k - 1].text)) {
+            sentence = k;
+            break;
+          }
         if (start < i && s0 >= found.back() + 0.6f * room && y1 - s0 <= room) {
           y0 = s0;
+        } else if (sentence < i) {
+          y0 = content_y(texts[sentence].y0);
         } else if (!runs_on(i, i + 1) && runs_on(i - 1, i) && content_y(texts[i - 1].y0) > found.back() + 0.5f) {
           y0 = content_y(texts[i - 1].y0);
         }
@@ -269,7 +293,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
       const std::string fit_for = std::to_string(s.ui.course_lesson) + "/" + std::to_string(s.ui.step) + "/" +
                                   std::to_string(s.ui.event) + "/" + s.options.lang + "/" + std::to_string(fonts.text_px) +
                                   (s.ui.revealed ? "/r" : "") + "/" + std::to_string(L.side.w) + "x" + std::to_string(L.side.h);
-      if (fit_for != s.ui.side_fit_for) s.ui.side_fit_for = fit_for, s.ui.side_fit = 1.0f;
+      // Something new in the panel: its tables size their columns from this frame's contents, so
+      // this frame is not shown (main.cpp: a settling frame), only the next.
+      if (fit_for != s.ui.side_fit_for) s.ui.side_fit_for = fit_for, s.ui.side_fit = 1.0f, s.ui.layout_settling = true;
       const float y0 = ImGui::GetCursorPosY();
       ImGui::SetWindowFontScale(s.ui.side_fit);
       // Rows 52 px high need no 8 px between them: the separators part them.
@@ -286,6 +312,9 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
         s.ui.layout_settling = true;
       }
     } else {
+      const std::string shown_for = std::to_string(s.ui.course_lesson) + "/" + std::to_string(s.ui.step) + "/" +
+                                    std::to_string(s.ui.event) + "/" + s.options.lang + (s.ui.revealed ? "/r" : "");
+      if (shown_for != s.ui.side_fit_for) s.ui.side_fit_for = shown_for, s.ui.layout_settling = true;  // (as above)
       DrawPanels(s, fonts);
     }
     // Teacher notes never reach the projected screen: in projector or presenter mode they live in
