@@ -69,14 +69,21 @@ Scene SingleQueryModel::BuildScene(int e, const std::string& lang, const Palette
       const float top = o->y + o->h + 0.3f, pitch = std::max(1.05f * painted, fl.text + 0.1f);
       std::vector<std::string> lines = WrapEstimated(scenario_.title.In(lang), (hbm->w - 2.0f) / painted, 2);
       if (lines.size() > 2) lines.resize(2), lines[1] += "\u2026";
-      for (size_t k = 0; k < lines.size(); ++k)
-        sc.texts.push_back({k == 0 ? "scenario.title" : "scenario.title." + std::to_string(k + 1), 1, top + pitch * static_cast<float>(k),
-                            size, palette.text_muted, lines[k]});
-      const float bottom = top + pitch * static_cast<float>(lines.size()) + 0.3f;
-      if (bottom > sc.height) {
+      // One text of its lines: placed as one box, the second line cannot be moved away from the first
+      // (as a text of its own it was kept clear of the first line's margin and moved up onto the S, P
+      // tile: "(4, 8, 2, 6, 5, 1)" at N51/t2 on a 1280 × 720 laptop, issue 29).
+      std::string joined;
+      for (const auto& line : lines) joined += (joined.empty() ? "" : "\n") + line;
+      sc.texts.push_back({"scenario.title", 1, top, size, palette.text_muted, joined});
+      // The panels reach below the last line (compared with the HBM panel's own bottom: the scene's
+      // height is not it, and a second line past the panel's foot was moved up by the painter onto
+      // the S, P tile — "(4, 8, 2, 6, 5, 1)" at N51/t2 on a 1280 × 720 laptop, issue 29).
+      const float bottom = top + pitch * static_cast<float>(lines.size()) + 0.3f + 0.25f * painted;  // (and a quarter line: the painter rounds sizes up)
+      const float hbm_bottom = hbm->y + hbm->h;
+      if (bottom > hbm_bottom) {
         for (auto& r : sc.rects)
-          if (r.id == "hbm" || r.id == "sram") r.h = bottom;
-        sc.height = bottom;
+          if (r.id == "hbm" || r.id == "sram") r.h = bottom - r.y;
+        sc.height = std::max(sc.height, bottom + (sc.height - hbm_bottom));
       }
     }
     // Under the diagram: the merge with its values substituted (merge_views.h).
