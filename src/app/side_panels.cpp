@@ -100,29 +100,13 @@ float PanelsLeastWidth(const AppState& s, const Fonts& fonts, float floor_em) {
   return least;
 }
 
-// Whether `value`'s number (its text before " ≈", as "1/3" of "1/3 ≈ 0.3333") is quoted in `said`:
-// then the step is about it, and a projector draws it at the key size (issue 29: α = 1/3 at N51/t2,
-// quoted by the step, was drawn at the text size). Numbers of one digit are too common to tell.
-static bool QuotedIn(const std::string& value, const std::string& said) {
-  std::string number = value.substr(0, std::min(value.find(" \u2248"), value.find('\t')));
-  while (!number.empty() && number.back() == ' ') number.pop_back();
-  const auto digits = std::count_if(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; });
-  return digits >= 2 && number.size() <= 24 && said.find(number) != std::string::npos;
-}
-
 void DrawPanels(const AppState& s, const Fonts& fonts) {
   int n = 0;
   // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
   const bool big = s.options.projector;
-  // What the step says now (its body, its question, its answer once revealed): a row whose number it
-  // quotes is one the step is about.
-  std::string said;
-  if (const auto* st = s.CurrentStep(); big && st) {
-    const std::string& lang = s.options.lang;
-    said = Fill(s, st->body.In(lang));
-    if (st->predict) said += "\n" + Fill(s, st->predict->In(lang));
-    if (st->answer && s.ui.revealed) said += "\n" + Fill(s, st->answer->In(lang));
-  }
+  // A row whose number the step quotes is one it is about (issue 29: α = 1/3 at N51/t2 was drawn at
+  // the text size).
+  const std::string said = big ? StepSaysNow(s) : std::string();
   const auto sections = PanelsNow(s);
   if (sections.empty() && s.PredictPending()) {
     // Every section would answer the open question (the step conceals them all): say why the panel
@@ -140,7 +124,7 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
     if (big) ImGui::PushFont(fonts.text);
     if (sec.columns.empty() && big) {
       ImGui::Separator();
-      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, MarkOf(r), r.key || QuotedIn(r.value, said));
+      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, MarkOf(r), r.key || QuotesANumberOf(said, r.value));
     } else if (sec.columns.empty()) {
       if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);

@@ -68,7 +68,50 @@ view::Scene SceneNow(const AppState& s) {
   if (!cur) return {};
   view::Scene scene = s.frame.Scene(s);   // a copy: DropAnswers edits it
   DropAnswers(scene, s);
+  MarkQuotedNumbers(scene, s);
   return scene;
+}
+
+std::string StepSaysNow(const AppState& s) {
+  const auto* st = s.CurrentStep();
+  if (!st) return "";
+  const std::string& lang = s.options.lang;
+  std::string said = Fill(s, st->body.In(lang));
+  if (st->predict) said += "\n" + Fill(s, st->predict->In(lang));
+  if (st->answer && s.ui.revealed) said += "\n" + Fill(s, st->answer->In(lang));
+  return said;
+}
+
+bool QuotesANumberOf(const std::string& said, const std::string& text) {
+  if (said.empty()) return false;
+  // Each run of digits with the '.', '/' and ',' between them ("1/3", "0.3333", "1,600,000,000").
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!digit(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i, digits = 0;
+    while (j < text.size() && (digit(text[j]) || ((text[j] == '.' || text[j] == '/' || text[j] == ',') && j + 1 < text.size() && digit(text[j + 1]))))
+      digits += digit(text[j++]) ? 1 : 0;
+    if (digits >= 2) {
+      const std::string number = text.substr(i, j - i);
+      // Quoted whole: not a part of a longer number ("28" in "288").
+      for (size_t at = said.find(number); at != std::string::npos; at = said.find(number, at + 1)) {
+        const size_t end = at + number.size();
+        if ((at == 0 || !digit(said[at - 1])) && (end >= said.size() || !digit(said[end]))) return true;
+      }
+    }
+    i = j;
+  }
+  return false;
+}
+
+void MarkQuotedNumbers(view::Scene& scene, const AppState& s) {
+  if (!s.options.projector || !s.CurrentStep()) return;
+  const std::string said = StepSaysNow(s);
+  for (auto& t : scene.texts)
+    if (!t.key && QuotesANumberOf(said, t.text)) t.key = true;
 }
 
 void DropAnswers(view::Scene& scene, const AppState& s) {

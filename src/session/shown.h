@@ -35,6 +35,15 @@ void DropAnswers(view::Scene& scene, const AppState& s);
 // view::kConcealHeatmap: the P heatmap beside the diagram).
 bool ConcealedNow(const AppState& s, const std::string& id);
 
+// What the current step says now, its placeholders filled: its body, its question, and its answer
+// once revealed ("" outside a lesson).
+std::string StepSaysNow(const AppState& s);
+// Whether `text` holds a number (two digits or more: "288", "1/3", "0.3333") that `said` quotes:
+// a number the step is about, which a projector draws at the key size (issue 29).
+bool QuotesANumberOf(const std::string& said, const std::string& text);
+// Projector: marks the scene's texts that hold a number the step quotes as key (SceneNow does this).
+void MarkQuotedNumbers(view::Scene& scene, const AppState& s);
+
 // Every string the main window shows now (step text, panels, diagram labels, timeline label).
 std::vector<std::string> VisibleTexts(const AppState& s);
 // Scrubbed away from the current step's own event: the line above its text that says which event
