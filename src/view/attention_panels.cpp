@@ -252,9 +252,12 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
   }
   // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
+  // (Only for a tiled run: the materialising reference keeps no SRAM account, and its "0 B" stood
+  // beside a picture of V and P on chip at N49/m3, issue 29's walk-through.)
   const bool peak_over = q.count("sram_over_M_bytes") > 0;
-  totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M") + " " + T(Str::elements) + " = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
-                         peak_over});
+  if (Tiled())
+    totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M") + " " + T(Str::elements) + " = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
+                           peak_over});
   totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
   totals.rows.push_back({"exp " + T(Str::so_far), q.at("exps")});
   totals.rows.push_back({T(Str::tiles) + " " + T(Str::so_far), q.at("tiles_computed") + " " + T(Str::computed) + ", " + q.at("tiles_skipped") + " " + T(Str::skipped)});

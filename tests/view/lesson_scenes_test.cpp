@@ -287,6 +287,17 @@ TEST(LessonScenes, GlossaryToolsChartRunsNoAttention) {
 
 // [SECTION] Smaller fixes ---------------------------------------------------------------------------
 
+// The materialising reference keeps no SRAM account: its panel has no "SRAM peak 0 B" row, which
+// stood beside a picture of V and P on chip at N49/m3 (issue 29's walk-through).
+TEST(LessonScenes, TheReferenceRunShowsNoSramPeak) {
+  const auto m = LoadLessonModel(kRoot + "/lessons/n49-materialise.json");
+  const int m3 = m.lesson.FindStep("N49/m3");
+  ASSERT_GE(m3, 0);
+  for (const char* lang : {"zh", "en"})
+    for (const auto& sec : m.ScenarioOf(m3).Panels(m.EventOf(m3), lang))
+      for (const auto& r : sec.rows) EXPECT_NE(r.name, UiText(Str::sram_peak, lang)) << r.value;
+}
+
 TEST(LessonScenes, SramAboveMIsFlagged) {
   const auto m = LoadLessonModel(kRoot + "/lessons/n23-constraints.json");
   const int c3 = m.lesson.FindStep("N23/c3");
