@@ -100,6 +100,16 @@ float PanelsLeastWidth(const AppState& s, const Fonts& fonts, float floor_em) {
   return least;
 }
 
+// A row whose value is a number the step quotes: its value before " ≈" (as "1/3" of "1/3 ≈ 0.3333"),
+// short, quoted as it stands (a row that merely holds a quoted number stays at the text size: with
+// every such row large, N23's panel no longer fit its key rows at 36 px).
+static bool QuotedValue(const std::string& said, const std::string& value) {
+  std::string lead = value.substr(0, std::min(value.find(" \u2248"), value.find('\t')));
+  while (!lead.empty() && lead.back() == ' ') lead.pop_back();
+  const auto digits = std::count_if(lead.begin(), lead.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return digits >= 2 && lead.size() <= 24 && said.find(lead) != std::string::npos;   // the value itself is quoted
+}
+
 void DrawPanels(const AppState& s, const Fonts& fonts) {
   int n = 0;
   // Projector: the one panel the step is about, its numbers in the large font (≥ 28 px at 1080p).
@@ -124,7 +134,7 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
     if (big) ImGui::PushFont(fonts.text);
     if (sec.columns.empty() && big) {
       ImGui::Separator();
-      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, MarkOf(r), r.key || QuotesANumberOf(said, r.value));
+      for (const auto& r : sec.rows) BigRow(fonts, r.name, r.value, MarkOf(r), r.key || QuotedValue(said, r.value));
     } else if (sec.columns.empty()) {
       if (ImGui::BeginTable("rows", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
         ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthStretch, 1.0f);
