@@ -510,8 +510,9 @@ int main(int argc, char** argv) {
     // drawn at once. A reveal that switched the side panel flashed a table of sliced characters and
     // the text on its last page for about half a second (issue 29's walk-through). At most three in
     // a row, so a layout that never settles still reaches the screen.
+    // A character this frame showed that the atlas lacks: rebuild it before the next frame.
+    bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     if (!headless && args.soak == 0 && !export_png && unsettled_frames < 3) {
-      bw::app::RequestGlyphs(state, fonts, glyphs_tried);
       if (state.ui.layout_settling || state.ui.fonts_dirty) {
         ++unsettled_frames;
         state.ui.layout_settling = false;
@@ -556,8 +557,6 @@ int main(int argc, char** argv) {
       }
     }
     bw::app::platform::FramePainted(state, painted);  // web: what bw_scene_dump() reports
-    // A character this frame showed that the atlas lacks: rebuild it before the next frame.
-    bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     if (state.ui.fonts_dirty || std::exchange(state.ui.layout_settling, false)) redraw_frames = std::max(redraw_frames, 2);
     if (first_frame_ms < 0)
       first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - kProcessStart).count();
