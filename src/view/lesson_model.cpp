@@ -2,6 +2,7 @@
 #include "view/lesson_model.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "data/attention_scenario.h"
 #include "data/json_file.h"
@@ -176,6 +177,28 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       if (!found)
         r.Fail(data::JsonPath(data::JsonPath("/steps", i), "panel"),
                "the scenario \"" + st.scenario + "\" has no panel \"" + st.panel + "\" at this step (panels: " + ids + ")");
+    }
+    if (!st.highlight.empty()) {
+      // Each names a rect of the step's scene ("hbm.O" did nothing: the id is "hbm.o"; issue 32).
+      const Scene scene = sc.BuildScene(e, "en", ClassroomPalette());
+      for (size_t k = 0; k < st.highlight.size(); ++k) {
+        const std::string& id = st.highlight[k];
+        if (scene.FindRect(id)) continue;
+        std::string near;   // the same id in other letter case, else the rects with its first part
+        const auto lower = [](std::string t) {
+          for (char& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          return t;
+        };
+        for (const auto& rect : scene.rects)
+          if (lower(rect.id) == lower(id)) near = rect.id;
+        std::string rects;
+        int listed = 0;
+        for (const auto& rect : scene.rects)
+          if (rect.id.substr(0, rect.id.find('.')) == id.substr(0, id.find('.')) && listed++ < 8) rects += (rects.empty() ? "" : ", ") + rect.id;
+        r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "highlight"), k),
+               "the scenario \"" + st.scenario + "\" has no scene rect \"" + id + "\" at this step" +
+                   (near.empty() ? "" : "; did you mean \"" + near + "\"?") + (rects.empty() ? "" : " (rects here: " + rects + ")"));
+      }
     }
     if (!st.conceal.empty() && e >= 0) {
       // Each id names a scene rect or a side-panel section at the step's position.

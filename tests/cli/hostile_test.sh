@@ -117,6 +117,18 @@ PY
   grep -q "lesson.json: /steps/0/body/en: " "$T/err" || bad "check with body '$body': $(head -c 300 "$T/err")"
 done
 
+# A highlight that names no rect did nothing (issue 32): refused at its path, with the near id.
+python3 - "$T/L/lesson.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d["steps"][0]["body"] = {"zh": "好", "en": "x"}
+d["steps"][0]["highlight"] = ["hbm.O"]
+json.dump(d, open(sys.argv[1], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+"$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] || bad "check with highlight hbm.O did not fail"
+grep -q '/steps/0/highlight/0: .*did you mean "hbm.o"' "$T/err" || bad "check with highlight hbm.O: $(head -c 300 "$T/err")"
+
 # An output path that is a symbolic link is written through, the link kept.
 mkdir -p "$T/shared"
 printf '{"old": true}' >"$T/shared/trace.json"
