@@ -173,7 +173,7 @@ std::pair<std::string, std::string> BlockDetailLines(const engine::SingleQueryRu
 std::vector<std::string> WrapEstimated(const std::string& whole, float width_em, size_t max_lines) {
   // Past max_lines only the text that can reach them is looked at (a 1 MB title wrapped whole every
   // frame): a line holds at most width_em / 0.25 glyphs of at most 4 bytes.
-  const size_t budget = max_lines == 0 ? whole.size() : max_lines * (static_cast<size_t>(std::max(1.0f, width_em) / 0.25f) + 2) * 4;
+  const size_t budget = max_lines == 0 ? whole.size() : max_lines * (static_cast<size_t>((width_em > 1.0f ? std::min(width_em, 1e6f) : 1.0f) / 0.25f) + 2) * 4;
   size_t cut = std::min(whole.size(), budget);
   while (cut < whole.size() && cut > 0 && (static_cast<unsigned char>(whole[cut]) & 0xC0) == 0x80) --cut;
   const std::string utf8 = whole.substr(0, cut);
