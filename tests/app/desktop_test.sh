@@ -204,7 +204,31 @@ PY
       [ -f "$cfg/blockwise/settings.json" ] || { echo "FAIL: the first launch saved no settings"; exit 1; }
       rm -rf "$cfg"
       echo "ok: first launch in ${locale%%:*}"
-    done ;;
+    done
+    # A settings folder that cannot be made (XDG_CONFIG_HOME is a file): the save's failure is named
+    # once, in the window, with the file (it printed a bare "filesystem error" on stderr at every
+    # change; issue 31).
+    cfg=$(mktemp)
+    rm -f "$state"
+    XDG_CONFIG_HOME="$cfg" "$app" --lesson "$root/lessons/rc-t3.json" --lang en --state-file "$state" >"$out/app.log" 2>&1 &
+    pid=$!
+    xdotool search --sync --onlyvisible --name '^Blockwise$' >/dev/null
+    xdotool key l
+    for _ in $(seq 50); do field status 2>/dev/null | grep -qF "$cfg/blockwise/settings.json" && break; sleep 0.1; done
+    field status | grep -qF "$cfg/blockwise/settings.json" || { echo "FAIL: an unwritable settings file is not named: $(field status)"; exit 1; }
+    stop
+    [ "$(grep -c "settings not saved\|设置未能保存" "$out/app.log")" -le 1 ] || { echo "FAIL: the failed save was reported more than once"; exit 1; }
+    rm -f "$cfg"
+    echo "ok: an unwritable settings file is named once"
+    # --step with an escape sequence and a newline: echoed as one escaped line, exit 2.
+    set +e
+    "$app" --no-settings --step $'\e[31mRED\nx' >"$out/step.log" 2>&1
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || { echo "FAIL: --step with ESC exited $rc"; exit 1; }
+    if grep -q $'\e' "$out/step.log"; then echo "FAIL: --step echoed a raw ESC"; exit 1; fi
+    grep -qF 'no step "\x1B[31mRED\nx"' "$out/step.log" || { echo "FAIL: --step: $(cat "$out/step.log")"; exit 1; }
+    echo "ok: --step is echoed escaped" ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"
     cp "$root/lessons/scenarios/worked_214.json" "$name"
