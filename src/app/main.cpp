@@ -308,6 +308,19 @@ int main(int argc, char** argv) {
   int unsettled_frames = 0;  // frames drawn in a row and not shown while the layout settles
   std::set<unsigned> glyphs_tried;  // characters already added on demand (or found missing from the font)
   std::string last_state;
+  // --state-file: the state after each frame, when it changed (also after a frame that settles and
+  // is not shown: what a key did is there at once, as a test or a script waits for it).
+  const auto write_state_file = [&] {
+    if (args.state_file.empty()) return;
+    const std::string js = bw::data::DumpJson(bw::app::StateJson(state), 2) + "\n";
+    if (js == last_state) return;
+    try {
+      bw::data::WriteFileAtomically(args.state_file, js);
+    } catch (const std::exception& e) {
+      std::cerr << "warning: " << e.what() << "\n";
+    }
+    last_state = js;
+  };
   int last_event = -1, last_step = -1;
   int soak_frame = 0;                          // [soak]
   long soak_rss_first = 0, soak_rss_warm = 0;  // [soak] after frame 1 and after the warm-up
@@ -518,6 +531,7 @@ int main(int argc, char** argv) {
     bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     if (!headless && args.soak == 0 && !export_png && unsettled_frames < 3) {
       if (state.ui.layout_settling || state.ui.fonts_dirty) {
+        write_state_file();
         ++unsettled_frames;
         state.ui.layout_settling = false;
         redraw_frames = std::max(redraw_frames, 2);
@@ -672,17 +686,7 @@ int main(int argc, char** argv) {
     if (auto& setup = state.ui.class_setup; !setup.start_at.empty()) setup.error = start_class(std::exchange(setup.start_at, ""));
     live_class.Frame(state, glfwGetTime());   // the class follows what this frame showed
 #endif
-    if (!args.state_file.empty()) {
-      const std::string js = bw::data::DumpJson(bw::app::StateJson(state), 2) + "\n";
-      if (js != last_state) {
-        try {
-          bw::data::WriteFileAtomically(args.state_file, js);
-        } catch (const std::exception& e) {
-          std::cerr << "warning: " << e.what() << "\n";
-        }
-        last_state = js;
-      }
-    }
+    write_state_file();
     if (use_settings && state.ui.settings_dirty) {
       const std::string err = bw::app::SaveSettings(state, settings_path);
       // Named once, in the window and on stderr, with the file (an unwritable HOME printed a bare
