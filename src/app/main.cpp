@@ -470,11 +470,12 @@ int main(int argc, char** argv) {
         if (!fonts.missing.empty()) state.ui.status = fonts.missing;  // web: characters the font subset lacks
         // Characters left out by the atlas budget are not asked for again (each ask rebaked 8,000
         // characters at six sizes for nothing: seconds per bake with a 49,000-character title).
-        if (fonts.dropped_glyphs > 0)
+        // The budget's cut is named, never a silent "?" (fonts.h).
+        if (fonts.dropped_glyphs > 0) {
           for (unsigned c : bw::app::MissingGlyphs(fonts, texts)) glyphs_tried.insert(c);
-        if (fonts.dropped_glyphs > 0)  // the atlas budget (fonts.h): named, never a silent "?"
           state.ui.status = bw::view::UiFormat(bw::view::Str::glyphs_dropped, state.options.lang,
                                                {bw::view::FormatInt(fonts.dropped_glyphs), bw::view::FormatInt(fonts.glyph_capacity)});
+        }
       }
     }
     // A new event starts its transfer animation.
@@ -522,13 +523,13 @@ int main(int argc, char** argv) {
     }
     const bool export_png = export_request == bw::app::Transient::Export::kPng;
     ImGui::Render();
+    // A character this frame showed that the atlas lacks: rebuild it before the next frame.
+    bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     // A frame whose layout is still settling (the text's pages or the side panel's fit moved, a
     // new table sized its columns, a glyph is missing from the atlas) is not shown: the next one is
     // drawn at once. A reveal that switched the side panel flashed a table of sliced characters and
     // the text on its last page for about half a second (issue 29's walk-through). At most three in
     // a row, so a layout that never settles still reaches the screen.
-    // A character this frame showed that the atlas lacks: rebuild it before the next frame.
-    bw::app::RequestGlyphs(state, fonts, glyphs_tried);
     if (!headless && args.soak == 0 && !export_png && unsettled_frames < 3) {
       if (state.ui.layout_settling || state.ui.fonts_dirty) {
         write_state_file();
