@@ -102,6 +102,8 @@ std::vector<std::string> ShippedFiles() {
 int main(int argc, char** argv) {
   Args args;
   CLI::App cli{"blockwise — FlashAttention, block by block"};
+  cli.footer("Exit status: 0; 2 when the file it was asked to open (or --step, --position) is refused, after the window has shown "
+             "the one-line error (with --screenshot: at once); 1 when the window or a --soak or --screenshot check fails.");
   cli.add_option("file", args.file, "A lesson or scenario JSON file to open (as from the file manager)");
   cli.add_option("--lesson", args.lesson, "Lesson or course JSON file (default: the shipped course, lessons/course.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
@@ -180,12 +182,16 @@ int main(int argc, char** argv) {
   }
   const std::string lesson = args.lesson.empty() ? Root() + "/lessons/course.json" : args.lesson;
   const std::string asked = !args.file.empty() ? args.file : !args.scenario.empty() ? args.scenario : lesson;
-  if (!args.file.empty()) {
-    if (!bw::app::OpenFile(state, args.file)) std::cerr << "error: " << state.ui.error << "\n";
-  } else if (!args.scenario.empty()) {
-    if (!bw::app::OpenFile(state, args.scenario)) std::cerr << "error: " << state.ui.error << "\n";
-  } else if (!bw::app::OpenFile(state, lesson)) {
+  // The file the app was asked to open failed: the window still opens (on the library, with the
+  // error), and the app exits with status 2, so a script can tell (issue 32: it exited 0).
+  const bool startup_failed = !bw::app::OpenFile(state, asked);
+  if (startup_failed) {
     std::cerr << "error: " << state.ui.error << "\n";
+    // Behind the error, the library on the shipped course (a double-clicked bad file left an empty
+    // window): the error stays on screen until the next open.
+    const std::string refused = state.ui.error;
+    const std::string course = Root() + "/lessons/course.json";
+    if (asked != course && bw::app::OpenFile(state, course)) state.ui.error = refused;
   }
   if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
@@ -209,8 +215,8 @@ int main(int argc, char** argv) {
   // file, lesson, scenario or step was named (the course is open behind it: Esc shows its first step).
   state.model.library = bw::view::BuildLibrary(ShippedFiles(), state.model.course ? &*state.model.course : nullptr);
   // (A soak steps through the lessons themselves.)
-  state.ui.show_library = args.show == "library" || (args.soak == 0 && args.file.empty() && args.lesson.empty() &&
-                                                     args.scenario.empty() && args.step.empty() && args.position.empty());
+  state.ui.show_library = args.show == "library" || (args.soak == 0 && args.step.empty() && args.position.empty() &&
+                                                     (startup_failed || (args.file.empty() && args.lesson.empty() && args.scenario.empty())));
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 #ifndef __EMSCRIPTEN__
@@ -711,5 +717,5 @@ int main(int argc, char** argv) {
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   bw::app::platform::CloseWindow(window);
-  return exit_code;
+  return exit_code != 0 ? exit_code : startup_failed ? 2 : 0;
 }

@@ -7,6 +7,7 @@
 #include <fontconfig/fontconfig.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -89,8 +90,22 @@ GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state) {
   return window;
 }
 
+namespace {
+volatile std::sig_atomic_t g_stop_signal = 0;
+}
+
 void RunFrameLoop(GLFWwindow* window, const std::function<void()>& frame) {
-  while (!glfwWindowShouldClose(window)) frame();
+  // SIGTERM (a logout, `kill`) and SIGINT (Ctrl+C in the terminal) end the loop as the close button
+  // does: main() then saves what it saves and returns its own exit status (2 after a refused file;
+  // the signal's default killed the app with 143). The idle wait wakes within a second.
+  // A second signal kills at once (the handler puts the default back).
+  const auto stop = [](int sig) {
+    g_stop_signal = 1;
+    std::signal(sig, SIG_DFL);
+  };
+  std::signal(SIGTERM, stop);
+  std::signal(SIGINT, stop);
+  while (!glfwWindowShouldClose(window) && !g_stop_signal) frame();
 }
 
 void CloseWindow(GLFWwindow* window) {

@@ -8,6 +8,7 @@
 #include "cli/attention_command.h"
 #include "cli/check_command.h"
 #include "cli/gpu_command.h"
+#include "cli/placeholders_command.h"
 #include "cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,7 @@ int main(int argc, char** argv) {
   bw::cli::AddAttentionCommand(app);
   bw::cli::AddCheckCommand(app);
   bw::cli::AddGpuCommand(app);
+  bw::cli::AddPlaceholdersCommand(app);
   int rc = 0;
   try {
     app.parse(argc, argv);

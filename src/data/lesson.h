@@ -10,7 +10,8 @@
 // "position" names a trace event of the bound scenario ("start", "update:2", "tile:1,3", "end"…,
 // every number 1-based): the grammar is data/position.h, which this loader applies; each scenario
 // kind accepts some of its forms (view::ScenarioModel::PositionHelp).
-// Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}: see view/lesson_text.h.
+// Text may hold placeholders such as {u}, {l}, {m}, {output}, {u_b@1}, {output|fraction}: see
+// view/lesson_text.h and docs/placeholders.md (generated from view/placeholder_reference.cpp).
 // Errors: LoadError (file, JSON path, reason). This loader checks the format (a position is a
 // string of the grammar); view::LoadLessonModel also loads every scenario and checks that every
 // position is in its scenario's trace.

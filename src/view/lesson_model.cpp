@@ -25,7 +25,7 @@ FilledText LessonModel::Fill(const std::string& tmpl, const Quantities& q) const
   std::map<std::string, std::vector<std::string>> wanted;   // scenario key → names
   for (const auto& name : PlaceholderNames(tmpl))
     if (const auto slash = name.find('/'); slash != std::string::npos)
-      wanted[name.substr(0, slash)].push_back(name.substr(slash + 1));
+      wanted[name.substr(0, slash)].push_back(PlaceholderBase(name.substr(slash + 1)));
   if (wanted.empty()) return FillPlaceholders(tmpl, q);
   Quantities all = q;
   for (const auto& [key, names] : wanted) {
@@ -81,9 +81,11 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
         const auto slash = name.find('/');
         bool known = false;
         std::string where = "scenario \"" + st.scenario + "\" at this step";
+        const Quantities* offered = nullptr;
         if (slash == std::string::npos) {
           if (!here) here = sc.QuantitiesAt(e);
-          known = here->count(name) > 0;
+          known = LookupPlaceholder(*here, name).has_value();
+          offered = &*here;
         } else {
           const std::string key = name.substr(0, slash);
           where = "scenario \"" + key + "\" at its end";
@@ -91,11 +93,23 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
           if (it == m.scenarios.end()) r.Fail(path, "placeholder {" + name + "}: the lesson has no scenario \"" + key + "\"");
           auto [q, fresh] = at_end.try_emplace(key);
           if (fresh) q->second = it->second->QuantitiesAt(it->second->EventCount() - 1);
-          known = q->second.count(name.substr(slash + 1)) > 0;
+          known = LookupPlaceholder(q->second, name.substr(slash + 1)).has_value();
+          offered = &q->second;
         }
-        if (!known)
-          r.Fail(path, "unknown placeholder {" + name.substr(0, 60) + (name.size() > 60 ? "\u2026" : "") + "}: the " + where +
-                           " has no such quantity (lesson_text.h lists them; write {{ for a literal brace)");
+        if (known) continue;
+        const std::string local = slash == std::string::npos ? name : name.substr(slash + 1);
+        const std::string base = PlaceholderBase(local);
+        const std::string shown = "{" + name.substr(0, 60) + (name.size() > 60 ? "\u2026" : "") + "}";
+        if (base != local && offered->count(base))
+          r.Fail(path, "placeholder " + shown + ": no form \"" + local.substr(base.size() + 1).substr(0, 30) +
+                           "\" (the forms are |fraction and |decimal; docs/placeholders.md)");
+        std::vector<std::string> names;
+        for (const auto& [n, v] : *offered) names.push_back(n);
+        const std::string near = NearestName(names, base);
+        r.Fail(path, "unknown placeholder " + shown + ": the " + where + " has no such quantity" +
+                         (near.empty() ? "" : "; did you mean {" + (slash == std::string::npos ? "" : name.substr(0, slash + 1)) + near + "}?") +
+                         " (`blockwise-cli placeholders` lists the " + std::to_string(names.size()) +
+                         " it offers; docs/placeholders.md; write {{ for a literal brace)");
       }
     }
   };
@@ -219,8 +233,16 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
     }
     const std::string cp = data::JsonPath(data::JsonPath("/steps", i), "check");
     const auto no_number = [&](const std::string& path, const std::string& name) {
+      std::vector<std::string> numbers;   // the names here that are one number, for "did you mean"
+      for (const auto& [n, v] : sc.QuantitiesAt(e))
+        if (sc.NumberAt(e, n)) numbers.push_back(n);
+      const std::string near = NearestName(numbers, name);
+      std::string some;
+      for (size_t k = 0; k < numbers.size() && k < 12; ++k) some += (k ? ", " : "") + numbers[k];
+      if (numbers.size() > 12) some += ", \u2026";
       r.Fail(path, "the scenario \"" + st.scenario + "\" has no single number \"" + name + "\" at position \"" + st.position +
-                       "\" to check against");
+                       "\" to check against" + (near.empty() ? "" : "; did you mean \"" + near + "\"?") +
+                       (some.empty() ? "" : " (single numbers here: " + some + ")"));
     };
     if (st.check && !st.check->number.empty() && !sc.NumberAt(e, st.check->number)) no_number(data::JsonPath(cp, "number"), st.check->number);
     if (st.check)

@@ -1,6 +1,8 @@
 // Placeholder filling for lesson prose; see lesson_text.h.
 #include "view/lesson_text.h"
 
+#include <algorithm>
+
 #include "view/format.h"
 
 namespace bw::view {
@@ -82,6 +84,79 @@ Quantities QuantitiesAt(const engine::SingleQueryRun& run, int event) {
   return q;
 }
 
+namespace {
+
+// One entry of a value in `form`: "160/7 ≈ 22.86" → "160/7" or "22.86"; a plain fraction's decimal.
+std::string EntryInForm(const std::string& entry, bool decimal) {
+  static const std::string approx = " \u2248 ";
+  if (const size_t a = entry.find(approx); a != std::string::npos) return decimal ? entry.substr(a + approx.size()) : entry.substr(0, a);
+  if (!decimal) return entry;
+  const size_t slash = entry.find('/');
+  if (slash == std::string::npos) return entry;
+  static const std::string minus = "\u2212";
+  std::string num = entry.substr(0, slash);
+  const bool neg = num.rfind(minus, 0) == 0 || num.rfind("-", 0) == 0;
+  if (neg) num = num.substr(num[0] == '-' ? 1 : minus.size());
+  const std::string den = entry.substr(slash + 1);
+  const auto digits = [](const std::string& t) {
+    return !t.empty() && t.size() <= 15 && t.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (!digits(num) || !digits(den) || std::stod(den) == 0) return entry;
+  return FormatDouble((neg ? -1.0 : 1.0) * std::stod(num) / std::stod(den));
+}
+
+}  // namespace
+
+std::string NearestName(const std::vector<std::string>& names, const std::string& name) {
+  const size_t limit = std::max<size_t>(1, name.size() / 3);
+  std::string best;
+  size_t best_d = limit + 1;
+  std::vector<size_t> row;
+  for (const auto& cand : names) {
+    if (cand.size() > name.size() + limit || name.size() > cand.size() + limit) continue;
+    row.assign(cand.size() + 1, 0);
+    for (size_t j = 0; j <= cand.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= name.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= cand.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (name[i - 1] == cand[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    if (row[cand.size()] < best_d) { best_d = row[cand.size()]; best = cand; }
+  }
+  if (best.empty() && name.size() >= 3)   // "out": the shortest name it begins ("output")
+    for (const auto& cand : names)
+      if (cand.rfind(name, 0) == 0 && (best.empty() || cand.size() < best.size())) best = cand;
+  return best;
+}
+
+std::string PlaceholderBase(const std::string& name) { return name.substr(0, name.rfind('|')); }
+
+std::optional<std::string> LookupPlaceholder(const Quantities& q, const std::string& name) {
+  const size_t bar = name.rfind('|');
+  const auto it = q.find(name.substr(0, bar));
+  if (it == q.end()) return std::nullopt;
+  if (bar == std::string::npos) return it->second;
+  const std::string form = name.substr(bar + 1);
+  if (form != "fraction" && form != "decimal") return std::nullopt;
+  const bool decimal = form == "decimal";
+  const std::string& v = it->second;
+  if (v.size() < 2 || v.front() != '(' || v.back() != ')') return EntryInForm(v, decimal);
+  std::string out = "(";   // a vector: "(a, b)", each entry in the form
+  size_t start = 1;
+  for (size_t k = 1; k < v.size(); ++k) {
+    if (v[k] != ',' && k + 1 != v.size()) continue;
+    size_t b = start;
+    while (b < k && v[b] == ' ') ++b;
+    out += (start > 1 ? ", " : "") + EntryInForm(v.substr(b, k - b), decimal);
+    start = k + 1;
+  }
+  return out + ")";
+}
+
 FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
   FilledText out;
   for (size_t i = 0; i < tmpl.size(); ++i) {
@@ -92,12 +167,11 @@ FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
     const size_t close = tmpl.find('}', i);
     if (close == std::string::npos) { out.unknown.push_back(tmpl.substr(i)); out.text += tmpl.substr(i); break; }
     const std::string name = tmpl.substr(i + 1, close - i - 1);
-    const auto it = q.find(name);
-    if (it == q.end()) {
+    if (const auto value = LookupPlaceholder(q, name)) {
+      out.text += *value;
+    } else {
       out.unknown.push_back(name);
       out.text += "{" + name + "?}";
-    } else {
-      out.text += it->second;
     }
     i = close;
   }

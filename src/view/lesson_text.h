@@ -10,6 +10,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,15 @@ struct FilledText {
   std::vector<std::string> unknown;   // placeholder names with no value (a lesson bug)
 };
 FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q);
+// The value of {name} in `q`. A name may end in a form (view/placeholder_reference.h): "|fraction"
+// the exact fraction alone, "|decimal" the decimal alone. nullopt: no such quantity, or no such form.
+std::optional<std::string> LookupPlaceholder(const Quantities& q, const std::string& name);
+// The name in `names` nearest to `name` (edit distance at most a third of its length, 1 at least;
+// else the shortest name that begins with it, for 3 characters or more), for "did you mean …?";
+// "" when none is near.
+std::string NearestName(const std::vector<std::string>& names, const std::string& name);
+// `name` without its form ("output|decimal" → "output").
+std::string PlaceholderBase(const std::string& name);
 // The placeholder names in `tmpl`, in order ("{{" and "}}" are not placeholders).
 std::vector<std::string> PlaceholderNames(const std::string& tmpl);
 

@@ -228,7 +228,25 @@ PY
     [ $rc -eq 2 ] || { echo "FAIL: --step with ESC exited $rc"; exit 1; }
     if grep -q $'\e' "$out/step.log"; then echo "FAIL: --step echoed a raw ESC"; exit 1; fi
     grep -qF 'no step "\x1B[31mRED\nx"' "$out/step.log" || { echo "FAIL: --step: $(cat "$out/step.log")"; exit 1; }
-    echo "ok: --step is echoed escaped" ;;
+    echo "ok: --step is echoed escaped"
+    # A file the app was asked to open that fails: the error line, and exit status 2 (it exited 0, so
+    # a script could not tell; issue 32), with --screenshot and from a window closed by the user.
+    set +e
+    "$app" --no-settings --screenshot "$out/bad.png" "$root/tests/data/bad/negative_weight.json" >"$out/bad.log" 2>&1
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || { echo "FAIL: a bad file with --screenshot exited $rc"; exit 1; }
+    grep -q "negative_weight.json: /weights/1: weight is negative" "$out/bad.log" || { echo "FAIL: bad file: $(cat "$out/bad.log")"; exit 1; }
+    "$app" --no-settings "$root/tests/data/bad/negative_weight.json" --state-file "$state" >"$out/bad.log" 2>&1 &
+    pid=$!
+    xdotool search --sync --onlyvisible --name '^Blockwise$' >/dev/null
+    expect library True
+    set +e
+    kill -TERM $pid; wait $pid
+    rc=$?
+    set -e
+    [ $rc -eq 2 ] || { echo "FAIL: a window opened with a bad file exited $rc when closed"; exit 1; }
+    echo "ok: a bad file named at start exits 2" ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"
     cp "$root/lessons/scenarios/worked_214.json" "$name"

@@ -1,0 +1,252 @@
+// The placeholder reference table; see placeholder_reference.h.
+#include "view/placeholder_reference.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace bw::view {
+
+namespace {
+
+// "position": the value at the step's position (it changes as the trace is scrubbed);
+// "final": the whole run's result, the same at every position; "input": from the file.
+constexpr PlaceholderDoc kDocs[] = {
+    // single_query: one query, its keys in blocks, the running (m, l, u) (view/lesson_text.cpp)
+    {"single_query", "m", "position", "The running maximum m after the blocks merged so far (\"ln 2\" when exact; 0 in raw mode, which subtracts no maximum)."},
+    {"single_query", "l", "position", "The running denominator l (the sum of the rescaled weights) after the blocks merged so far."},
+    {"single_query", "u", "position", "The running numerator u (the sum of the rescaled weight × value) after the blocks merged so far."},
+    {"single_query", "output_so_far", "position", "u / l after the blocks merged so far; \"—\" before the first block is merged."},
+    {"single_query", "output", "final", "The final output of the blocked computation, u / l after the last block (the same at every position)."},
+    {"single_query", "reference", "final", "The output computed directly, Σ w·v / Σ w over all keys at once: what the blocked output must equal."},
+    {"single_query", "average", "final", "The wrong answer: the plain mean of the blocks' own outputs (65/3 in the 2,1,4 example)."},
+    {"single_query", "blocks", "input", "The number of key blocks."},
+    {"single_query", "merged", "position", "How many blocks have been merged at this position."},
+    {"single_query", "n", "input", "The number of keys."},
+    {"single_query", "mode", "input", "\"stable\" (subtract the running maximum) or \"raw\" (no maximum; can overflow)."},
+    {"single_query", "weights", "input", "The weights as given, e.g. \"(2, 1, 4)\" (a scenario given weights; exact fractions)."},
+    {"single_query", "logits", "input", "The logits as given (a scenario given logits; the weights are e^logit, so the numbers are decimals)."},
+    {"single_query", "values", "input", "The values, one per key, e.g. \"(10, 20, 30)\"."},
+    {"single_query", "block_sizes", "input", "The keys in each block, e.g. \"(2, 1)\"."},
+    {"single_query", "m@J", "final", "The running maximum m just after block J is merged (J from 1)."},
+    {"single_query", "l@J", "final", "The running denominator l just after block J is merged."},
+    {"single_query", "u@J", "final", "The running numerator u just after block J is merged."},
+    {"single_query", "m_b@J", "final", "Block J's own maximum, before any merge."},
+    {"single_query", "l_b@J", "final", "Block J's own denominator Σ e^(s − m_b) over its keys."},
+    {"single_query", "u_b@J", "final", "Block J's own numerator Σ e^(s − m_b)·v over its keys."},
+    {"single_query", "local_output@J", "final", "Block J's own output u_b / l_b: what the wrong average averages."},
+    {"single_query", "alpha@J", "final", "The factor e^(m_old − m_new) that rescales the running l and u when block J is merged."},
+    {"single_query", "beta@J", "final", "The factor e^(m_b − m_new) that rescales block J's own l_b and u_b when it is merged."},
+
+    // attention: Q, K, V matrices, tiles, HBM/SRAM counters (view/attention_panels.cpp)
+    {"attention", "N_q", "input", "Rows of Q (queries)."},
+    {"attention", "N_k", "input", "Rows of K and V (keys)."},
+    {"attention", "d", "input", "Columns of Q and K (the head dimension)."},
+    {"attention", "d_v", "input", "Columns of V and O."},
+    {"attention", "scale", "input", "The factor applied to QKᵀ (1/√d unless the file gives one; 1 when the file gives the logits S)."},
+    {"attention", "B_r", "input", "Rows of a Q tile."},
+    {"attention", "B_c", "input", "Rows of a K/V tile."},
+    {"attention", "T_r", "input", "The number of Q tiles, ⌈N_q / B_r⌉."},
+    {"attention", "T_c", "input", "The number of K/V tiles, ⌈N_k / B_c⌉."},
+    {"attention", "order", "input", "The algorithm traced: \"reference\", \"flash1\" or \"flash2\"."},
+    {"attention", "mask", "input", "The mask: \"none\", \"causal\", \"key_padding\" or \"explicit\"."},
+    {"attention", "event", "position", "The trace event at this position, as the timeline labels it (\"read K_2\")."},
+    {"attention", "reads:TENSOR", "position", "HBM elements of TENSOR (Q K V S P O L m l D dO dP dS dQ dK dV) read up to this position."},
+    {"attention", "writes:TENSOR", "position", "HBM elements of TENSOR written up to this position."},
+    {"attention", "total_reads:TENSOR", "final", "HBM elements of TENSOR read by the whole forward pass."},
+    {"attention", "total_writes:TENSOR", "final", "HBM elements of TENSOR written by the whole forward pass."},
+    {"attention", "hbm_elements", "position", "HBM elements read and written up to this position."},
+    {"attention", "hbm_bytes", "position", "The same traffic in bytes (\"1.5 KiB\")."},
+    {"attention", "total_hbm_elements", "final", "HBM elements read and written by the whole forward pass."},
+    {"attention", "reference_hbm_elements", "final", "HBM elements of the materialising reference (S and P written to HBM) on the same input."},
+    {"attention", "flash1_hbm_elements", "final", "HBM elements of FlashAttention-1's order on the same input (a scenario that compares orders)."},
+    {"attention", "flash2_hbm_elements", "final", "HBM elements of FlashAttention-2's order on the same input (a scenario that compares orders)."},
+    {"attention", "reference_over_flash2", "final", "reference_hbm_elements / flash2_hbm_elements."},
+    {"attention", "formula_hbm_elements", "final", "The closed-form HBM count the paper's analysis gives for this shape (a scenario that states it)."},
+    {"attention", "M", "input", "The SRAM size M in elements that the tile sizes were derived from (a scenario that derives them)."},
+    {"attention", "M_bytes", "input", "M in bytes."},
+    {"attention", "sram_over_M_bytes", "final", "Bytes by which the SRAM peak exceeds M (present only when it does)."},
+    {"attention", "sram_peak_bytes", "final", "The most on-chip memory live at once (tiles, S/P, m, l, u), in bytes."},
+    {"attention", "scratch_bytes", "final", "HBM scratch the algorithm needs beyond Q, K, V and O (S and P for the reference)."},
+    {"attention", "reference_scratch_bytes", "final", "The reference's HBM scratch on the same input."},
+    {"attention", "flops", "position", "Matrix-product floating-point operations up to this position."},
+    {"attention", "exps", "position", "Exponentials computed up to this position."},
+    {"attention", "tiles_computed", "position", "Tiles computed up to this position."},
+    {"attention", "tiles_skipped", "position", "Tiles skipped (wholly masked) up to this position."},
+    {"attention", "total_tiles_computed", "final", "Tiles computed by the whole pass."},
+    {"attention", "total_tiles_skipped", "final", "Tiles skipped by the whole pass."},
+    {"attention", "max_abs_error", "final", "The largest |O_tiled − O_reference| over all entries."},
+    {"attention", "flagged_rows", "final", "Rows whose every key is masked (their output is defined as 0 and flagged)."},
+    {"attention", "O[I,J]", "final", "Entry (I, J) of the output O, from 1 (the first 8 × 8 only)."},
+    {"attention", "bwd_recompute_hbm_elements", "final", "HBM elements of the backward pass that recomputes P from Q, K and the saved statistics."},
+    {"attention", "bwd_reference_hbm_elements", "final", "HBM elements of the materialising backward pass (reads the stored P)."},
+    {"attention", "bwd_recompute_scratch_bytes", "final", "HBM scratch of the recomputing backward pass."},
+    {"attention", "bwd_reference_scratch_bytes", "final", "HBM scratch of the materialising backward pass."},
+    {"attention", "bwd_recompute_flops", "final", "Matrix-product operations of the recomputing backward pass."},
+    {"attention", "bwd_reference_flops", "final", "Matrix-product operations of the materialising backward pass."},
+    {"attention", "bwd_recompute_exps", "final", "Exponentials of the recomputing backward pass."},
+    {"attention", "bwd_reference_exps", "final", "Exponentials of the materialising backward pass."},
+    {"attention", "bwd_recompute_reads:TENSOR", "final", "HBM elements of TENSOR read by the recomputing backward pass."},
+    {"attention", "bwd_recompute_writes:TENSOR", "final", "HBM elements of TENSOR written by the recomputing backward pass."},
+    {"attention", "bwd_reference_reads:TENSOR", "final", "HBM elements of TENSOR read by the materialising backward pass."},
+    {"attention", "bwd_reference_writes:TENSOR", "final", "HBM elements of TENSOR written by the materialising backward pass."},
+    {"attention", "bwd_max_abs_diff", "final", "The largest difference between the two backward passes' dQ, dK and dV."},
+    {"attention", "forward_flops", "final", "Matrix-product operations of the forward pass (to set against the backward's)."},
+    {"attention", "bwd_events", "final", "The number of backward trace events."},
+    {"attention", "bwd_event", "position", "The backward event at this position; \"—\" in the forward part of the trace."},
+    {"attention", "bwd_hbm_elements_now", "position", "HBM elements of the backward pass up to this position."},
+    {"attention", "bwd_reads_now:TENSOR", "position", "HBM elements of TENSOR read by the backward pass up to this position."},
+    {"attention", "bwd_writes_now:TENSOR", "position", "HBM elements of TENSOR written by the backward pass up to this position."},
+    {"attention", "bwd_tiles_done", "position", "Backward tiles whose gradients are computed at this position."},
+    {"attention", "bwd_tiles_total", "final", "Backward tiles in all."},
+    {"attention", "bwd_recompute_formula_hbm_elements", "final", "The closed-form HBM count of the recomputing backward pass."},
+    {"attention", "bwd_reference_formula_hbm_elements", "final", "The closed-form HBM count of the materialising backward pass."},
+    {"attention", "dQ[I,J]", "final", "Entry (I, J) of the gradient dQ, from 1 (the first 4 × 4 only)."},
+    {"attention", "dK[I,J]", "final", "Entry (I, J) of the gradient dK, from 1 (the first 4 × 4 only)."},
+    {"attention", "dV[I,J]", "final", "Entry (I, J) of the gradient dV, from 1 (the first 4 × 4 only)."},
+
+    // moe: a mixture-of-experts model, its router and (optionally) where its weights live (view/moe_model.cpp)
+    {"moe", "shared_params", "input", "Parameters every token uses (the shared part)."},
+    {"moe", "expert_params", "input", "Parameters of one expert."},
+    {"moe", "experts", "input", "The number of experts."},
+    {"moe", "top_k", "input", "Experts chosen per token."},
+    {"moe", "total_params", "final", "All parameters: shared + experts × expert_params."},
+    {"moe", "active_params", "final", "Parameters one token uses: shared + top_k × expert_params."},
+    {"moe", "idle_params", "final", "Parameters one token leaves idle: total − active."},
+    {"moe", "experts_total_params", "final", "All experts' parameters together."},
+    {"moe", "experts_active_params", "final", "The chosen experts' parameters for one token."},
+    {"moe", "total_params_exact", "final", "total_params as an integer with separators."},
+    {"moe", "active_params_exact", "final", "active_params as an integer with separators."},
+    {"moe", "active_fraction", "final", "active / total as a fraction."},
+    {"moe", "tokens", "input", "The number of tokens routed."},
+    {"moe", "assignments", "final", "Token-to-expert assignments: tokens × top_k."},
+    {"moe", "capacity", "final", "The most tokens one expert accepts (\"∞\" without a capacity factor)."},
+    {"moe", "capacity_factor", "input", "The capacity factor as given (a fraction), or \"—\"."},
+    {"moe", "dropped_assignments", "final", "Assignments refused because the expert was full."},
+    {"moe", "tokens_fully_dropped", "final", "Tokens that lost every expert they chose."},
+    {"moe", "max_demand", "final", "The most assignments any expert was asked for."},
+    {"moe", "mean_demand", "final", "Assignments per expert on average, as a fraction."},
+    {"moe", "imbalance", "final", "max_demand / mean_demand, as a fraction."},
+    {"moe", "demand", "final", "Assignments asked of each expert, e.g. \"(3, 1, 2)\"."},
+    {"moe", "served", "final", "Assignments each expert accepted."},
+    {"moe", "served_now", "position", "Assignments each expert has accepted up to this position."},
+    {"moe", "demand:E", "final", "Assignments asked of expert E (from 1)."},
+    {"moe", "served:E", "final", "Assignments expert E accepted."},
+    {"moe", "dropped:E", "final", "Assignments expert E refused."},
+    {"moe", "load_now:E", "position", "Assignments expert E has accepted up to this position."},
+    {"moe", "token", "position", "The token routed at this position; \"—\" before the first and after the last."},
+    {"moe", "token_experts", "position", "The experts that token chose, e.g. \"E2, E5\"."},
+    {"moe", "token_gates", "position", "That token's gate weights for its experts."},
+    {"moe", "token_dropped", "position", "Which of that token's experts refused it, or \"—\"."},
+    {"moe", "training_tokens", "input", "Tokens of training in the compute estimate (a scenario with a deployment)."},
+    {"moe", "compute_total", "final", "Training compute if every parameter were used per token (FLOPs)."},
+    {"moe", "compute_active", "final", "Training compute with the active parameters only (FLOPs)."},
+    {"moe", "compute_ratio", "final", "compute_total / compute_active as a fraction."},
+    {"moe", "compute_ratio_x", "final", "The same ratio as \"× n\"."},
+    {"moe", "ep_devices", "input", "Devices the experts are spread over (expert parallelism)."},
+    {"moe", "ep_remote", "final", "Token copies sent to an expert on another device."},
+    {"moe", "ep_local", "final", "Token copies served by an expert on the token's own device."},
+    {"moe", "ep_busiest_device", "final", "The device with the most work (from 1)."},
+    {"moe", "ep_busiest_load", "final", "That device's assignments."},
+    {"moe", "ep_busiest_link", "final", "The most token copies on one link."},
+    {"moe", "ep_load", "final", "Assignments per device."},
+    {"moe", "hidden", "input", "The hidden size of one token's activation."},
+    {"moe", "activation_bytes", "input", "Bytes per activation element."},
+    {"moe", "weight_bits", "input", "Bits per weight."},
+    {"moe", "link_bytes_per_token", "final", "Bytes one token's activations move over the CPU–GPU link."},
+    {"moe", "expert_bytes_per_token", "final", "Expert weight bytes one token touches."},
+    {"moe", "gpu_weight_bytes", "final", "Weight bytes kept on the GPU."},
+    {"moe", "cpu_weight_bytes", "final", "Weight bytes kept in CPU memory."},
+    {"moe", "q_bits", "input", "Bits per weight of the quantised placement."},
+    {"moe", "q_expert_bytes_per_token", "final", "expert_bytes_per_token with quantised weights."},
+    {"moe", "q_cpu_weight_bytes", "final", "cpu_weight_bytes with quantised weights."},
+
+    // chart: a diagram of named items in columns (view/chart_model.cpp)
+    {"chart", "columns", "input", "The number of columns."},
+    {"chart", "items", "input", "The number of items."},
+    {"chart", "links", "input", "The number of links between items."},
+};
+
+// `name` against `pattern`: literal characters equal; "@J" takes digits; "[I,J]" takes "[digits,digits]";
+// a capital word after ':' takes the rest of the name.
+bool Matches(const char* pattern, const std::string& name) {
+  size_t i = 0;
+  for (const char* p = pattern; *p; ++p) {
+    if (*p == ':' ) {
+      if (i >= name.size() || name[i] != ':') return false;
+      return i + 1 < name.size();   // TENSOR, E: any non-empty rest
+    }
+    if (*p == 'J' && p > pattern && p[-1] == '@') {
+      size_t k = i;
+      while (k < name.size() && std::isdigit(static_cast<unsigned char>(name[k]))) ++k;
+      if (k == i) return false;
+      i = k;
+      continue;
+    }
+    if (*p == '[' && std::strncmp(p, "[I,J]", 5) == 0) {
+      size_t k = i;
+      if (k >= name.size() || name[k++] != '[') return false;
+      const auto digits = [&] {
+        const size_t s = k;
+        while (k < name.size() && std::isdigit(static_cast<unsigned char>(name[k]))) ++k;
+        return k > s;
+      };
+      if (!digits() || k >= name.size() || name[k++] != ',' || !digits() || k >= name.size() || name[k++] != ']') return false;
+      i = k;
+      p += 4;
+      continue;
+    }
+    if (i >= name.size() || name[i] != *p) return false;
+    ++i;
+  }
+  return i == name.size();
+}
+
+}  // namespace
+
+std::span<const PlaceholderDoc> PlaceholderDocs() { return kDocs; }
+
+const PlaceholderDoc* FindPlaceholderDoc(const std::string& kind, const std::string& name) {
+  for (const auto& d : kDocs)
+    if (kind == d.kind && Matches(d.pattern, name)) return &d;
+  return nullptr;
+}
+
+std::string PlaceholderReferenceMarkdown() {
+  std::string md =
+      "# Placeholder reference\n\n"
+      "<!-- Generated from src/view/placeholder_reference.cpp by `blockwise-cli placeholders --reference`;\n"
+      "     tests/view/placeholder_reference_test.cpp fails when this page and the table differ. -->\n\n"
+      "A lesson's texts (title, body, further, predict, answer, teacher notes, source) hold `{name}`\n"
+      "placeholders that the app fills from the engine at the step's position. A number typed into prose\n"
+      "is checked against nothing; a placeholder is the engine's own value. `blockwise-cli check` refuses a\n"
+      "name that the step's scenario does not offer, and `blockwise-cli placeholders FILE --position P`\n"
+      "lists every name a file offers there, with its value.\n\n"
+      "## Forms\n\n"
+      "| Written | Gives (for the 2,1,4 example's output) |\n|---|---|\n"
+      "| `{output}` | the value as the panels show it: `160/7 ≈ 22.86` |\n"
+      "| `{output\\|fraction}` | the exact fraction alone: `160/7` |\n"
+      "| `{output\\|decimal}` | the decimal alone: `22.86` |\n"
+      "| `{KEY/output}` | `output` of the lesson's scenario KEY at its last position |\n"
+      "| `{{` and `}}` | a literal brace |\n\n"
+      "A value with no `≈` (an integer, a count, a byte size) is the same in every form, except that a plain\n"
+      "fraction such as `2/5` gets its decimal in the decimal form. A vector (`d_v` > 1) is written\n"
+      "`(a, b)` and each entry takes the form.\n\n"
+      "## When a value is taken\n\n"
+      "- **position**: at the step's position; it changes as the class scrubs the timeline.\n"
+      "- **final**: the whole run's result, the same at every position (`{output}` is the final output\n"
+      "  even at `update:2`; the running value there is `{output_so_far}`).\n"
+      "- **input**: from the scenario file.\n\n"
+      "Exact fractions come only from a single-query scenario given `weights` (integers or fractions);\n"
+      "`logits` are exponentiated, so their numbers are decimals, whatever the inputs.\n\n"
+      "Capitals in a name stand for a part you choose: `J` a block number from 1, `I,J` a row and column\n"
+      "from 1, `TENSOR` one of Q K V S P O L m l D dO dP dS dQ dK dV, `E` an expert number from 1.\n";
+  const char* kinds[] = {"single_query", "attention", "moe", "chart"};
+  for (const char* kind : kinds) {
+    md += std::string("\n## Scenario kind `") + kind + "`\n\n| Name | Taken | Meaning |\n|---|---|---|\n";
+    for (const auto& d : kDocs)
+      if (std::strcmp(d.kind, kind) == 0) md += std::string("| `{") + d.pattern + "}` | " + d.when + " | " + d.meaning + " |\n";
+  }
+  return md;
+}
+
+}  // namespace bw::view
