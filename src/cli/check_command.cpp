@@ -2,6 +2,7 @@
 #include "cli/check_command.h"
 
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "cli/numerics_report.h"
@@ -9,6 +10,7 @@
 #include "view/document.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
+#include "view/single_query_model.h"
 
 namespace bw::cli {
 
@@ -18,6 +20,8 @@ struct Checked {
   std::string summary;
   // Every scenario loaded whose numerics report is not empty.
   std::vector<std::shared_ptr<const view::ScenarioModel>> numerics;
+  // Files given logits, not weights: their numbers are decimals (issue 32: "exactness is a trap").
+  std::set<std::string> logits;
 };
 
 // What the app's OpenFile does (view::OpenDocument), without the window.
@@ -25,6 +29,8 @@ Checked Check(const std::string& path) {
   Checked c;
   const auto note = [&](const std::shared_ptr<const view::ScenarioModel>& m) {
     if (const auto* rep = m->Numerics(); rep && !rep->empty()) c.numerics.push_back(m);
+    if (const auto* sq = dynamic_cast<const view::SingleQueryModel*>(m.get()); sq && sq->run().problem.score_kind == engine::ScoreKind::kLogits)
+      c.logits.insert(m->File());
   };
   const view::OpenedDocument doc = view::OpenDocument(path);
   if (doc.course) {  // a course: every lesson loaded as the app loads it when the clicker reaches it
@@ -67,6 +73,9 @@ void AddCheckCommand(CLI::App& app) {
         const Checked c = Check(f);  // before printing: a failure prints nothing on stdout
         std::cout << "ok: " << f << ": " << c.summary
                   << (c.numerics.empty() ? "" : "; numerics: see the warnings (overflow, underflow or NaN)") << "\n";
+        for (const auto& file : c.logits)
+          std::cerr << "note: " << file << ": /logits: the weights are e^logit, so its numbers are decimals; give \"weights\" "
+                    << "(integers or fractions) for exact answers (docs/authoring.md)\n";
         for (const auto& m : c.numerics)
           PrintNumericsWarnings(std::cerr, m->File(), *m->Numerics(), [&m](const engine::NumericsEvent& ev) { return m->InputPath(ev); });
         any_numerics = any_numerics || !c.numerics.empty();

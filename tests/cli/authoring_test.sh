@@ -69,4 +69,13 @@ lesson 'x' 'out'
 [ $? -eq 2 ] || bad "check number \"out\" was not refused"
 grep -q '/steps/0/check/number: .*no single number "out".*did you mean "output"?.*(single numbers here: .*average' "$T/err" || bad "number out: $(cat "$T/err")"
 
+# Integer logits are not exact: check says so (the README once promised exact answers "when the inputs are integers").
+"$CLI" check "$ROOT/lessons/scenarios/logits_ln2_0_ln4.json" >/dev/null 2>"$T/err" || bad "check on a logits file exited $?"
+grep -q 'logits_ln2_0_ln4.json: /logits: the weights are e^logit, so its numbers are decimals' "$T/err" || bad "no logits note: $(cat "$T/err")"
+"$CLI" check "$ROOT/lessons/scenarios/worked_214.json" >/dev/null 2>"$T/err"
+grep -q "logits" "$T/err" && bad "a weights file got the logits note"
+
+# The worked example of docs/authoring.md loads.
+"$CLI" check "$ROOT/lessons/examples/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "the authoring example fails: $(cat "$T/err")"
+
 exit $fail

@@ -127,6 +127,33 @@ TEST(ShippedLessons, LoadFillAndHighlight) {
   EXPECT_GE(steps, 40);
 }
 
+// docs/authoring.md's worked example: it loads, every placeholder fills, and the numbers the page
+// quotes are the engine's (output 40, the plain mean 305/9, the rescale factor at block 2 is 2/3; the
+// maximum rises twice).
+TEST(AuthoringExample, LoadsAndGivesTheNumbersTheGuideQuotes) {
+  const LessonModel m = LoadLessonModel(lessons_test::kRoot + "/lessons/examples/my-first-lesson.json");
+  ASSERT_EQ(m.lesson.steps.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    const auto& st = m.lesson.steps[static_cast<size_t>(i)];
+    for (const data::LocalText* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source})
+      for (const char* lang : {"zh", "en"}) {
+        std::vector<std::string> unknown;
+        Filled(m, i, t->In(lang), &unknown);
+        EXPECT_TRUE(unknown.empty()) << st.id << " " << lang;
+      }
+  }
+  const Quantities q = m.ScenarioOf(0).QuantitiesAt(m.ScenarioOf(0).EventCount() - 1);
+  EXPECT_EQ(q.at("output"), "40");
+  EXPECT_EQ(q.at("average"), "305/9 \u2248 33.89");
+  EXPECT_EQ(q.at("alpha@2"), "2/3 \u2248 0.6667");
+  EXPECT_EQ(q.at("m@1"), "ln 2");
+  EXPECT_EQ(q.at("m@2"), "ln 3");
+  EXPECT_EQ(q.at("m@3"), "ln 6");
+  const int e2 = m.lesson.FindStep("EXAMPLE/e2");
+  EXPECT_EQ(m.Fill("{alpha@2|fraction}", {}).text, "{alpha@2|fraction?}");   // not without the step's quantities
+  EXPECT_EQ(m.Fill("{alpha@2|fraction}", m.ScenarioOf(e2).QuantitiesAt(m.EventOf(e2))).text, "2/3");
+}
+
 TEST(ShippedScenarios, EveryFileLoadsAndEveryEventHasNumbers) {
   const auto files = ShippedScenarios();
   ASSERT_GE(files.size(), 15u);
