@@ -58,7 +58,8 @@ void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
 // Ctrl+O: a path field that filters, the library's lessons by title above its scenarios (s.model.library),
 // recent files.
 void DrawOpenBrowser(AppState& s);
-void DrawStatus(AppState& s);
+// The status line beside the title, cut with "…" to max_w pixels (the full text as a tooltip).
+void DrawStatus(AppState& s, float max_w);
 // Edit the current single-query scenario (weights/logits, values, block sizes, mode) with live
 // recompute; Save As writes it atomically.
 void DrawEditor(AppState& s);

@@ -88,17 +88,18 @@ void DrawTopBar(AppState& s, const Fonts& fonts) {
     ImGui::TextDisabled("(%s %d / %zu)", T(s, view::Str::step).c_str(), s.ui.step + 1, s.model.lesson->lesson.steps.size());
   }
   DrawClassBar(s);
-  // The status ("End of the lesson …", "reloaded …") beside the title, before the buttons: after
-  // them it ran past the window's right edge.
-  DrawStatus(s);
   // The buttons sit at the right edge, or on their own line when the title leaves no room.
   const ImGuiStyle& style = ImGui::GetStyle();
   const auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + style.FramePadding.x * 2; };
   const float buttons = button_w("\u25c0") + button_w("\u25b6") + button_w(T(s, view::Str::lang_switch)) + ImGui::GetFrameHeight() +
                         ImGui::CalcTextSize(T(s, view::Str::projector).c_str()).x + button_w("GPU") + button_w(T(s, view::Str::settings_button)) +
                         button_w("?") + style.ItemSpacing.x * 8 + style.ItemInnerSpacing.x;
-  ImGui::SameLine();
   const float right = ImGui::GetWindowContentRegionMax().x - buttons;
+  // The status ("End of the lesson …", "reloaded …") beside the title, before the buttons: after
+  // them it ran past the window's right edge; a long one ("reloaded /a/long/path.json") pushed the
+  // buttons onto a second row (issue 32), so it is cut to the room between.
+  DrawStatus(s, right - ImGui::GetCursorPosX() - style.ItemSpacing.x * 2);
+  ImGui::SameLine();
   if (ImGui::GetCursorPosX() > right) ImGui::NewLine();
   else ImGui::SetCursorPosX(right);
   if (ImGui::Button("\u25c0")) StepLesson(s, -1);
@@ -147,12 +148,17 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PopStyleColor();
 }
 
-void DrawStatus(AppState& s) {
+void DrawStatus(AppState& s, float max_w) {
   if (s.ui.status.empty()) return;
   // A lesson's status follows the language switch (L) like everything else on screen.
   if (const auto k = LessonStatus(s)) s.ui.status = view::UiText(*k, s.options.lang);
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", s.ui.status.c_str());
+  // (At least a few characters: with no room at all the buttons take the next row, as before.)
+  const std::string shown = ImGui::CalcTextSize(s.ui.status.c_str()).x <= max_w
+                                ? s.ui.status
+                                : ElideToWidth(s.ui.status, std::max(max_w, ImGui::GetFontSize() * 4));
+  ImGui::TextDisabled("%s", shown.c_str());
+  if (shown != s.ui.status && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.ui.status.c_str());
 }
 
 }  // namespace bw::app
