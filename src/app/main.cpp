@@ -112,7 +112,9 @@ int main(int argc, char** argv) {
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting; at a first launch the locale's, zh_* → zh, else en; with --no-settings zh)")
       ->check(CLI::IsMember({"zh", "en"}));
-  cli.add_flag("--projector", args.projector, "Projector palette (white background, thick lines, larger text)");
+  cli.add_flag("--projector,!--no-projector", args.projector,
+               "Projector palette (white background, thick lines, larger text); --no-projector: not, whatever the saved setting. "
+               "--lang, --projector and --font-px are for this run: the saved settings keep their own values");
   cli.add_flag("--presenter", args.presenter, "Presenter mode: teacher notes in a second window (F5)");
   cli.add_option("--font-px", args.font_px, "Base font size in logical pixels, before the screen's content scale (default: the saved setting, else 22)")
       ->check(CLI::Range(10.0f, 96.0f));
@@ -161,9 +163,12 @@ int main(int argc, char** argv) {
       bw::app::ShowToast(state, warn, bw::app::kToastSeconds);
     }
   }
-  if (!args.lang.empty()) state.options.lang = args.lang;
-  if (args.projector) state.options.projector = true;
-  if (args.font_px > 0) state.options.font_px = args.font_px;
+  // Given for this run only: saved settings keep their own values unless changed in the app.
+  const bw::app::Options options_before = state.options;
+  bw::app::RunOverrides overrides;
+  if (!args.lang.empty()) state.options.lang = *(overrides.lang = args.lang);
+  if (cli.get_option("--projector")->count() > 0) state.options.projector = *(overrides.projector = args.projector);
+  if (args.font_px > 0) state.options.font_px = *(overrides.font_px = args.font_px);
   if (!args.export_dir.empty()) state.options.export_dir = std::filesystem::absolute(args.export_dir).string();
   state.ui.presenter = args.presenter;
   state.ui.show_settings = args.show == "settings";
@@ -695,7 +700,7 @@ int main(int argc, char** argv) {
 #endif
     write_state_file();
     if (use_settings && state.ui.settings_dirty) {
-      const std::string err = bw::app::SaveSettings(state, settings_path);
+      const std::string err = bw::app::SaveSettings(bw::app::OptionsToSave(state.options, options_before, overrides), settings_path);
       // Named once, in the window and on stderr, with the file (an unwritable HOME printed a bare
       // "filesystem error" on stderr at every change, and the window said nothing: issue 31).
       if (!err.empty() && !settings_save_failed) {

@@ -81,17 +81,25 @@ std::string LoadSettings(AppState& s, const std::filesystem::path& path) {
   return line + "; the rest of the settings are used";
 }
 
-std::string SaveSettings(const AppState& s, const std::filesystem::path& path) {
+std::string SaveSettings(const Options& o, const std::filesystem::path& path) {
   // A recent file whose name is not UTF-8 (caf\xE9.json) cannot be written into JSON as it is, and
   // written as U+FFFD it would name no file: it is left out of the saved list (issue 31).
   nlohmann::json recent = nlohmann::json::array();
-  for (const std::string& r : s.options.recent)
+  for (const std::string& r : o.recent)
     if (data::IsUtf8(r)) recent.push_back(r);
-  nlohmann::json j = {{"lang", s.options.lang},         {"projector", s.options.projector},
-                      {"font_px", s.options.font_px},   {"play_speed", s.options.play_speed},
-                      {"monitor", s.options.monitor},   {"recent", recent}};
-  if (data::IsUtf8(s.options.export_dir)) j["export_dir"] = s.options.export_dir;
+  nlohmann::json j = {{"lang", o.lang},         {"projector", o.projector},
+                      {"font_px", o.font_px},   {"play_speed", o.play_speed},
+                      {"monitor", o.monitor},   {"recent", recent}};
+  if (data::IsUtf8(o.export_dir)) j["export_dir"] = o.export_dir;
   return platform::WriteSettingsText(path, data::DumpJson(j, 2) + "\n");
+}
+
+Options OptionsToSave(const Options& now, const Options& before, const RunOverrides& given) {
+  Options o = now;
+  if (given.lang && now.lang == *given.lang) o.lang = before.lang;
+  if (given.projector && now.projector == *given.projector) o.projector = before.projector;
+  if (given.font_px && now.font_px == *given.font_px) o.font_px = before.font_px;
+  return o;
 }
 
 std::string LanguageFromLocale(const char* lc_all, const char* lc_messages, const char* lang) {

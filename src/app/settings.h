@@ -9,6 +9,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "session/app_state.h"
@@ -26,6 +27,19 @@ std::string LoadSettings(AppState& s, const std::filesystem::path& path);
 // pointer is unset). "C" / "POSIX" / unset: "en".
 std::string LanguageFromLocale(const char* lc_all, const char* lc_messages, const char* lang);
 // Returns an error line ("" on success).
-std::string SaveSettings(const AppState& s, const std::filesystem::path& path);
+std::string SaveSettings(const Options& o, const std::filesystem::path& path);
+
+// Options given for one run only: a command-line option (--lang, --projector, --font-px) or a web
+// link's parameter (lang=, projector=, font_px=). Unset: not given.
+struct RunOverrides {
+  std::optional<std::string> lang;
+  std::optional<bool> projector;
+  std::optional<float> font_px;
+};
+// What the settings file keeps of `now`: a value given for this run (`given`) and not changed since
+// is saved as it was before the run (`before`), not as given (issue 32: one projector=1 link left
+// every later visit in projector mode, and a link's language was saved). A value the user changed
+// in the app is saved as changed.
+Options OptionsToSave(const Options& now, const Options& before, const RunOverrides& given);
 
 }  // namespace bw::app

@@ -198,6 +198,42 @@ TEST(Export, CreatesAMissingExportFolder) {
   EXPECT_NE(bw::app::MakeExportFolder(s).find("cannot create the export folder"), std::string::npos);
 }
 
+// Options given for one run (--lang en --projector, a link's lang=en&projector=1) are not saved: the
+// next run without them opens as the settings were (issue 32). A value the user changes is saved.
+TEST(Settings, ARunsOwnOptionsAreNotSavedUnlessChangedInTheApp) {
+  bw::app::Options before;
+  before.lang = "zh";
+  before.projector = false;
+  before.font_px = 22;
+  bw::app::RunOverrides given;
+  given.lang = "en";
+  given.projector = true;
+  given.font_px = 30;
+  bw::app::Options now = before;
+  now.lang = "en";
+  now.projector = true;
+  now.font_px = 30;
+  now.recent = {"/a.json"};
+  bw::app::Options saved = bw::app::OptionsToSave(now, before, given);
+  EXPECT_EQ(saved.lang, "zh");
+  EXPECT_FALSE(saved.projector);
+  EXPECT_FLOAT_EQ(saved.font_px, 22);
+  EXPECT_EQ(saved.recent, now.recent);   // the rest is saved as it is
+  // Changed in the app after the start (L, P, Ctrl +): saved as changed.
+  now.lang = "zh";
+  now.projector = false;
+  now.font_px = 33;
+  before.lang = "en";
+  saved = bw::app::OptionsToSave(now, before, given);
+  EXPECT_EQ(saved.lang, "zh");
+  EXPECT_FALSE(saved.projector);
+  EXPECT_FLOAT_EQ(saved.font_px, 33);
+  // Not given: saved as it is.
+  saved = bw::app::OptionsToSave(now, before, {});
+  EXPECT_EQ(saved.lang, "zh");
+  EXPECT_FLOAT_EQ(saved.font_px, 33);
+}
+
 TEST(Settings, FontSizeIsSavedLogicalWhateverTheContentScale) {
   const fs::path dir = TempDir("settings");
   AppState s;
@@ -205,7 +241,7 @@ TEST(Settings, FontSizeIsSavedLogicalWhateverTheContentScale) {
   s.options.font_px = 24.0f;
   s.options.export_dir = "/srv/exports";
   EXPECT_FLOAT_EQ(s.FontPx(), 48.0f);
-  ASSERT_EQ(bw::app::SaveSettings(s, dir / "settings.json"), "");
+  ASSERT_EQ(bw::app::SaveSettings(s.options, dir / "settings.json"), "");
   AppState t;
   t.ui.content_scale = 2.0f;
   ASSERT_EQ(bw::app::LoadSettings(t, dir / "settings.json"), "");
@@ -261,7 +297,7 @@ TEST(Settings, AFileNameThatIsNotUtf8DoesNotStopTheSave) {
   AppState s;
   s.options.recent = {(dir / "caf\xE9.json").string(), "/ok/lesson.json"};
   s.options.export_dir = (dir / "expor\xE9").string();
-  ASSERT_EQ(bw::app::SaveSettings(s, dir / "settings.json"), "");
+  ASSERT_EQ(bw::app::SaveSettings(s.options, dir / "settings.json"), "");
   AppState t;
   ASSERT_EQ(bw::app::LoadSettings(t, dir / "settings.json"), "");
   EXPECT_EQ(t.options.recent, std::vector<std::string>{"/ok/lesson.json"});
