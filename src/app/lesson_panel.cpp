@@ -87,8 +87,10 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   ImGui::PushFont(fonts.text);
   const auto part = [&](float from) { keep.push_back({from, ImGui::GetCursorScreenPos().y, KeepTogether::kPart}); };
   float y = ImGui::GetCursorScreenPos().y;
+  const float stem_top = y;
   Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
   part(y);
+  if (st.answer.empty()) keep.push_back({stem_top, ImGui::GetCursorScreenPos().y, KeepTogether::kStem});
   if (!st.answer.empty()) {
     y = ImGui::GetCursorScreenPos().y;
     Wrapped("\u2192 " + st.answer);
@@ -121,6 +123,11 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   if (compact) ImGui::PopFont();
   ImGui::EndGroup();
   if (ImGui::GetItemRectMax().y > y + 0.5f) part(y);  // the check's field or choices and the reveal row
+  // An open question keeps its sentence with its choices and field when the two fit on a page (in en
+  // the stem of N23/c1 ended page 2 and its choices began page 3, with no question above them). Put
+  // right after the whole box: the pager takes the first of these that fits.
+  if (st.answer.empty() && ImGui::GetItemRectMax().y > y + 0.5f)
+    keep.insert(keep.begin(), {stem_top, ImGui::GetItemRectMax().y, KeepTogether::kPart});
   const ImVec2 bottom = ImGui::GetItemRectMax();
   dl->ChannelsSetCurrent(0);
   const ImVec2 br(top.x + width, bottom.y + pad);

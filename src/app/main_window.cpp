@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <imgui.h>
+#include <imgui_internal.h>  // SetNextWindowScroll
 
 #include <algorithm>
 #include <cmath>
@@ -48,25 +49,60 @@ bool EndsSentence(std::string t) {
 // s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
 // begins is found from the lines just drawn (no line is ever cut in two); PageDown shows the next.
 void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::vector<PaintedText>& texts, float pane[4]) {
+  // Never scrolled: the page is placed by its top below. (A typed answer's hint made ImGui scroll the
+  // pane to keep the field in view, and the question went under the title: issue 29's walk-through.)
+  ImGui::SetNextWindowScroll(ImVec2(0, 0));
   ImGui::BeginChild("text", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   auto& tops = s.ui.text_page_top;
   if (tops.empty()) tops = {0.0f};
+  auto& stem_pages = s.ui.text_page_stem;
+  stem_pages.resize(tops.size(), 0);
   const int pages = static_cast<int>(tops.size());
   const int page = s.ui.text_page < 0 || s.ui.text_page >= pages ? pages - 1 : s.ui.text_page;
   const float top = tops[static_cast<size_t>(page)];
-  const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h;
-  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 at0 = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  pane[0] = at.x, pane[1] = at.y, pane[2] = at.x + w, pane[3] = at.y + h;
+  pane[0] = at0.x, pane[1] = at0.y, pane[2] = at0.x + w, pane[3] = at0.y + h;
+  // A page that begins inside an open question's box, below its sentence (the choices of N23/c1 in
+  // en: the class saw three answers and no question), repeats the sentence on one line first.
+  // (At most two lines, the second cut with "…": the question's own words, not its choices.)
+  std::vector<std::string> stem_lines;
+  if (s.PredictPending()) {
+    stem_lines = WrapLines("? " + StepTextNow(s).predict, w - ImGui::GetStyle().ItemSpacing.x);
+    if (stem_lines.size() > 2) {
+      std::string rest;
+      for (size_t k = 1; k < stem_lines.size(); ++k) rest += (k > 1 ? " " : "") + stem_lines[k];
+      stem_lines.resize(2);
+      stem_lines[1] = ElideToWidth(rest, w - ImGui::GetStyle().ItemSpacing.x);
+    }
+  }
+  const float stem_h = line * static_cast<float>(stem_lines.size());
+  const float shift = stem_pages[static_cast<size_t>(page)] && !stem_lines.empty() ? stem_h : 0.0f;
+  const float room_of_page = h - line * 1.2f;
+  const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h - shift;
+  if (shift > 0) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    for (const auto& l : stem_lines) Said(l);
+    ImGui::PopStyleColor();
+  }
+  const ImVec2 at(at0.x, at0.y + shift);
   // The page shown: drawn from its top, clipped where the next page begins.
-  ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h, bottom - top)), true);
+  ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h - shift, bottom - top)), true);
+  ImGui::SetCursorScreenPos(at);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
   const size_t first = texts.size();
   const std::vector<KeepTogether> keep = DrawStepText(s, fonts);
   ImGui::PopClipRect();
   // Where the pages begin: a new page at the first line that does not end inside this one.
   std::vector<float> found{0.0f};
-  const float room = h - line * 1.2f;  // a page keeps a line for its "more" mark
+  std::vector<char> found_stem{0};
+  float room = room_of_page;  // a page keeps a line for its "more" mark (and one for a repeated question)
+  const KeepTogether* stem = nullptr;
+  const KeepTogether* box = nullptr;
+  for (const auto& k : keep) {
+    if (k.kind == KeepTogether::kStem) stem = &k;
+    if (k.kind == KeepTogether::kQuestionBox) box = &k;
+  }
   // A page never splits what fits on one: a line inside the question box starts its page at the
   // box's top when the box fits on a page (it comes first: its own page), else at the top of its
   // part (the question, the answer, the check and reveal row) when that fits.
@@ -118,6 +154,9 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         }
       }
       found.push_back(y0);
+      const bool repeats = stem && box && !stem_lines.empty() && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
+      found_stem.push_back(repeats ? 1 : 0);
+      room = room_of_page - (repeats ? stem_h : 0.0f);
     }
   }
   // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
@@ -133,17 +172,18 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     if (k.kind == KeepTogether::kQuestionBox) s.ui.question_last_page = page_of(content_y(k.bottom) - line);
     if (k.kind == KeepTogether::kAnswer) answer_page = page_of(content_y(k.top));
   }
-  if (found.size() == 1) found = {0.0f};  // it all fits: one page (the mark's line is not needed)
+  if (found.size() == 1) found = {0.0f}, found_stem = {0};  // it all fits: one page (the mark's line is not needed)
   // Lines outside the page shown are not on screen: drop them from the record (the legibility test
   // reads what the class sees).
-  const float shown_to = page + 1 < pages ? bottom : top + h;
+  const float shown_to = page + 1 < pages ? bottom : top + h - shift;
   texts.erase(std::remove_if(texts.begin() + static_cast<std::ptrdiff_t>(first), texts.end(),
                              [&](const PaintedText& t) {
                                return t.y1 - at.y + top > shown_to + 0.5f || t.y0 - at.y + top < top - 0.5f;
                              }),
               texts.end());
-  if (found != tops) {
+  if (found != tops || found_stem != stem_pages) {
     tops = found;
+    stem_pages = found_stem;
     s.ui.layout_settling = true;
     if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
   } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
@@ -160,7 +200,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     const view::Str key = reveals_next ? view::Str::text_reveal_next : page + 1 < pages ? view::Str::text_more : view::Str::text_last_page;
     const std::string mark = view::UiFormat(key, s.options.lang, {std::to_string(page + 1), std::to_string(pages)});
     const float mw = ImGui::CalcTextSize(mark.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
-    ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, at.y + h - line));
+    ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, at0.y + h - line));
     if (ImGui::SmallButton(mark.c_str())) StepLesson(s, reveals_next || page + 1 < pages ? +1 : -1);
     SaidItem(mark, TextRole::kHint);
   }

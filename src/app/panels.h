@@ -26,9 +26,10 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
 float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float max_h = 1e9f);
 // A stretch of the step text (screen pixels) that a page keeps together when it fits on one: the
 // question box, and inside it the question, the answer, the check and reveal row.
+// kStem: an open question's sentence; a page that begins below it inside the box repeats it.
 struct KeepTogether {
   float top, bottom;
-  enum Kind { kQuestionBox, kPart, kAnswer } kind;
+  enum Kind { kQuestionBox, kPart, kAnswer, kStem } kind;
 };
 // The question box (Reveal, the check), the body, the further line; returns what a page keeps
 // together, the question box first (none when the step asks nothing).

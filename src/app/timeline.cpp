@@ -21,8 +21,10 @@ void DrawGpuTimeline(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   float pos_us = static_cast<float>(c.position_ns * 1e-3);
+  ImGui::PushAllowKeyboardFocus(false);   // Tab made the slider a text field (see DrawTimeline)
   if (ImGui::SliderFloat("##gpu_timeline", &pos_us, 0.0f, static_cast<float>(c.span_ns * 1e-3), GpuTimelineLabel(s).c_str()))
     ScrubGpuReplay(s, SliderUsToNs(pos_us, c.span_ns));
+  ImGui::PopAllowKeyboardFocus();
   ImGui::Dummy(ImVec2(0, 10));
 }
 
@@ -38,7 +40,11 @@ void DrawTimeline(AppState& s) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-1);
   const std::string label = std::to_string(s.ui.event + 1) + " / " + std::to_string(n) + "   " + cur->EventTitle(s.ui.event, s.options.lang);
+  // Not a Tab stop: Tab turned the slider into a text field that took the typed answer and the
+  // clicker's PageUp/PageDown until Esc (issue 29's walk-through); Tab now reaches the answer field.
+  ImGui::PushAllowKeyboardFocus(false);
   if (ImGui::SliderInt("##timeline", &e, 0, n - 1, label.c_str())) SetEvent(s, e);
+  ImGui::PopAllowKeyboardFocus();
   // Block boundaries as grey ticks, lesson steps as blue triangles, under the slider.
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   auto* dl = ImGui::GetWindowDrawList();

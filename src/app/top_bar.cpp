@@ -44,25 +44,6 @@ void DrawClassBar(AppState& s) {
   }
 }
 
-// `text` cut at a character boundary, with "…", to fit `max_w` pixels in the current font: a title of
-// a megabyte (or of 49,000 characters) pushed the status line and its notices off the bar (issue 31).
-std::string ElideToWidth(const std::string& text, float max_w) {
-  if (ImGui::CalcTextSize(text.c_str()).x <= max_w) return text;
-  std::vector<size_t> ends;  // byte offsets after each of the first 400 characters
-  for (size_t i = 0; i < text.size() && ends.size() < 400;) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    i += c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : 4;
-    ends.push_back(std::min(i, text.size()));
-  }
-  size_t lo = 0, hi = ends.size();  // the longest prefix of `lo` characters that fits
-  while (lo < hi) {
-    const size_t mid = (lo + hi + 1) / 2;
-    if (ImGui::CalcTextSize((text.substr(0, ends[mid - 1]) + "\u2026").c_str()).x <= max_w) lo = mid;
-    else hi = mid - 1;
-  }
-  return (lo ? text.substr(0, ends[lo - 1]) : std::string()) + "\u2026";
-}
-
 }  // namespace
 
 void DrawTopBar(AppState& s, const Fonts& fonts) {

@@ -23,6 +23,7 @@ void NewStep(AppState& s) {
   s.ui.status_of_step = false;
   s.ui.text_page = 0;
   s.ui.text_page_top = {0.0f};
+  s.ui.text_page_stem = {0};
   s.ui.question_last_page = 0;
   s.ui.to_answer_page = false;
   s.ui.revealed = s.ui.revealed_steps.count(s.ui.step) > 0;

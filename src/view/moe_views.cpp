@@ -50,9 +50,10 @@ std::string Times(std::int64_t num, std::int64_t den) {
 // [SECTION] Compute ----------------------------------------------------------------------------------
 
 Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal, bool floors) const {
-  // At the floors (SceneFrame::floors) the same picture in a 40 × 15.6 em frame: every text 1.4 times
-  // larger on screen; a bar too short for its figure has it beside its end.
-  const float kW = floors ? 40 : 56, kH = floors ? 15.6f : 22, kBarX = floors ? 12.5f : 17, kBarW = kW - kBarX - (floors ? 0.6f : 3);
+  // At the floors (SceneFrame::floors) the same picture in a 40 × 15.9 em frame: every text 1.4 times
+  // larger on screen; a bar too short for its figure has it beside its end. (D, a number the step is
+  // about, is drawn at the key size: the bar under it starts clear of it, its foot was cut: issue 29.)
+  const float kW = floors ? 40 : 56, kH = floors ? 15.9f : 22, kBarX = floors ? 12.5f : 17, kBarW = kW - kBarX - (floors ? 0.6f : 3);
   const float kTitle = floors ? 1.0f : 1.3f, kLine = floors ? 1.2f : 1.0f, x0 = floors ? 0.4f : 1;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& est = *compute_;
@@ -61,7 +62,7 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal, b
   sc.floors = floors;
   sc.background = pal.background;
   sc.texts.push_back({"compute.title", x0, floors ? 0.2f : 0.6f, kTitle, pal.text, T(Str::moe_compute_title)});
-  sc.texts.push_back({"compute.D", x0, floors ? 1.5f : 2.6f, 1.0f, pal.text_muted,
+  sc.texts.push_back({"compute.D", x0, floors ? 1.4f : 2.6f, 1.0f, pal.text_muted,
                       T(Str::moe_d) + " = " + FormatFlops(engine::BigInt(scenario_.deployment->training_tokens))});
   // Two linear bars: 6·N·D with the total and with the active parameter count.
   const double frac = static_cast<double>(est.ratio_den) / static_cast<double>(est.ratio_num);   // active / total
@@ -77,17 +78,17 @@ Scene MoeModel::BuildComputeScene(const std::string& lang, const Palette& pal, b
       r.label = figure;
     sc.rects.push_back(r);
   };
-  bar("compute.total", floors ? 3.0f : 5.0f, kBarW, T(Str::moe_n_total), FormatParams(count_.total), est.with_total, TileState::kProcessed);
-  bar("compute.active", floors ? 5.9f : 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
+  bar("compute.total", floors ? 3.35f : 5.0f, kBarW, T(Str::moe_n_total), FormatParams(count_.total), est.with_total, TileState::kProcessed);
+  bar("compute.active", floors ? 6.25f : 9.0f, kBarW * static_cast<float>(frac), T(Str::moe_n_active), FormatParams(count_.active_per_token),
       est.with_active, TileState::kInSram);
-  sc.texts.push_back({"compute.ratio", x0, floors ? 8.7f : 13.4f, floors ? 1.5f : 1.6f, pal.text,
+  sc.texts.push_back({"compute.ratio", x0, floors ? 9.05f : 13.4f, floors ? 1.5f : 1.6f, pal.text,
                       T(Str::moe_ratio) + T(Str::colon) + FormatParams(count_.total) + " / " + FormatParams(count_.active_per_token) + " = " +
                           std::to_string(est.ratio_num) + "/" + std::to_string(est.ratio_den) + " = " +
                           Times(est.ratio_num, est.ratio_den)});
   sc.texts.back().key = floors;
-  sc.texts.push_back({"compute.over", x0, floors ? 10.9f : 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
-  sc.texts.push_back({"compute.missing", x0, floors ? 12.2f : 17.3f, 1.0f, pal.text, T(Str::moe_missing)});
-  sc.texts.push_back({"compute.c_note", x0, floors ? 13.9f : 19.6f, 0.95f, pal.text, T(Str::moe_c_note)});
+  sc.texts.push_back({"compute.over", x0, floors ? 11.2f : 15.8f, 1.0f, pal.text, T(Str::moe_overcount)});
+  sc.texts.push_back({"compute.missing", x0, floors ? 12.5f : 17.3f, 1.0f, pal.text, T(Str::moe_missing)});
+  sc.texts.push_back({"compute.c_note", x0, floors ? 14.1f : 19.6f, 0.95f, pal.text, T(Str::moe_c_note)});
   return sc;
 }
 
@@ -285,7 +286,7 @@ Scene MoeModel::BuildCpuGpuScene(std::int64_t token, const std::string& lang, co
 // held — the link's bytes per token, the weights the CPU cores read per token, the quantised variant,
 // the thread binding. (The GPU's attention box is named in its HBM's title; the NUMA note is left out.)
 Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& lang, const Palette& pal) const {
-  constexpr float kW = 40, kH = 16.2f, kTopH = 9.6f, kGpuW = 12.4f, kLinkX = 12.6f, kCpuX = 19.6f, kCpuW = kW - kCpuX;
+  constexpr float kW = 40, kH = 16.6f, kTopH = 9.9f, kGpuW = 12.4f, kLinkX = 12.6f, kCpuX = 19.6f, kCpuW = kW - kCpuX;
   const auto T = [&](Str k) { return UiText(k, lang); };
   const auto& pl = *placement_;
   const auto& c = scenario_.config;
@@ -307,9 +308,11 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
   hbm.label = wrapped(T(Str::het_gpu_hbm), (kGpuW - 1.6f) / 1.15f);
   hbm.sublabel = FormatParams(c.shared_params) + " \u00d7 " + std::to_string(pl.weight_bits) + " bit";
   sc.rects.push_back(hbm);
-  sc.texts.push_back({"gpu.bytes", 0.4f, 6.7f, 1.0f, pal.text, "= " + FormatInt(pl.gpu_weight_bytes) + " " + unit});
+  // (The byte lines are drawn at the key size on a projector: each clear of the next, issue 29's
+  // walk-through saw "= 400,000,000 bytes" over the token line and "8,192 bytes" under the cores' bar.)
+  sc.texts.push_back({"gpu.bytes", 0.4f, 6.65f, 1.0f, pal.text, "= " + FormatInt(pl.gpu_weight_bytes) + " " + unit});
   if (token >= 0)
-    sc.texts.push_back({"token", 0.4f, 8.1f, 1.0f, pal.text,
+    sc.texts.push_back({"token", 0.4f, 8.45f, 1.0f, pal.text,
                         T(Str::het_token) + " " + scenario_.token_labels[static_cast<size_t>(token)] + " \u2192 " +
                             QuantitiesAt(CpuGpuEvent() + 1 + static_cast<int>(token)).at("token_experts")});
 
@@ -347,20 +350,20 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
   const auto line = [&](const std::string& id, float y, Color col, const std::string& text) {
     sc.texts.push_back({id, 0.4f, y, 1.0f, col, text});
   };
-  line("link.bytes", 9.8f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
+  line("link.bytes", 10.1f, pal.text, T(Str::het_link) + T(Str::colon) + "2\u00b7h\u00b7b = " + FormatInt(pl.link_bytes_per_token) + " " + unit + " / token");
   // The CPU cores' line sits on a box of its own so that HET/x2 and x3 can point at the cores; clear
   // of the lines above and below, which the painter may enlarge to the floor (its highlight border cut
   // through "8,192 bytes", a helper).
-  SceneRect cores = BoxRect("cpu.cores", 0.1f, 11.3f, kW - 0.2f, 1.5f, pal.in_sram, pal);
+  SceneRect cores = BoxRect("cpu.cores", 0.1f, 11.95f, kW - 0.2f, 1.5f, pal.in_sram, pal);
   sc.rects.push_back(cores);
-  line("cpu.cores.line", 11.5f, pal.text,
+  line("cpu.cores.line", 12.15f, pal.text,
        T(Str::het_weights_read) + " " + std::to_string(c.top_k) + " \u00d7 " + FormatParams(c.expert_params) + " \u00d7 " +
            std::to_string(pl.weight_bits) + " bit = " + FormatInt(pl.expert_bytes_per_token) + " " + unit + " / token");
   if (placement_q_)
-    line("cpu.quantised", 13.1f, pal.text,
+    line("cpu.quantised", 13.75f, pal.text,
          T(Str::het_quantised) + " " + std::to_string(placement_q_->weight_bits) + " bit" + T(Str::colon) + FormatInt(placement_q_->cpu_weight_bytes) + " " +
              unit + " " + T(Str::het_in_memory) + T(Str::list_comma) + FormatInt(placement_q_->expert_bytes_per_token) + " " + unit + " / token " + T(Str::het_read));
-  line("cpu.binding", placement_q_ ? 14.4f : 13.1f, pal.text_muted, T(Str::het_binding));
+  line("cpu.binding", placement_q_ ? 15.25f : 13.75f, pal.text_muted, T(Str::het_binding));
   return sc;
 }
 
