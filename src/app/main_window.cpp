@@ -66,24 +66,41 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   // A page that begins inside an open question's box, below its sentence (the choices of N23/c1 in
   // en: the class saw three answers and no question), repeats the sentence on one line first.
   // (At most two lines, the second cut with "…": the question's own words, not its choices.)
-  std::vector<std::string> stem_lines;
+  // In the question's own font (the text font, ≥ 28 px em on a projector).
+  // Two lines where the page keeps three of its own, else one (cut with "…"), else none.
+  std::vector<std::string> stem_lines, stem_one;
+  ImGui::PushFont(fonts.text);
+  const float stem_line = ImGui::GetTextLineHeightWithSpacing();
   if (s.PredictPending()) {
-    stem_lines = WrapLines("? " + StepTextNow(s).predict, w - ImGui::GetStyle().ItemSpacing.x);
+    const std::string q = "? " + StepTextNow(s).predict;
+    const float avail = w - ImGui::GetStyle().ItemSpacing.x;
+    stem_lines = WrapLines(q, avail);
     if (stem_lines.size() > 2) {
       std::string rest;
       for (size_t k = 1; k < stem_lines.size(); ++k) rest += (k > 1 ? " " : "") + stem_lines[k];
       stem_lines.resize(2);
-      stem_lines[1] = ElideToWidth(rest, w - ImGui::GetStyle().ItemSpacing.x);
+      stem_lines[1] = ElideToWidth(rest, avail);
     }
+    stem_one = {ElideToWidth(q, avail)};
   }
-  const float stem_h = line * static_cast<float>(stem_lines.size());
-  const float shift = stem_pages[static_cast<size_t>(page)] && !stem_lines.empty() ? stem_h : 0.0f;
+  ImGui::PopFont();
   const float room_of_page = h - line * 1.2f;
+  // (Whole pixels: ImGui floors the cursor, and a fractional shift put the first choice's top half a
+  // pixel above the page, out of the record of what is on screen.)
+  const auto stem_height = [&](int n) { return std::ceil(stem_line * static_cast<float>(n)); };
+  const int stem_fits = stem_lines.empty()                                               ? 0
+                        : room_of_page - stem_height(static_cast<int>(stem_lines.size())) >= 3 * line ? static_cast<int>(stem_lines.size())
+                        : room_of_page - stem_height(1) >= 2 * line                      ? 1
+                                                                                         : 0;
+  const int stem_here = std::min<int>(stem_pages[static_cast<size_t>(page)], stem_fits);
+  const float shift = stem_here > 0 ? stem_height(stem_here) : 0.0f;
   const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h - shift;
   if (shift > 0) {
+    ImGui::PushFont(fonts.text);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    for (const auto& l : stem_lines) Said(l);
+    for (const auto& l : stem_here == 1 ? stem_one : stem_lines) Said(l);
     ImGui::PopStyleColor();
+    ImGui::PopFont();
   }
   const ImVec2 at(at0.x, at0.y + shift);
   // The page shown: drawn from its top, clipped where the next page begins.
@@ -154,9 +171,9 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         }
       }
       found.push_back(y0);
-      const bool repeats = stem && box && !stem_lines.empty() && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
-      found_stem.push_back(repeats ? 1 : 0);
-      room = room_of_page - (repeats ? stem_h : 0.0f);
+      const bool repeats = stem && box && stem_fits > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
+      found_stem.push_back(repeats ? static_cast<char>(stem_fits) : 0);
+      room = room_of_page - (repeats ? stem_height(stem_fits) : 0.0f);
     }
   }
   // The pages the open question spans (PageDown shows them before it reveals) and the answer's page

@@ -113,7 +113,8 @@ struct Transient {
   // page (PageUp back into a step), resolved when drawn.
   int text_page = 0;
   std::vector<float> text_page_top{0.0f};
-  // Per page: 1 when it begins inside an open question's box below its sentence, which it repeats.
+  // Per page: how many lines of an open question's sentence it repeats (0–2): a page that begins inside
+  // the question's box below its sentence, among its choices.
   std::vector<char> text_page_stem{0};
   int question_last_page = 0;   // the last page the question box reaches: PageDown shows it before it reveals
   bool to_answer_page = false;  // just revealed: the text shows the page the answer begins on
