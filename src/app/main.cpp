@@ -66,7 +66,7 @@ const auto kProcessStart = Clock::now();
 struct Args {
   std::string file, lesson, scenario, step, position, screenshot, dump_scene, lang, open_after, state_file, export_dir, show, class_at, class_state;
   int width = 1600, height = 1000;
-  bool projector = false, presenter = false, no_settings = false, reveal = false;
+  bool projector = false, presenter = false, no_settings = false, reveal = false, link = false;
   float font_px = 0;     // 0 = from settings
   float scale = 1;       // --screenshot at this scale (re-laid out with a scaled font)
   double gpu_replay_at = -1;  // open the GPU panel replaying the H200 recording at this many seconds
@@ -112,6 +112,9 @@ int main(int argc, char** argv) {
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting; at a first launch the locale's, zh_* → zh, else en; with --no-settings zh)")
       ->check(CLI::IsMember({"zh", "en"}));
+  cli.add_flag("--link", args.link,
+               "The options come from a web link: a step or position that does not exist is shown as an error over the library, "
+               "instead of exit status 2");
   cli.add_flag("--projector,!--no-projector", args.projector,
                "Projector palette (white background, thick lines, larger text); --no-projector: not, whatever the saved setting. "
                "--lang, --projector and --font-px are for this run: the saved settings keep their own values");
@@ -198,30 +201,47 @@ int main(int argc, char** argv) {
     const std::string course = Root() + "/lessons/course.json";
     if (asked != course && bw::app::OpenFile(state, course)) state.ui.error = refused;
   }
+  // A web link's step or position that does not exist (--link): its error over what opens instead,
+  // the library (the page was a blank grey one, the reason only in the browser's console: issue 32).
+  bool link_failed = false;
+  const auto link_error = [&](const std::string& reason) {
+    state.ui.error = "link: " + reason;
+    link_failed = true;
+  };
   if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
     // Echoed as one escaped line, cut (an ESC sequence or a newline in the argument reached the
     // terminal raw: issue 31).
-    std::cerr << "error: no step \"" << bw::data::LoadError::OneLine(args.step, 200) << "\" in " << (state.ui.opened_path.empty() ? asked : state.ui.opened_path)
-              << (state.model.course ? " or its course " + state.model.course->course.file : std::string()) << "\n";
-    return 2;
+    std::string lessons;
+    if (state.model.course)
+      for (const auto& l : state.model.course->outlines) lessons += (lessons.empty() ? "" : ", ") + l.id;
+    const std::string reason = "no step \"" + bw::data::LoadError::OneLine(args.step, 200) + "\" in " +
+                               (state.ui.opened_path.empty() ? asked : state.ui.opened_path) +
+                               (state.model.course ? " or its course " + state.model.course->course.file + " (lessons: " + lessons + ")" : std::string());
+    std::cerr << "error: " << reason << "\n";
+    if (!args.link) return 2;
+    link_error(reason);
   }
-  if (!args.position.empty()) {
+  if (!args.position.empty() && !link_failed) {
     const auto* cur = state.Current();
     const int e = cur ? cur->FindPosition(args.position) : -1;
     if (e < 0) {
-      std::cerr << "error: no position \"" << bw::data::LoadError::OneLine(args.position, 200) << "\"" << (cur ? " (use " + cur->PositionHelp() + ")" : "") << "\n";
-      return 2;
+      const std::string reason = "no position \"" + bw::data::LoadError::OneLine(args.position, 200) + "\"" + (cur ? " (use " + cur->PositionHelp() + ")" : "");
+      std::cerr << "error: " << reason << "\n";
+      if (!args.link) return 2;
+      link_error(reason);
+    } else {
+      bw::app::SetEvent(state, e);
     }
-    bw::app::SetEvent(state, e);
   }
   if (args.reveal) bw::app::Reveal(state);
   // The library of what there is to teach, the course's lessons as cards: the start screen when no
   // file, lesson, scenario or step was named (the course is open behind it: Esc shows its first step).
   state.model.library = bw::view::BuildLibrary(ShippedFiles(), state.model.course ? &*state.model.course : nullptr);
   // (A soak steps through the lessons themselves.)
-  state.ui.show_library = args.show == "library" || (args.soak == 0 && args.step.empty() && args.position.empty() &&
-                                                     (startup_failed || (args.file.empty() && args.lesson.empty() && args.scenario.empty())));
+  state.ui.show_library = args.show == "library" || link_failed ||
+                         (args.soak == 0 && args.step.empty() && args.position.empty() &&
+                          (startup_failed || (args.file.empty() && args.lesson.empty() && args.scenario.empty())));
   if (!args.open_after.empty() && !bw::app::OpenFile(state, args.open_after))
     std::cerr << "error: " << state.ui.error << "\n";
 #ifndef __EMSCRIPTEN__

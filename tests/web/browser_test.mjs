@@ -270,6 +270,20 @@ if (!process.env.BW_CLASS_ONLY) {
   await page.screenshot({ path: path.join(out, 'web-bad-file.png') });
   await page.close();
 }
+// Links that name what does not exist (issue 32): the page shows the one-line error over the library,
+// never a blank page, and a lesson that is not there is not quietly replaced by RC-T3.
+for (const [query, want] of [['lesson=NOPE&step=b2', 'no step "NOPE/b2"'], ['lesson=RC-T3&step=zz9', 'no step "RC-T3/zz9"'],
+                             ['lesson=NOPE', 'no step "NOPE"'], ['lesson=RC-T3&step=b2&position=update:99', 'no position "update:99"']]) {
+  console.log(`link ${query}:`);
+  const { page } = await open(`${query}&lang=en`);
+  await frames(page, 4);
+  const d = await page.evaluate(() => window.bw.dump());
+  console.log(`  error: ${JSON.stringify(d.error)}; library ${d.library}`);
+  if (!(d.error || '').startsWith('link: ' + want)) fail(`link ${query}: the page says ${JSON.stringify(d.error)}, not "link: ${want}…"`);
+  if (!d.library) fail(`link ${query}: the library is not shown under the error`);
+  if ((await bannerPixels(page)) < W * 20) fail(`link ${query}: the error banner is not on screen`);
+  await page.close();
+}
 // The projector palette, for looking at.
 {
   const { page } = await open('lesson=RC-T3&step=b2&lang=zh&projector=1');
