@@ -5,6 +5,9 @@
 #include "app/widgets.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>  // GetInputTextState: Tab selects the typed answer
+
+#include <utility>
 
 namespace bw::app {
 
@@ -22,9 +25,21 @@ void CheckWidgets(AppState& s, bool compact) {
   if (!check.number.empty()) {
     if (!compact) Said(T(s, view::Str::check_prompt));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    // Tab (shortcuts.cpp): the field takes the keyboard (the request lands a frame later) with what it
+    // holds selected, so a second try is typed over the first.
+    const bool tabbed = s.ui.focus_answer > 0;
+    if (tabbed && !(s.ui.answer_field != 0 && ImGui::GetActiveID() == s.ui.answer_field)) ImGui::SetKeyboardFocusHere();
     const std::string hint = compact ? T(s, view::Str::check_prompt_short) : "";
     const bool enter = ImGui::InputTextWithHint("##answer", hint.c_str(), s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
+    if (tabbed) {
+      if (ImGui::IsItemActive()) {
+        if (ImGuiInputTextState* text = ImGui::GetInputTextState(ImGui::GetItemID())) text->SelectAll();
+        s.ui.focus_answer = 0;
+      } else {
+        --s.ui.focus_answer;   // a few frames at most (a field not drawn never takes it)
+      }
+    }
     if (compact) SaidItem(hint, TextRole::kHint);
     s.ui.answer_field = ImGui::GetItemID();
     if (ImGui::IsItemEdited()) s.ui.answer_verdict = s.ui.answer_mistake = -1;  // a new answer: not checked yet

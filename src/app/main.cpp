@@ -200,13 +200,14 @@ int main(int argc, char** argv) {
     const std::string refused = state.ui.error;
     const std::string course = Root() + "/lessons/course.json";
     if (asked != course && bw::app::OpenFile(state, course)) state.ui.error = refused;
+    state.ui.error_library_instead = true;
   }
   // A web link's step or position that does not exist (--link): its error over what opens instead,
   // the library (the page was a blank grey one, the reason only in the browser's console: issue 32).
   bool link_failed = false;
   const auto link_error = [&](const std::string& reason) {
     state.ui.error = "link: " + reason;
-    link_failed = true;
+    state.ui.error_library_instead = link_failed = true;
   };
   if (!args.step.empty() && !bw::app::GoToStepId(state, args.step)) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";

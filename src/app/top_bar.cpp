@@ -121,7 +121,11 @@ void DrawErrorBanner(AppState& s) {
   ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32(255, 235, 238, 255));
   ImGui::BeginChild("error", ImVec2(0, ImGui::GetFrameHeightWithSpacing() * 2.2f), true);
   ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
-  Wrapped(T(s, view::Str::error) + ": " + s.ui.error + "  " + T(s, !s.Current() ? view::Str::nothing_loaded : s.InLesson() ? view::Str::kept_lesson : view::Str::kept_scenario));
+  Wrapped(T(s, view::Str::error) + ": " + s.ui.error + "  " +
+          T(s, s.ui.show_library && s.ui.error_library_instead ? view::Str::library_instead
+               : !s.Current()                                  ? view::Str::nothing_loaded
+               : s.InLesson()                                  ? view::Str::kept_lesson
+                                                               : view::Str::kept_scenario));
   ImGui::PopStyleColor();
   ImGui::SameLine();
   if (ImGui::SmallButton("\u00d7")) s.ui.error.clear();

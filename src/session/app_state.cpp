@@ -564,6 +564,7 @@ void RevertEdit(AppState& s) {
 }
 
 bool OpenFile(AppState& s, const std::string& path) {
+  s.ui.error_library_instead = false;   // a later error is about this file, with what was open kept
   const bool ok = Loading(s, path, [&] {
     view::OpenedDocument doc = view::OpenDocument(path);
     if (doc.lesson) {

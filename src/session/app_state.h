@@ -127,6 +127,10 @@ struct Transient {
   // text typed so far, the choice picked (1-based, 0 = none) and the last verdict
   // (-1 = not checked yet, else a view::CheckVerdict).
   std::array<char, 64> answer_typed{};
+  int focus_answer = 0;  // Tab: the answer field takes the keyboard within this many frames (lesson_panel.cpp)
+  // The error is about a file or link asked at the start, and the library is shown in its place
+  // (not "the current lesson was kept": nothing was open).
+  bool error_library_instead = false;  // Tab: the answer field takes the keyboard when it is next drawn
   unsigned answer_field = 0;  // the answer field's ImGui id (HandleKeys: the clicker works while it has the keyboard)
   std::array<float, 4> answer_field_box{};  // its screen rectangle, x0 y0 x1 y1 (the state file: tests click into it)
   int answer_choice = 0;

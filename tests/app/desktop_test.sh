@@ -7,6 +7,8 @@
 #   iconify  a playing window, iconified (as a window manager does it: WM_STATE Iconic, unmapped),
 #            uses ≈ 0 % CPU over 5 s and does not advance; restored, it plays on
 #   firstlaunch  no saved settings and no file: the library, in the locale's language; typing filters it
+#   answer   Tab reaches the question's answer field: 65/3 is named as the known mistake, 160/7 is
+#            right, PageDown still reveals
 #   glyphs   a scenario named 溢出逻辑_全屏浏览.json: Recent (Ctrl+O) and Chinese typed into the path
 #            field leave no character outside the atlas (state JSON missing_glyphs = 0)
 #   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
@@ -247,6 +249,34 @@ PY
     set -e
     [ $rc -eq 2 ] || { echo "FAIL: a window opened with a bad file exited $rc when closed"; exit 1; }
     echo "ok: a bad file named at start exits 2" ;;
+  answer)
+    # Tab takes the keyboard into the question's answer field, Enter checks it, and the clicker's
+    # PageDown still steps (issue 29's walk-through: only the mouse reached the field; Tab made the
+    # timeline a text field that swallowed the typed answer and PageUp/PageDown until Esc).
+    first_step=N50/w1
+    start --width 1280 --height 720 --step N50/w1
+    answer() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['answer'][sys.argv[2]])" "$state" "$1"; }
+    xdotool key Tab
+    sleep 0.3
+    xdotool type --delay 60 "65/3"
+    xdotool key Return
+    for _ in $(seq 50); do [ "$(answer verdict)" != -1 ] && break; sleep 0.1; done
+    [ "$(answer typed)" = "65/3" ] || { echo "FAIL: Tab then typing did not reach the answer field (typed '$(answer typed)')"; exit 1; }
+    # (verdict: −1 not checked, 0 right, 1 not right; mistake: the index of the known mistake named)
+    [ "$(answer verdict)" = 1 ] && [ "$(answer mistake)" = 0 ] || { echo "FAIL: 65/3 is not named as the known mistake: $(field answer)"; exit 1; }
+    expect event update:1
+    echo "ok: Tab, 65/3, Enter: the known mistake is named, the timeline did not move"
+    # (Enter lets go of the field: Tab again selects the first try, typed over.)
+    xdotool key Tab
+    sleep 0.3
+    xdotool type --delay 60 "160/7"
+    xdotool key Return
+    for _ in $(seq 50); do [ "$(answer verdict)" = 0 ] && break; sleep 0.1; done
+    [ "$(answer verdict)" = 0 ] || { echo "FAIL: 160/7 is not right: $(field answer)"; exit 1; }
+    for _ in $(seq 8); do [ "$(field revealed)" = True ] && break; xdotool key Next; sleep 0.3; done
+    expect revealed True
+    echo "ok: 160/7 is right, and PageDown from the field reveals"
+    stop ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"
     cp "$root/lessons/scenarios/worked_214.json" "$name"

@@ -3,13 +3,7 @@
 # forms; `check` refuses a near-miss name with "did you mean", an unknown form, a check number that is
 # not there (naming the ones that are); the forms fill as the reference says.
 # Usage: authoring_test.sh BLOCKWISE_CLI REPO_ROOT
-set -u
-CLI="$1"
-ROOT="$2"
-T="$(mktemp -d "${TMPDIR:-/tmp}/bw-authoring.XXXXXX")"
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/common.sh" "$@"
 
 # placeholders on a scenario, at its end and at a position.
 "$CLI" placeholders "$ROOT/lessons/scenarios/worked_214.json" >"$T/out" 2>"$T/err" || bad "placeholders exited $? ($(head -c 300 "$T/err"))"
@@ -33,38 +27,17 @@ grep -q 'no step "zz9"' "$T/err" || bad "--step zz9: $(cat "$T/err")"
 # --reference is docs/placeholders.md.
 "$CLI" placeholders --reference | cmp -s - "$ROOT/docs/placeholders.md" || bad "placeholders --reference differs from docs/placeholders.md"
 
-# A one-step lesson over the worked example, with the body (and check) given.
-lesson() {
-  python3 - "$ROOT/lessons/rc-t3.json" "$T/L/lesson.json" "$1" "${2:-}" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1], encoding="utf-8"))
-d.pop("$schema", None)
-d["scenarios"] = {"main": "scenarios/worked_214.json"}
-step = d["steps"][0]
-for k in ("highlight", "conceal", "check", "predict", "answer", "panel"):
-    step.pop(k, None)
-step.update(scenario="main", position="end", body={"zh": "好", "en": sys.argv[3]})
-if sys.argv[4]:
-    step["predict"] = {"zh": "?", "en": "?"}
-    step["answer"] = {"zh": "!", "en": "!"}
-    step["check"] = {"number": sys.argv[4]}
-d["steps"] = [step]
-json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
-PY
-}
-mkdir -p "$T/L/scenarios"
-cp "$ROOT/lessons/scenarios/worked_214.json" "$T/L/scenarios/"
-lesson 'O = {output|fraction}, about {output|decimal}'
+one_step_lesson end 'O = {output|fraction}, about {output|decimal}'
 "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err" || bad "the forms were refused: $(cat "$T/err")"
-lesson 'O = {outptu}'
+one_step_lesson end 'O = {outptu}'
 "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || bad "{outptu} was not refused"
 grep -q '/steps/0/body/en: unknown placeholder {outptu}: .*did you mean {output}?' "$T/err" || bad "{outptu}: $(cat "$T/err")"
-lesson 'O = {output|frac}'
+one_step_lesson end 'O = {output|frac}'
 "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || bad "{output|frac} was not refused"
 grep -q 'no form "frac" (the forms are |fraction and |decimal' "$T/err" || bad "{output|frac}: $(cat "$T/err")"
-lesson 'x' 'out'
+one_step_lesson end 'x' 'out'
 "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || bad "check number \"out\" was not refused"
 grep -q '/steps/0/check/number: .*no single number "out".*did you mean "output"?.*(single numbers here: .*average' "$T/err" || bad "number out: $(cat "$T/err")"

@@ -3,13 +3,7 @@
 # outputs that cannot be written (item 7: /dev/full, a full disk simulated with a file-size limit), a
 # FIFO given as the recording (item 11). Each case fails on the main before issue 31's fixes.
 # Usage: hostile_test.sh BLOCKWISE_CLI REPO_ROOT
-set -u
-CLI="$1"
-ROOT="$2"
-T="$(mktemp -d "${TMPDIR:-/tmp}/bw-hostile.XXXXXX")"
-trap 'rm -rf "$T"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/common.sh" "$@"
 valid_json() { python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$1"; }
 
 # 1. A Latin-1 file name: --json printed nothing and aborted (nlohmann type_error 316).
@@ -96,21 +90,8 @@ PY
 done
 
 # A lesson whose texts hold placeholders that name nothing: `check` said ok and the class saw braces.
-mkdir -p "$T/L/scenarios"
-cp "$ROOT/lessons/scenarios/worked_214.json" "$T/L/scenarios/"
 for body in '{m@99999999999}' '{}' 'unclosed {m' '{x/y}'; do
-  python3 - "$ROOT/lessons/rc-t3.json" "$T/L/lesson.json" "$body" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1], encoding="utf-8"))
-d.pop("$schema", None)
-d["scenarios"] = {"main": "scenarios/worked_214.json"}
-step = d["steps"][0]
-for k in ("highlight", "conceal", "check", "predict", "answer", "panel"):
-    step.pop(k, None)
-step.update(scenario="main", position="start", body={"zh": "好", "en": "x " + sys.argv[3]})
-d["steps"] = [step]
-json.dump(d, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
-PY
+  one_step_lesson start "x $body"
   "$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
   rc=$?
   [ $rc -eq 2 ] || bad "check with body '$body' exited $rc ($(head -c 300 "$T/err"))"
