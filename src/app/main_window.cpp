@@ -45,6 +45,15 @@ bool EndsSentence(std::string t) {
   return false;
 }
 
+// Whether a wrapped line ends a clause (a page may begin after it when no sentence ends late enough):
+// ， 、 or , (a page ended "（N 为序列长" and the next began "度）": issue 29's walk-through).
+bool EndsClause(std::string t) {
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  for (const char* end : {"\uff0c", "\u3001", ","})
+    if (t.size() >= std::strlen(end) && t.compare(t.size() - std::strlen(end), std::strlen(end), end) == 0) return true;
+  return false;
+}
+
 // The step text in pages, never behind a scrollbar (a clicker cannot scroll): the page
 // s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
 // begins is found from the lines just drawn (no line is ever cut in two); PageDown shows the next.
@@ -159,6 +168,12 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         size_t sentence = i;
         for (size_t k = i; room >= 5 * line && k > start && content_y(texts[k].y0) >= found.back() + 0.6f * room; --k)
           if (EndsSentence(texts[k - 1].text)) {
+            sentence = k;
+            break;
+          }
+        // … else after a clause (a comma) in that last part, before a cut inside one.
+        for (size_t k = i; sentence == i && room >= 5 * line && k > start && content_y(texts[k].y0) >= found.back() + 0.6f * room; --k)
+          if (EndsClause(texts[k - 1].text)) {
             sentence = k;
             break;
           }

@@ -50,7 +50,7 @@ TEST(UiText, EveryStringHasBothTexts) {
 TEST(UiText, ChineseTextsAreChinese) {
   // Besides the classroom's names: key caps, file formats, a vendor, and two words the prose
   // quotes from code (C's float, a logit typed into the editor).
-  const std::set<std::string> also = {"Shift", "Ctrl", "Esc", "Enter", "Backspace", "PageUp", "PageDown", "Home", "End",
+  const std::set<std::string> also = {"Shift", "Ctrl", "Esc", "Enter", "Tab", "Backspace", "PageUp", "PageDown", "Home", "End",
                                       "NVIDIA", "PNG", "CSV", "JSON", "float", "logit"};
   // The language switch names the other language; "token" is said as it is.
   const std::set<Str> names_english = {Str::lang_switch, Str::key_l};

@@ -355,20 +355,25 @@ TEST(ClassRoom, TheHistogramUsesTheDesktopsCheckedExerciseRules) {
   t.step = "N50/w1";
   room.SetTeacherState(t, q);
   const auto now = Clock::now();
-  const std::vector<std::string> typed = {"160/7", "320/14", "22.857", "22.86", "65/3", "21.667", "23", "22", "１６０／７"};
+  const std::vector<std::string> typed = {"160/7", "320/14", "22.857", "22.86", "65/3", "21.667", "23", "22", "１６０／７", "160"};
   for (size_t i = 0; i < typed.size(); ++i) {
     const ClientId c = 100 + i;
     room.HandleMessage(c, Join(kCode), now);
     EXPECT_TRUE(room.HandleMessage(c, AnswerMsg("N50/w1", 1, typed[i]), now).to_client.empty()) << typed[i];
   }
   const auto h = *room.HistogramOf("N50/w1", 1);
-  EXPECT_EQ(h.total, 9);
+  EXPECT_EQ(h.total, 10);
   EXPECT_EQ(h.right, 5);       // 160/7 (×2 as typed, once full width), 320/14, 22.857, 22.86
   EXPECT_EQ(h.too_coarse, 1);  // 23
-  EXPECT_EQ(h.wrong, 3);       // 65/3, 21.667, 22
-  ASSERT_EQ(h.mistakes.size(), 1u);
+  EXPECT_EQ(h.wrong, 4);       // 65/3, 21.667, 22, 160
+  // The lesson's known mistakes, in its order: the plain mean, u alone, l alone (N50/w1).
+  ASSERT_EQ(h.mistakes.size(), 3u);
   EXPECT_EQ(h.mistakes[0].name, "average");
   EXPECT_EQ(h.mistakes[0].count, 2);  // 65/3 and 21.667 (its value correctly rounded)
+  EXPECT_EQ(h.mistakes[1].name, "u@2");
+  EXPECT_EQ(h.mistakes[1].count, 1);  // 160: the merged numerator, not divided by l
+  EXPECT_EQ(h.mistakes[2].name, "l@2");
+  EXPECT_EQ(h.mistakes[2].count, 0);
   EXPECT_EQ(h.answers.at(0).answer, "160/7");
   EXPECT_EQ(h.answers.at(0).count, 3);
   // The results, anonymous: no token, no nickname.
