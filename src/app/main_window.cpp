@@ -72,11 +72,9 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   const ImVec2 at0 = ImGui::GetCursorScreenPos();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   pane[0] = at0.x, pane[1] = at0.y, pane[2] = at0.x + w, pane[3] = at0.y + h;
-  // A page that begins inside an open question's box, below its sentence (the choices of N23/c1 in
-  // en: the class saw three answers and no question), repeats the sentence on one line first.
-  // (At most two lines, the second cut with "…": the question's own words, not its choices.)
-  // In the question's own font (the text font, ≥ 28 px em on a projector).
-  // Two lines where the page keeps three of its own, else one (cut with "…"), else none.
+  // A page that begins inside an open question's box, below its sentence, repeats the sentence first
+  // (en N23/c1 showed three answers and no question): in the text font (≥ 28 px em on a projector),
+  // on two lines where the page keeps three of its own, else on one cut with "…", else not at all.
   std::vector<std::string> stem_lines, stem_one;
   ImGui::PushFont(fonts.text);
   const float stem_line = ImGui::GetTextLineHeightWithSpacing();
