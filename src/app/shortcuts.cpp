@@ -71,7 +71,14 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_reveal, {Char('r', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) { Reveal(s); }},
       // The keyboard's way into the answer field (a helper found only the mouse; Tab made the
       // timeline a text field instead): the field takes the keyboard at the next frame.
-      {view::Str::key_tab, {Key(GLFW_KEY_TAB)}, [](AppState& s, const KeyPress&) { s.ui.focus_answer = 3; }},
+      {view::Str::key_tab, {Key(GLFW_KEY_TAB)}, [](AppState& s, const KeyPress&) {
+        // … on the page that shows it (a field on a later page took the typing unseen).
+        if (s.PredictPending() && s.ui.text_page >= 0 && s.ui.text_page < s.ui.question_last_page) {
+          s.ui.text_page = s.ui.question_last_page;
+          s.ui.layout_settling = true;
+        }
+        s.ui.focus_answer = 3;
+      }},
       {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
       {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) {
          const std::string warning = view::UiText(view::Str::presenter_one_screen, s.options.lang);

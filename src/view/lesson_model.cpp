@@ -66,11 +66,12 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
   const ScenarioModel& sc = *m.scenarios.at(st.scenario);
   std::optional<Quantities> here;
   std::map<std::string, Quantities> at_end;
-  const auto check = [&](const data::LocalText& text, const char* field) {
+  const std::string step_path = data::JsonPath("/steps", i);
+  const auto check_at = [&](const data::LocalText& text, const std::string& at) {
     for (const char* lang : {"zh", "en"}) {
       const std::string& t = text.In(lang);
       if (t.find('{') == std::string::npos) continue;
-      const std::string path = data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), field), lang);
+      const std::string path = data::JsonPath(at, lang);
       for (size_t k = 0; k < t.size(); ++k) {
         if (t[k] != '{') continue;
         if (k + 1 < t.size() && t[k + 1] == '{') { ++k; continue; }
@@ -113,6 +114,7 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
       }
     }
   };
+  const auto check = [&](const data::LocalText& text, const char* field) { check_at(text, data::JsonPath(step_path, field)); };
   check(st.title, "title");
   check(st.body, "body");
   check(st.further, "further");
@@ -120,6 +122,14 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
   check(st.source, "source");
   if (st.predict) check(*st.predict, "predict");
   if (st.answer) check(*st.answer, "answer");
+  // A known mistake's hint and a choice are filled like the rest (a typo in a hint passed `check` and
+  // the student saw "{avrage|fraction?}": issue 32's re-walk).
+  if (st.check) {
+    const std::string cp = data::JsonPath(step_path, "check");
+    for (size_t k = 0; k < st.check->mistakes.size(); ++k)
+      check_at(st.check->mistakes[k].hint, data::JsonPath(data::JsonPath(data::JsonPath(cp, "mistakes"), k), "hint"));
+    for (size_t k = 0; k < st.check->choices.size(); ++k) check_at(st.check->choices[k], data::JsonPath(data::JsonPath(cp, "choices"), k));
+  }
 }
 
 }  // namespace

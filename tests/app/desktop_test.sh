@@ -256,8 +256,11 @@ PY
     first_step=N50/w1
     start --width 1280 --height 720 --step N50/w1
     answer() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['answer'][sys.argv[2]])" "$state" "$1"; }
+    pages=$(field text_pages)
     xdotool key Tab
     sleep 0.3
+    # (The question's field is on its last page here: Tab turns to it, where the typing is seen.)
+    [ "$pages" -le 1 ] || expect text_page $((pages - 1))
     xdotool type --delay 60 "65/3"
     xdotool key Return
     for _ in $(seq 50); do [ "$(answer verdict)" != -1 ] && break; sleep 0.1; done

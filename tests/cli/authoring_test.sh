@@ -42,6 +42,18 @@ one_step_lesson end 'x' 'out'
 [ $? -eq 2 ] || bad "check number \"out\" was not refused"
 grep -q '/steps/0/check/number: .*no single number "out".*did you mean "output"?.*(single numbers here: .*average' "$T/err" || bad "number out: $(cat "$T/err")"
 
+# A typo inside a known mistake's hint is refused at its path too (it passed, and the student saw the braces).
+one_step_lesson end 'x' 'output'
+python3 - "$T/L/lesson.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+d["steps"][0]["check"]["mistakes"] = [{"number": "average", "hint": {"zh": "好", "en": "{avrage|fraction} is the plain mean"}}]
+json.dump(d, open(sys.argv[1], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+"$CLI" check "$T/L/lesson.json" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] || bad "a typo in a mistake's hint was not refused"
+grep -q '/steps/0/check/mistakes/0/hint/en: unknown placeholder {avrage|fraction}: .*did you mean {average}?' "$T/err" || bad "hint typo: $(cat "$T/err")"
+
 # Integer logits are not exact: check says so (the README once promised exact answers "when the inputs are integers").
 "$CLI" check "$ROOT/lessons/scenarios/logits_ln2_0_ln4.json" >/dev/null 2>"$T/err" || bad "check on a logits file exited $?"
 grep -q 'logits_ln2_0_ln4.json: /logits: the weights are e^logit, so its numbers are decimals' "$T/err" || bad "no logits note: $(cat "$T/err")"
