@@ -5,6 +5,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // GetActiveID: the answer field has the keyboard
 
 #include <sys/resource.h>
 
@@ -86,7 +87,9 @@ nlohmann::json StateJson(const AppState& s) {
                                           : nlohmann::json()},
           {"answer", {{"typed", std::string(s.ui.answer_typed.data())}, {"choice", s.ui.answer_choice},
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
-                      {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()}}},
+                      {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()},
+                      // The field has the keyboard (Tab: app.desktop.answer types only once it has).
+                      {"active", s.ui.answer_field != 0 && ImGui::GetCurrentContext() && ImGui::GetActiveID() == s.ui.answer_field}}},
           {"event_index", s.ui.event},
           {"text_page", s.ui.text_page},
           {"text_pages", s.ui.text_page_top.size()},

@@ -77,7 +77,7 @@ const std::vector<Shortcut>& Shortcuts() {
           s.ui.text_page = s.ui.question_last_page;
           s.ui.layout_settling = true;
         }
-        s.ui.focus_answer = 3;
+        s.ui.focus_answer = 30;   // frames: a slow frame (a sanitizer build) must not miss it
       }},
       {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
       {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) {

@@ -258,9 +258,12 @@ PY
     answer() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['answer'][sys.argv[2]])" "$state" "$1"; }
     pages=$(field text_pages)
     xdotool key Tab
-    sleep 0.3
     # (The question's field is on its last page here: Tab turns to it, where the typing is seen.)
     [ "$pages" -le 1 ] || expect text_page $((pages - 1))
+    # (Typed once the field has the keyboard: under a sanitizer a frame takes long enough for the
+    # characters to arrive first.)
+    for _ in $(seq 100); do [ "$(answer active)" = True ] && break; sleep 0.1; done
+    [ "$(answer active)" = True ] || { echo "FAIL: Tab did not give the answer field the keyboard: $(field answer)"; exit 1; }
     xdotool type --delay 60 "65/3"
     xdotool key Return
     for _ in $(seq 50); do [ "$(answer verdict)" != -1 ] && break; sleep 0.1; done
@@ -271,7 +274,7 @@ PY
     echo "ok: Tab, 65/3, Enter: the known mistake is named, the timeline did not move"
     # (Enter lets go of the field: Tab again selects the first try, typed over.)
     xdotool key Tab
-    sleep 0.3
+    for _ in $(seq 100); do [ "$(answer active)" = True ] && break; sleep 0.1; done
     xdotool type --delay 60 "160/7"
     xdotool key Return
     for _ in $(seq 50); do [ "$(answer verdict)" = 0 ] && break; sleep 0.1; done
