@@ -5,7 +5,6 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <imgui_internal.h>  // GetActiveID: the answer field has the keyboard
 
 #include <sys/resource.h>
 
@@ -37,6 +36,7 @@
 #include "app/settings_window.h"
 #include "app/shortcuts.h"
 #include "app/toast.h"
+#include "app/widgets.h"
 #include "app/window_geometry.h"
 #include "session/shown.h"
 #include "app/frame_helpers.h"
@@ -89,7 +89,7 @@ nlohmann::json StateJson(const AppState& s) {
                       {"verdict", s.ui.answer_verdict}, {"mistake", s.ui.answer_mistake},
                       {"field", s.ui.answer_field != 0 ? nlohmann::json(s.ui.answer_field_box) : nlohmann::json()},
                       // The field has the keyboard (Tab: app.desktop.answer types only once it has).
-                      {"active", s.ui.answer_field != 0 && ImGui::GetCurrentContext() && ImGui::GetActiveID() == s.ui.answer_field}}},
+                      {"active", AnswerFieldActive(s)}}},
           {"event_index", s.ui.event},
           {"text_page", s.ui.text_page},
           {"text_pages", s.ui.text_page_top.size()},

@@ -28,7 +28,7 @@ void CheckWidgets(AppState& s, bool compact) {
     // Tab (shortcuts.cpp): the field takes the keyboard (the request lands a frame later) with what it
     // holds selected, so a second try is typed over the first.
     const bool tabbed = s.ui.focus_answer > 0;
-    if (tabbed && !(s.ui.answer_field != 0 && ImGui::GetActiveID() == s.ui.answer_field)) ImGui::SetKeyboardFocusHere();
+    if (tabbed && !AnswerFieldActive(s)) ImGui::SetKeyboardFocusHere();
     const std::string hint = compact ? T(s, view::Str::check_prompt_short) : "";
     const bool enter = ImGui::InputTextWithHint("##answer", hint.c_str(), s.ui.answer_typed.data(), s.ui.answer_typed.size(),
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
@@ -37,7 +37,7 @@ void CheckWidgets(AppState& s, bool compact) {
         if (ImGuiInputTextState* text = ImGui::GetInputTextState(ImGui::GetItemID())) text->SelectAll();
         s.ui.focus_answer = 0;
       } else {
-        --s.ui.focus_answer;   // a few frames at most (a field not drawn never takes it)
+        --s.ui.focus_answer;   // for s.ui.focus_answer frames at most (a field not drawn never takes it)
       }
     }
     if (compact) SaidItem(hint, TextRole::kHint);

@@ -10,6 +10,7 @@
 
 #include "app/platform.h"
 #include "app/toast.h"
+#include "app/widgets.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -188,7 +189,7 @@ void HandleKeys(AppState& s) {
     // field a clicker's PageDown and PageUp and F5 still step the lesson and open the notes (a
     // helper's clicker went dead while a student's answer sat unchecked there); the field then lets
     // go of the keyboard, so Space and R are shortcuts again.
-    const bool answer_field = s.ui.answer_field != 0 && ImGui::GetActiveID() == s.ui.answer_field;
+    const bool answer_field = AnswerFieldActive(s);
     for (const KeyPress& k : keys) {
       if (s.ui.show_open && (k.key == GLFW_KEY_UP || k.key == GLFW_KEY_DOWN)) {  // the Ctrl+O list, from its field
         s.ui.open_pick += k.key == GLFW_KEY_DOWN ? 1 : -1;

@@ -113,6 +113,10 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
 
 // `text` cut at a character boundary, with "…", to fit `max_w` pixels in the current font: a title of
 // a megabyte (or of 49,000 characters) pushed the status line and its notices off the bar (issue 31).
+bool AnswerFieldActive(const AppState& s) {
+  return s.ui.answer_field != 0 && ImGui::GetCurrentContext() && ImGui::GetActiveID() == s.ui.answer_field;
+}
+
 std::string ElideToWidth(const std::string& text, float max_w) {
   if (ImGui::CalcTextSize(text.c_str()).x <= max_w) return text;
   std::vector<size_t> ends;  // byte offsets after each of the first 400 characters

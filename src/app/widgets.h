@@ -39,6 +39,8 @@ class TextLog {
 };
 // Draws one line as ImGui::TextUnformatted and records it.
 void Said(const std::string& line, TextRole role = TextRole::kText);
+// The lesson's answer field has the keyboard (s.ui.answer_field is the active ImGui item).
+bool AnswerFieldActive(const AppState& s);
 // `text` cut at a character boundary, with "…", to fit `max_w` pixels in the current font.
 std::string ElideToWidth(const std::string& text, float max_w);
 // Records a painted scene's labels (the balance beside the step text) in the current region.
