@@ -22,6 +22,10 @@ grep -q 'at "update:2"' "$T/out" || bad "--step b2 is not at its position: $(hea
 "$CLI" placeholders "$ROOT/lessons/rc-t3.json" --step zz9 >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || bad "placeholders --step zz9 did not exit 2"
 grep -q 'no step "zz9"' "$T/err" || bad "--step zz9: $(cat "$T/err")"
+# (An argument with an escape sequence and a newline is echoed as one escaped line: LoadError escapes its reason.)
+"$CLI" placeholders "$ROOT/lessons/rc-t3.json" --step $'\e[31mRED\nx' >/dev/null 2>"$T/err"
+grep -q $'\e' "$T/err" && bad "placeholders --step echoed a raw ESC"
+[ "$(wc -l <"$T/err")" -eq 1 ] || bad "placeholders --step with a newline: not one line: $(cat "$T/err")"
 "$CLI" placeholders "$ROOT/lessons/scenarios/worked_214.json" --position update:9 >/dev/null 2>"$T/err"
 [ $? -eq 2 ] || bad "placeholders --position update:9 did not exit 2"
 # --reference is docs/placeholders.md.
