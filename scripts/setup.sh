@@ -13,7 +13,7 @@ BW_PACKAGES=(
   libimgui-dev libglfw3-dev libgl-dev libx11-dev libgl1-mesa-dri libstb-dev libfreetype-dev libfontconfig-dev libqrencode-dev fonts-noto-cjk
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth xdotool x11-utils x11-xkb-utils x11-apps
-  dpkg-dev file
+  dpkg-dev file lintian desktop-file-utils shared-mime-info libglib2.0-bin
   python3-jsonschema
 )
 # The web edition's toolchain (Emscripten, chromium, fonttools …: BW_WEB_PACKAGES in web-setup.sh)
