@@ -6,8 +6,10 @@
 #include <iostream>
 
 #include "cli/attention_command.h"
+#include "cli/bundle_command.h"
 #include "cli/check_command.h"
 #include "cli/gpu_command.h"
+#include "cli/lesson_command.h"
 #include "cli/placeholders_command.h"
 #include "cli/run_command.h"
 
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   bw::cli::AddCheckCommand(app);
   bw::cli::AddGpuCommand(app);
   bw::cli::AddPlaceholdersCommand(app);
+  bw::cli::AddBundleCommand(app);
+  bw::cli::AddLessonCommand(app);
   int rc = 0;
   try {
     app.parse(argc, argv);

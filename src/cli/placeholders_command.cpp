@@ -10,19 +10,11 @@
 
 namespace bw::cli {
 
-namespace {
-
-struct Target {
-  std::shared_ptr<const view::ScenarioModel> model;
-  std::string key;        // the lesson's scenario key, "" for a scenario file
-  std::string position;   // as written, for the heading
-  int event = -1;
-};
-
-Target Resolve(const std::string& file, const std::string& position, const std::string& key, const std::string& step) {
+PositionTarget ResolvePositionTarget(const std::string& file, const std::string& position, const std::string& key,
+                                     const std::string& step) {
   const view::OpenedDocument doc = view::OpenDocument(file);
   if (doc.course) throw data::LoadError(file, "", "a course lists lessons; give one lesson file (placeholders belong to a lesson's scenarios)");
-  Target t;
+  PositionTarget t;
   t.position = position;
   if (doc.lesson) {
     const view::LessonModel& m = *doc.lesson;
@@ -65,7 +57,9 @@ Target Resolve(const std::string& file, const std::string& position, const std::
   return t;
 }
 
-void Print(const Target& t) {
+namespace {
+
+void Print(const PositionTarget& t) {
   const std::string kind = t.model->Kind();
   std::cout << "# " << t.model->File() << (t.key.empty() ? "" : " (lesson key \"" + t.key + "\")") << ", kind " << kind << ", at \""
             << t.position << "\" (event " << t.event + 1 << "/" << t.model->EventCount() << ")\n";
@@ -107,7 +101,7 @@ void AddPlaceholdersCommand(CLI::App& app) {
     }
     if (file->empty()) throw CLI::ValidationError("file", "give a lesson or scenario file, or --reference");
     try {
-      Print(Resolve(*file, *position, *key, *step));
+      Print(ResolvePositionTarget(*file, *position, *key, *step));
     } catch (const data::LoadError& e) {
       std::cerr << "error: " << e.what() << "\n";
       throw CLI::RuntimeError(2);

@@ -567,17 +567,20 @@ bool OpenFile(AppState& s, const std::string& path) {
   s.ui.error_library_instead = false;   // a later error is about this file, with what was open kept
   const bool ok = Loading(s, path, [&] {
     view::OpenedDocument doc = view::OpenDocument(path);
+    // A bundle's lesson is the file unpacked from it: the course beside it is the bundle's own (a
+    // bundle in a folder of lessons never joins their course), and that file is the one watched.
+    const std::string lesson_path = doc.bundle && doc.lesson ? doc.lesson->lesson.file : path;
     if (doc.lesson) {
       std::optional<view::CourseModel> course = std::move(doc.course);
       int index = 0;
       bool same_course = false;
       if (course) {  // a course file: its first lesson
         same_course = s.model.course && s.model.course->course.file == course->course.file;
-      } else if (const int k = s.model.course ? s.model.course->FindLesson(path) : -1; k >= 0) {
+      } else if (const int k = s.model.course ? s.model.course->FindLesson(lesson_path) : -1; k >= 0) {
         same_course = true;  // a lesson of the open course: it stays open
         index = k;
-      } else if ((course = CourseBeside(s, path))) {  // else the course of the lesson's folder, if it lists it
-        index = course->FindLesson(path);
+      } else if ((course = CourseBeside(s, lesson_path))) {  // else the course of the lesson's folder, if it lists it
+        index = course->FindLesson(lesson_path);
       }
       ShowLesson(s, std::move(*doc.lesson), index, same_course, std::move(course));
       // A file opened (or reopened) starts the class afresh: every question asks again.
@@ -591,7 +594,7 @@ bool OpenFile(AppState& s, const std::string& path) {
     }
     s.ui.playing = false;
     // A course is watched through its lesson: the file shown is the one that reloads.
-    Watch(s, s.InCourse() ? s.model.course->course.lessons[static_cast<size_t>(s.ui.course_lesson)].path.string() : path);
+    Watch(s, s.InCourse() ? s.model.course->course.lessons[static_cast<size_t>(s.ui.course_lesson)].path.string() : lesson_path);
   });
   if (!ok) return false;
   if (std::exchange(s.ui.status_of_save, false)) s.ui.status.clear();  // "saved x.json" is not about this file

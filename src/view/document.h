@@ -2,7 +2,8 @@
 // `blockwise-cli check` and the bad-input corpus test all open files through it, so they cannot
 // disagree: a JSON object with "steps" is a lesson (LoadLessonModel), one with "lessons" a course
 // (data::IsCourseDocument: LoadCourseModel, and its first lesson opened as a lesson), anything else a
-// scenario (ParseScenarioModel, which dispatches on its "kind").
+// scenario (ParseScenarioModel, which dispatches on its "kind"); one with "files" a bundle
+// (data::IsBundleDocument: unpacked, then its main file opened by these same rules).
 #pragma once
 
 #include <filesystem>
@@ -18,6 +19,9 @@ struct OpenedDocument {
   std::optional<LessonModel> lesson;               // set for a lesson, and for a course (its first lesson)
   std::optional<CourseModel> course;               // set for a course
   std::shared_ptr<const ScenarioModel> scenario;   // set for a scenario
+  // Set when `path` was a bundle (data/bundle.h): the lesson, course or scenario above came from its
+  // files, unpacked under the temporary folder (their paths are there).
+  std::optional<std::filesystem::path> bundle;
 };
 
 // Throws data::LoadError (file, JSON path, reason) for a bad file, and whatever the engine throws

@@ -64,6 +64,34 @@ grep -q 'logits_ln2_0_ln4.json: /logits: the weights are e^logit, so its numbers
 "$CLI" check "$ROOT/lessons/scenarios/worked_214.json" >/dev/null 2>"$T/err"
 grep -q "logits" "$T/err" && bad "a weights file got the logits note"
 
+# lesson new: a template bound to a scenario in the lesson's folder, that loads and checks its output.
+mkdir -p "$T/N/scenarios"
+cp "$ROOT/lessons/scenarios/worked_214.json" "$T/N/scenarios/"
+"$CLI" lesson new --id MINE --scenario "$T/N/scenarios/worked_214.json" -o "$T/N/mine.json" >"$T/out" 2>"$T/err" || bad "lesson new exited $? ($(cat "$T/err"))"
+"$CLI" check "$T/N/mine.json" >/dev/null 2>"$T/err" || bad "the new lesson does not check: $(cat "$T/err")"
+python3 - "$T/N/mine.json" <<'PY' || bad "the new lesson's contents"
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["scenarios"] == {"main": "scenarios/worked_214.json"}, d["scenarios"]
+assert [s["id"] for s in d["steps"]] == ["MINE/s1", "MINE/s2"], [s["id"] for s in d["steps"]]
+assert d["steps"][1]["check"] == {"number": "output"}, d["steps"][1].get("check")
+assert all(set(s["body"]) == {"zh", "en"} for s in d["steps"])
+PY
+"$CLI" lesson new --id MINE --scenario "$T/N/scenarios/worked_214.json" -o "$T/N/mine.json" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "never overwrites" "$T/err" || bad "lesson new overwrote a file: $(cat "$T/err")"
+"$CLI" lesson new --id MINE --scenario "$ROOT/lessons/scenarios/worked_214.json" -o "$T/N/other.json" >/dev/null 2>"$T/err"
+[ $? -eq 2 ] && grep -q "lies outside the lesson's folder" "$T/err" || bad "lesson new with a scenario elsewhere: $(cat "$T/err")"
+[ -e "$T/N/other.json" ] && bad "a refused lesson new left a file"
+
+# lesson ids: what highlight, conceal and panel can name at a step (the single query's written O is hbm.o).
+"$CLI" lesson ids "$ROOT/lessons/rc-t3.json" --step b3 >"$T/out" 2>"$T/err" || bad "lesson ids exited $? ($(cat "$T/err"))"
+grep -qP '^hbm\.o\t' "$T/out" || bad "lesson ids lacks hbm.o: $(head -c 400 "$T/out")"
+grep -qP '^sram\.acc\t' "$T/out" || bad "lesson ids lacks sram.acc"
+grep -qx 'accumulator.*' <(grep -P '^accumulator\t' "$T/out") || bad "lesson ids lacks the accumulator panel"
+grep -q '^hbm\.O' "$T/out" && bad "lesson ids lists hbm.O"
+"$CLI" lesson ids "$ROOT/assets/scenarios/attention_causal_small.json" --position tile:2,1 >"$T/out" 2>"$T/err" || bad "lesson ids on v2 exited $?"
+grep -qx 'heatmap' "$T/out" || bad "lesson ids on an attention scenario lacks the heatmap"
+
 # The worked example of docs/authoring.md loads.
 "$CLI" check "$ROOT/lessons/examples/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "the authoring example fails: $(cat "$T/err")"
 

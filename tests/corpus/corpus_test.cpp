@@ -154,6 +154,11 @@ TEST_P(Corpus, LoaderAndCliGiveTheExpectedResult) {
       if (c.loader == "lesson") {
         const auto m = bw::view::LoadLessonModel(file);
         for (const auto& [key, sc] : m.scenarios) ExerciseModel(*sc);
+      } else if (c.loader == "bundle") {  // a lesson bundle: opened as the app opens it
+        const auto d = OpenAsApp(file);
+        ASSERT_TRUE(d.bundle.has_value());
+        ASSERT_TRUE(d.lesson.has_value());
+        for (const auto& [key, sc] : d.lesson->scenarios) ExerciseModel(*sc);
       } else {
         ExerciseModel(*bw::view::LoadScenarioModel(file), c.numerics);
       }
@@ -162,6 +167,8 @@ TEST_P(Corpus, LoaderAndCliGiveTheExpectedResult) {
     }
   } else if (c.loader == "lesson") {
     ExpectError([&] { bw::view::LoadLessonModel(file); }, file, c.path, c.reason);
+  } else if (c.loader == "bundle") {
+    ExpectError([&] { OpenAsApp(file); }, file, c.path, c.reason);
   } else {
     ExpectError([&] { bw::view::LoadScenarioModel(file); }, file, c.path, c.reason);
   }

@@ -490,6 +490,43 @@ add("numerics_case9_close_logits_stable", "scenario",
     {"schema_version": 1, "kind": "single_query", "logits": [-60000, -60001], "values": [1, 2], "block_sizes": [1, 1],
      "mode": "stable"}, ok=True)
 
+# ---- lesson bundles (data/bundle.h): a lesson and its scenarios as one file ----------------------
+BUNDLE = {"$schema": "https://blockwise.invalid/schemas/bundle-v1.schema.json", "schema_version": 1, "main": "lesson.json",
+          "files": {"lesson.json": LESSON, "scenarios/ok_v1.json": V1, "scenarios/ok_v2.json": V2}}
+
+
+def bundle_files(**files):
+    """BUNDLE with its files replaced or added (a value of DELETE removes one); keys are paths."""
+    doc = json.loads(json.dumps(BUNDLE))
+    for k, v in files.items():
+        if v is DELETE:
+            del doc["files"][k]
+        else:
+            doc["files"][k] = v
+    return doc
+
+
+add("ok_bundle", "bundle", BUNDLE, ok=True)
+bad("bundle_main_not_a_file", "bundle", BUNDLE, "/main", "other.json", "is not one of the bundle's files")
+bad("bundle_version", "bundle", BUNDLE, "/schema_version", 2, "this reader expects 1")
+add("bundle_unknown_key", "bundle", dict(BUNDLE, mian="lesson.json"), "/mian", "unknown key; did you mean /main?")
+add("bundle_no_files", "bundle", dict(BUNDLE, files={}), "/files", "at least its main file")
+add("bundle_path_dotdot", "bundle", bundle_files(**{"../x.json": V1}), "/files/..~1x.json", "part (each file lies inside the bundle)")
+add("bundle_path_absolute", "bundle", bundle_files(**{"/x.json": V1}), "/files/~1x.json", "the path is absolute")
+add("bundle_path_backslash", "bundle", bundle_files(**{"scenarios\\x.json": V1}), "/files/scenarios\\x.json", "backslash")
+add("bundle_path_empty_part", "bundle", bundle_files(**{"scenarios//x.json": V1}), "/files/scenarios~1~1x.json", "empty part")
+add("bundle_file_not_object", "bundle", bundle_files(**{"scenarios/ok_v1.json": [2, 1, 4]}), "/files/scenarios~1ok_v1.json",
+    "each file of a bundle is a JSON object")
+add("bundle_in_bundle", "bundle", bundle_files(**{"inner.json": BUNDLE}), "/files/inner.json", "cannot hold another bundle")
+add("bundle_file_and_folder", "bundle", bundle_files(**{"lesson.json/x.json": V1}), "/files/lesson.json~1x.json",
+    "is a file of the bundle, not a folder")
+# An error inside one of its files is told against the bundle, under /files/<path> (a scenario's, as the
+# lesson that names it reports it, with the scenario's path in the bundle and its own JSON path).
+add("bundle_bad_scenario", "bundle", bundle_files(**{"scenarios/ok_v1.json": put(V1, "/block_sizes/0", -1)}),
+    "/files/lesson.json/scenarios/a", "scenario does not load: scenarios/ok_v1.json: /block_sizes/0: -1 is below the minimum 1")
+add("bundle_missing_scenario", "bundle", bundle_files(**{"scenarios/ok_v2.json": DELETE}), "/files/lesson.json/scenarios/b",
+    "scenario does not load")
+
 # Refused by the loader for a reason JSON Schema cannot state (a length that must match another
 # field, a sum, a product of sizes, a file or trace position a lesson names, ids unique across
 # steps): tests/corpus/schema_agreement.py accepts these disagreements, and only these.
@@ -507,6 +544,8 @@ BEYOND = {
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
         "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
         "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown"],
+    "bundle references (the main file among the files, a file that is also a folder, the files' own formats)": [
+        "bundle_main_not_a_file", "bundle_file_and_folder", "bundle_in_bundle", "bundle_bad_scenario", "bundle_missing_scenario"],
 }
 
 

@@ -8,6 +8,7 @@
 //   2. A bad scenario through the file input: the error line (file, JSON path, reason) is the
 //      desktop's for the same file, the banner is on screen, and the previous scenario stays.
 //   3. The projector palette (projector=1), screenshot for looking at.
+//   4. Links: a lesson, step or position that does not exist; a lesson bundle by ?src= (and a missing one).
 // Usage: node browser_test.mjs URL DESKTOP_APP OUT_DIR   (puppeteer-core found through NODE_PATH)
 import { createRequire } from 'node:module';
 import { execFileSync } from 'node:child_process';
@@ -283,6 +284,34 @@ for (const [query, want] of [['lesson=NOPE&step=b2', 'no step "NOPE/b2"'], ['les
   if (!d.library) fail(`link ${query}: the library is not shown under the error`);
   if ((await bannerPixels(page)) < W * 20) fail(`link ${query}: the error banner is not on screen`);
   await page.close();
+}
+// A lesson bundle by link (?src=, issue 32): browser_test.sh packed RC-T3 with blockwise-cli into the
+// served folder; the page fetches it, the app opens it whole and draws RC-T3/b2 as the built-in lesson
+// does (the same rectangles, labels, arrows and texts). A src the server does not have says so in a
+// line on the page, and the library opens.
+{
+  console.log('link src=test-src/rc-t3.bundle.json:');
+  const { page: built } = await open('lesson=RC-T3&step=b2&lang=en');
+  await frames(built, 4);
+  const want = await built.evaluate(() => window.bw.dump());
+  await built.close();
+  const { page } = await open('src=' + encodeURIComponent('test-src/rc-t3.bundle.json') + '&step=RC-T3/b2&lang=en');
+  await frames(page, 4);
+  const got = await page.evaluate(() => window.bw.dump());
+  console.log(`  step ${got.step}, error ${JSON.stringify(got.error)}, ${got.rects.length} rects`);
+  if (got.error) fail(`src bundle: the page shows the error ${JSON.stringify(got.error)}`);
+  if (got.step !== 'RC-T3/b2') fail(`src bundle: step ${got.step}, not RC-T3/b2`);
+  for (const k of ['rects', 'labels', 'arrows', 'texts']) compare(got[k], want[k], `src bundle/${k}`);
+  compareDrawnTexts(got.drawn_texts.filter((t) => t.region !== 'top'), want.drawn_texts.filter((t) => t.region !== 'top'), 'src bundle/drawn_texts');
+  await page.close();
+  const { page: missing } = await open('src=test-src/missing.bundle.json&lang=en');
+  await frames(missing, 4);
+  const line = await missing.evaluate(() => (document.getElementById('link-error') || {}).textContent || '');
+  const d = await missing.evaluate(() => window.bw.dump());
+  console.log(`  missing: ${JSON.stringify(line)}; library ${d.library}`);
+  if (!line.includes('404')) fail(`src of a missing file: the page says ${JSON.stringify(line)}, not the server's 404`);
+  if (!d.library) fail('src of a missing file: the library is not shown');
+  await missing.close();
 }
 // The projector palette, for looking at.
 {

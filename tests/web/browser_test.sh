@@ -14,6 +14,11 @@ bw_web_driver
 npm_dir="$BW_WEB_NPM"
 out="${BW_WEB_OUT:-$BW_WEB_BUILD/test-out}"
 mkdir -p "$out"
+# A lesson bundle for the ?src= link, packed by the desktop build's blockwise-cli into the served folder.
+cli="$(dirname "$desktop")/../cli/blockwise-cli"
+mkdir -p "$BW_WEB_BUILD/test-src"
+"$cli" bundle "$BW_ROOT/lessons/rc-t3.json" -o "$BW_WEB_BUILD/test-src/rc-t3.bundle.json" >/dev/null
+rm -f "$BW_WEB_BUILD/test-src/missing.bundle.json"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 python3 -m http.server "$port" --bind 127.0.0.1 --directory "$BW_WEB_BUILD" >/dev/null 2>&1 &
 server=$!

@@ -1,0 +1,235 @@
+// `blockwise-cli lesson`; see lesson_command.h.
+#include "cli/lesson_command.h"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/placeholders_command.h"
+#include "data/atomic_write.h"
+#include "data/json_file.h"
+#include "data/load_error.h"
+#include "view/document.h"
+#include "view/scenario_model.h"
+
+namespace bw::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs `body`, turning every error into one line on stderr and exit status 2.
+template <class F>
+void OrExit2(const std::string& file, F&& body) {
+  try {
+    body();
+  } catch (const data::LoadError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw CLI::RuntimeError(2);
+  } catch (const data::SaveError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw CLI::RuntimeError(2);
+  } catch (const CLI::RuntimeError&) {
+    throw;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << data::LoadError(file, "", e.what()).what() << "\n";
+    throw CLI::RuntimeError(2);
+  }
+}
+
+nlohmann::json Text(const std::string& zh, const std::string& en) { return {{"zh", zh}, {"en", en}}; }
+
+// The lesson template: a first step at the scenario's start, a question at its end (checked against
+// its output where the scenario has one number of that name there).
+nlohmann::json NewLesson(const std::string& id, const std::string& scenario_rel, const view::ScenarioModel& m) {
+  const auto position = [&](const char* name, int fallback) {
+    return m.FindPosition(name) >= 0 ? std::string(name) : "event:" + std::to_string(fallback + 1);
+  };
+  const std::string first = position("start", 0), last = position("end", m.EventCount() - 1);
+  const bool output = m.NumberAt(m.FindPosition(last), "output").has_value();
+  nlohmann::json step1 = {
+      {"id", id + "/s1"},
+      {"scenario", "main"},
+      {"position", first},
+      {"title", Text("第一步：标题", "Step 1: a title")},
+      {"body", Text("这里写这一步讲什么。可以引用引擎算出的数，例如 {m}、{l}、{u}（blockwise-cli placeholders 列出全部）。",
+                    "Say what this step shows. Numbers come from the engine: {m}, {l}, {u} (blockwise-cli placeholders lists them all).")},
+      {"further", Text("想多讲一点时的补充：一个细节、一段推导或一个链接。", "More, for a class that asks: a detail, a derivation, a link.")},
+      {"teacher_notes", Text("给老师的提示：先问学生什么？", "For the teacher: what to ask the class first?")},
+      {"source", Text("来源与条件：写明出处、精度和假设。", "Source and conditions: where this comes from, the precision, the assumptions.")}};
+  nlohmann::json step2 = {
+      {"id", id + "/s2"},
+      {"scenario", "main"},
+      {"position", last},
+      {"title", Text("最后：预测输出", "Last: predict the output")},
+      {"body", Text("所有块都处理完了。", "Every block has been processed.")},
+      {"predict", Text("写回的输出是多少？", "What output is written back?")},
+      {"answer", Text("输出 = {output}。", "The output is {output}.")},
+      {"further", Text("揭晓之后可以补充的推导。", "A derivation to add after the reveal.")},
+      {"teacher_notes", Text("先让学生写下答案，再揭晓。", "Let the class write an answer down before the reveal.")},
+      {"source", Text("来源与条件：由引擎精确计算。", "Source and conditions: computed exactly by the engine.")}};
+  if (output) step2["check"] = {{"number", "output"}};
+  return {{"$schema", "../schemas/lesson-v1.schema.json"},
+          {"schema_version", 1},
+          {"id", id},
+          {"title", Text("我的课", "My lesson")},
+          {"scenarios", {{"main", scenario_rel}}},
+          {"steps", nlohmann::json::array({step1, step2})}};
+}
+
+void AddNew(CLI::App& lesson) {
+  auto* cmd = lesson.add_subcommand("new", "Write a bilingual lesson to fill in, bound to a scenario, and check that it loads");
+  auto id = std::make_shared<std::string>();
+  auto scenario = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  cmd->add_option("--id", *id, "The lesson's id, e.g. MINE (its steps become MINE/s1, MINE/s2)")->required();
+  cmd->add_option("--scenario", *scenario, "The scenario file the steps show (inside the lesson's folder)")->required();
+  cmd->add_option("-o,--output", *out, "The lesson file to write (never overwritten)")->required();
+  cmd->callback([=]() {
+    OrExit2(*out, [&] {
+      if (id->empty() || id->find('/') != std::string::npos || id->find_first_of(" \t\n") != std::string::npos)
+        throw data::LoadError(*out, "/id", "give an id without spaces or \"/\" (e.g. MINE)");
+      std::error_code ec;
+      if (fs::exists(*out, ec)) throw data::LoadError(*out, "", "already exists; lesson new never overwrites a file");
+      const auto sc = view::OpenDocument(*scenario);
+      if (!sc.scenario) throw data::LoadError(*scenario, "", "not a scenario (a lesson is bound to scenario files)");
+      const fs::path folder = fs::absolute(fs::path(*out)).parent_path();
+      const fs::path rel = fs::absolute(fs::path(*scenario)).lexically_normal().lexically_relative(folder.lexically_normal());
+      if (rel.empty() || rel.generic_string().rfind("..", 0) == 0)
+        throw data::LoadError(*scenario, "", "lies outside the lesson's folder " + folder.string() +
+                                                 ": put the scenario in that folder (e.g. scenarios/) so the lesson can name it");
+      data::WriteFileAtomically(*out, data::DumpJson(NewLesson(*id, rel.generic_string(), *sc.scenario), 2) + "\n");
+      try {
+        const auto doc = view::OpenDocument(*out);   // what it wrote loads, as the app would load it
+        std::cout << *out << ": lesson " << *id << ", " << doc.lesson->lesson.steps.size() << " steps over " << rel.generic_string()
+                  << "\nnext: edit its texts, then  blockwise-cli check " << *out << "  and  blockwise --lesson " << *out << "\n";
+      } catch (...) {
+        fs::remove(*out, ec);   // a template that does not load is not left behind
+        throw;
+      }
+    });
+  });
+}
+
+void AddIds(CLI::App& lesson) {
+  auto* cmd = lesson.add_subcommand("ids", "List the ids a step can name at a position: scene rects (highlight, conceal), panels, heatmap");
+  auto file = std::make_shared<std::string>();
+  auto position = std::make_shared<std::string>();
+  auto key = std::make_shared<std::string>();
+  auto step = std::make_shared<std::string>();
+  cmd->add_option("file", *file, "A lesson or scenario JSON file")->required();
+  cmd->add_option("--position", *position, "A trace position: start, end, update:2, tile:1,2 … (default: a scenario's end, a step's own)");
+  cmd->add_option("--scenario", *key, "In a lesson: the scenario with this key (default: the first step's)");
+  cmd->add_option("--step", *step, "In a lesson: this step's scenario, at its position unless --position is given (e.g. b2)");
+  cmd->callback([=]() {
+    OrExit2(*file, [&] {
+      const PositionTarget t = ResolvePositionTarget(*file, *position, *key, *step);
+      // The scene and panels the lesson loader checks a step's ids against (view::LoadLessonModel).
+      const view::Scene scene = t.model->BuildScene(t.event, "en", view::ClassroomPalette());
+      std::cout << "# " << t.model->File() << (t.key.empty() ? "" : " (lesson key \"" + t.key + "\")") << ", kind " << t.model->Kind()
+                << ", at \"" << t.position << "\" (event " << t.event + 1 << "/" << t.model->EventCount() << ")\n";
+      std::cout << "# scene rects: \"highlight\" and \"conceal\"\n";
+      for (const auto& r : scene.rects) {
+        const std::string label = r.label.substr(0, r.label.find('\n'));
+        std::cout << r.id << "\t" << label << "\n";
+      }
+      std::cout << "# side-panel sections: \"panel\" and \"conceal\"\n";
+      for (const auto& p : t.model->Panels(t.event, "en")) std::cout << p.id << "\t" << p.title << "\n";
+      if (t.model->HeatmapAt(t.event)) std::cout << "# the P heatmap: \"conceal\"\nheatmap\n";
+    });
+  });
+}
+
+// A shell word for `s` (single quotes).
+std::string Quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string Html(const std::string& s) {
+  std::string o;
+  for (char c : s) o += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
+  return o;
+}
+
+void AddPreview(CLI::App& lesson) {
+  auto* cmd = lesson.add_subcommand("preview", "Every step in zh and en, before and after its reveal, as PNGs and one HTML contact sheet");
+  auto file = std::make_shared<std::string>();
+  auto out = std::make_shared<std::string>();
+  auto app_path = std::make_shared<std::string>();
+  auto projector = std::make_shared<bool>(false);
+  cmd->add_option("file", *file, "A lesson JSON file")->required();
+  cmd->add_option("--out", *out, "The folder for the PNGs and index.html (made if missing)")->required();
+  cmd->add_option("--app", *app_path, "The blockwise app (default: beside this program)");
+  cmd->add_flag("--projector", *projector, "Draw in projector mode at 1920×1080 (default: a laptop, 1280×720)");
+  cmd->callback([=]() {
+    OrExit2(*file, [&] {
+      const auto doc = view::OpenDocument(*file);
+      if (!doc.lesson) throw data::LoadError(*file, "", "not a lesson (preview draws a lesson's steps)");
+      std::error_code ec;
+      std::string app = *app_path;
+      if (app.empty()) app = (fs::read_symlink("/proc/self/exe", ec).parent_path() / ".." / "app" / "blockwise").lexically_normal().string();
+      if (!fs::exists(app, ec)) {
+        const fs::path beside = fs::read_symlink("/proc/self/exe", ec).parent_path() / "blockwise";
+        if (fs::exists(beside, ec)) app = beside.string();
+      }
+      if (!fs::exists(app, ec)) throw data::LoadError(*file, "", "no blockwise app at " + app + " (give --app PATH)");
+      fs::create_directories(*out, ec);
+      if (ec) throw data::LoadError(*out, "", "cannot make the folder: " + ec.message());
+      const std::string w = *projector ? "1920" : "1280", h = *projector ? "1080" : "720";
+      // Without a display, each frame is drawn under its own Xvfb (xvfb-run), as the tests do.
+      const char* display = std::getenv("DISPLAY");
+      const std::string runner = display && *display ? "" : "xvfb-run -a -s '-screen 0 " + w + "x" + h + "x24' ";
+      const fs::path lesson_abs = fs::absolute(*file);
+      std::ostringstream html;
+      html << "<!doctype html><meta charset=utf-8><title>" << Html(doc.lesson->lesson.id) << " preview</title>\n"
+           << "<style>body{font:14px sans-serif;margin:16px} figure{display:inline-block;margin:6px;vertical-align:top}"
+              " img{width:480px;border:1px solid #999} figcaption{max-width:480px}</style>\n"
+           << "<h1>" << Html(doc.lesson->lesson.id) << " — " << Html(doc.lesson->lesson.title.en) << "</h1>\n";
+      int drawn = 0;
+      for (const auto& st : doc.lesson->lesson.steps) {
+        html << "<h2>" << Html(st.id) << " — " << Html(st.title.en) << "</h2>\n";
+        std::string base = st.id;
+        for (char& c : base)
+          if (c == '/') c = '_';
+        for (const std::string lang : {"zh", "en"})
+          for (const bool reveal : {false, true}) {
+            if (reveal && !st.predict) continue;
+            const std::string name = base + "_" + lang + (reveal ? "_revealed" : "") + ".png";
+            const std::string cmdline = runner + Quoted(app) + " --no-settings --lesson " + Quoted(lesson_abs.string()) + " --step " +
+                                        Quoted(st.id) + " --lang " + lang + (reveal ? " --reveal" : "") + (*projector ? " --projector" : "") +
+                                        " --width " + w + " --height " + h + " --screenshot " + Quoted((fs::path(*out) / name).string()) +
+                                        " >/dev/null 2>&1";
+            const int rc = std::system(cmdline.c_str());
+            if (rc != 0) throw data::LoadError(*file, "", "the app could not draw " + st.id + " (" + lang + "): exit " +
+                                                              std::to_string(WIFEXITED(rc) ? WEXITSTATUS(rc) : rc) + "; run: " + cmdline);
+            ++drawn;
+            html << "<figure><a href=\"" << Html(name) << "\"><img src=\"" << Html(name) << "\" loading=lazy></a><figcaption>" << lang
+                 << (reveal ? ", revealed" : st.predict ? ", question open" : "") << "</figcaption></figure>\n";
+          }
+      }
+      data::WriteFileAtomically(fs::path(*out) / "index.html", html.str());
+      std::cout << (fs::path(*out) / "index.html").string() << ": " << drawn << " pictures of " << doc.lesson->lesson.steps.size()
+                << " steps\n";
+    });
+  });
+}
+
+}  // namespace
+
+void AddLessonCommand(CLI::App& app) {
+  auto* lesson = app.add_subcommand("lesson", "An author's tools: lesson new, lesson ids, lesson preview (docs/authoring.md)");
+  lesson->require_subcommand(1);
+  AddNew(*lesson);
+  AddIds(*lesson);
+  AddPreview(*lesson);
+}
+
+}  // namespace bw::cli
