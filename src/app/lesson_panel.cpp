@@ -17,13 +17,17 @@ namespace {
 // checks it) or one button per choice, and the verdict line. A right answer reveals the answer.
 // `compact` (a projector): the field says what it wants inside it, on one line with the buttons (the
 // prompt's own line pushed N50/w1's field onto a page after its question, a helper).
-void CheckWidgets(AppState& s, bool compact) {
+// Returns the top of what the verdict is about (the field, or the picked choice) and the verdict line's
+// bottom (screen pixels), or {0, 0} when there is no verdict.
+std::pair<float, float> CheckWidgets(AppState& s, bool compact) {
   const auto* st = s.CurrentStep();
-  if (!st || !st->check) return;
+  if (!st || !st->check) return {0.0f, 0.0f};
   const auto& check = *st->check;
   const auto& lang = s.options.lang;
+  float about = 0;   // the top of the field or of the picked choice
   if (!check.number.empty()) {
     if (!compact) Said(T(s, view::Str::check_prompt));
+    about = ImGui::GetCursorScreenPos().y;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     // Tab (shortcuts.cpp): the field takes the keyboard (the request lands a frame later) with what it
     // holds selected, so a second try is typed over the first.
@@ -46,7 +50,9 @@ void CheckWidgets(AppState& s, bool compact) {
     s.ui.answer_field_box = {ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y, ImGui::GetItemRectMax().x,
                              ImGui::GetItemRectMax().y};
     ImGui::SameLine();
-    if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s);
+    // (Checked: the page turns to the verdict, which may have made the text a page longer — a student
+    // at 1280×720 saw the question, the field and the verdict vanish behind "▼ (1/2)": issue 29.)
+    if (ImGui::Button(T(s, view::Str::check_button).c_str()) || enter) CheckTypedAnswer(s), s.ui.to_answer_page = true;
   } else {
     // One full-width button per choice, its text wrapped (a long choice is never cut off), the
     // picked one marked × (wrong) or ✓ (right).
@@ -56,12 +62,14 @@ void CheckWidgets(AppState& s, bool compact) {
     for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
       const bool picked = k == s.ui.answer_choice;
       const bool judged = s.ui.answer_verdict >= 0;   // (an answer sent to a class waits for the reveal)
-      const std::string text =
-          std::string(picked ? (!judged ? "\u25cf " : k == check.correct ? "\u2713 " : "\u00d7 ") : "") + check.choices[k - 1].In(lang);
+      // (Numbered: the key that picks it, 1–8.)
+      const std::string text = std::string(picked ? (!judged ? "\u25cf " : k == check.correct ? "\u2713 " : "\u00d7 ") : "") +
+                               std::to_string(k) + ". " + check.choices[k - 1].In(lang);
       std::string label;
       for (const auto& line : WrapLines(text, avail - pad)) label += (label.empty() ? "" : "\n") + line;
       label += "##choice" + std::to_string(k);
-      if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k);
+      if (picked) about = ImGui::GetCursorScreenPos().y;
+      if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k), s.ui.to_answer_page = true;
       SaidItem(text);
     }
     ImGui::PopStyleVar();
@@ -78,10 +86,13 @@ void CheckWidgets(AppState& s, bool compact) {
   }
   bool wrong = false;
   if (const std::string line = VerdictLine(s, &wrong); !line.empty()) {
+    const float top = ImGui::GetCursorScreenPos().y;
     if (wrong) ImGui::PushStyleColor(ImGuiCol_Text, kWrongColor);  // purple with ×, never red
     Wrapped(line);
     if (wrong) ImGui::PopStyleColor();
+    return {about > 0 ? about : top, ImGui::GetCursorScreenPos().y};
   }
+  return {0.0f, 0.0f};
 }
 
 // The question in a tinted box exactly as tall as its content, with its answer once revealed.
@@ -105,7 +116,9 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   const float stem_top = y;
   Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
   part(y);
-  if (st.answer.empty()) keep.push_back({stem_top, ImGui::GetCursorScreenPos().y, KeepTogether::kStem});
+  // (Revealed too: a page that begins at the answer repeats the question above it — N23/c1's reveal
+  // turned to a page starting "→ 不能。…", the question and choices out of view.)
+  keep.push_back({stem_top, ImGui::GetCursorScreenPos().y, KeepTogether::kStem});
   if (!st.answer.empty()) {
     y = ImGui::GetCursorScreenPos().y;
     Wrapped("\u2192 " + st.answer);
@@ -119,7 +132,8 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   const auto* step = s.CurrentStep();
   const bool typed = step && step->check && !step->check->number.empty();
   const bool compact = big && typed;
-  if (!st.reveal.empty() || s.ui.answer_verdict >= 0) CheckWidgets(s, compact);
+  if (!st.reveal.empty() || s.ui.answer_verdict >= 0)
+    if (const auto [v0, v1] = CheckWidgets(s, compact); v1 > v0) keep.push_back({v0, v1, KeepTogether::kVerdict});
   if (big && !compact) ImGui::PopFont();
   if (!st.reveal.empty()) {
     if (compact && s.ui.answer_verdict < 0) ImGui::SameLine();

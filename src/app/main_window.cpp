@@ -78,7 +78,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   std::vector<std::string> stem_lines, stem_one;
   ImGui::PushFont(fonts.text);
   const float stem_line = ImGui::GetTextLineHeightWithSpacing();
-  if (s.PredictPending()) {
+  if (const auto* asked = s.CurrentStep(); asked && asked->predict) {   // open or revealed
     const std::string q = "? " + StepTextNow(s).predict;
     const float avail = w - ImGui::GetStyle().ItemSpacing.x;
     stem_lines = WrapLines(q, avail);
@@ -123,9 +123,11 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   float room = room_of_page;  // a page keeps a line for its "more" mark (and one for a repeated question)
   const KeepTogether* stem = nullptr;
   const KeepTogether* box = nullptr;
+  const KeepTogether* answer = nullptr;
   for (const auto& k : keep) {
     if (k.kind == KeepTogether::kStem) stem = &k;
     if (k.kind == KeepTogether::kQuestionBox) box = &k;
+    if (k.kind == KeepTogether::kAnswer) answer = &k;
   }
   // A page never splits what fits on one: a line inside the question box starts its page at the
   // box's top when the box fits on a page (it comes first: its own page), else at the top of its
@@ -162,15 +164,18 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         const float s0 = content_y(texts[start].y0);
         // Else at a sentence's start in the page's last half: a paragraph cut mid-sentence put
         // "（N 为序列长" and "度）" and a formula's two halves on two pages (issue 29's walk-through).
-        // (Only on pages of five lines and more: on a short one, after Ctrl +, it would cost half the page.)
+        // (On a page of fewer than five lines — a projector's pane, or after Ctrl + — in its last half
+        // as long as the page keeps two lines: "（N 为序列长 | 度）。" and "所以要切 | 块" still broke
+        // across PageDowns there, a second walk-through found.)
+        const float least = room >= 5 * line ? 0.6f * room : std::max(2.0f * line, 0.5f * room);
         size_t sentence = i;
-        for (size_t k = i; room >= 5 * line && k > start && content_y(texts[k].y0) >= found.back() + 0.6f * room; --k)
+        for (size_t k = i; k > start && content_y(texts[k].y0) >= found.back() + least; --k)
           if (EndsSentence(texts[k - 1].text)) {
             sentence = k;
             break;
           }
         // … else after a clause (a comma) in that last part, before a cut inside one.
-        for (size_t k = i; sentence == i && room >= 5 * line && k > start && content_y(texts[k].y0) >= found.back() + 0.6f * room; --k)
+        for (size_t k = i; sentence == i && k > start && content_y(texts[k].y0) >= found.back() + least; --k)
           if (EndsClause(texts[k - 1].text)) {
             sentence = k;
             break;
@@ -184,9 +189,14 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         }
       }
       found.push_back(y0);
-      const bool repeats = stem && box && stem_fits > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
-      found_stem.push_back(repeats ? static_cast<char>(stem_fits) : 0);
-      room = room_of_page - (repeats ? stem_height(stem_fits) : 0.0f);
+      // (Revealed: on the answer's pages only, in one line — a page of the check row after it needs no
+      // reminder, and two lines a page made N23/c1's text six pages.)
+      const bool revealed = answer != nullptr;
+      const int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
+      const bool repeats = stem && box && lines_here > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f &&
+                           (!revealed || y0 < content_y(answer->bottom) - 0.5f);
+      found_stem.push_back(repeats ? static_cast<char>(lines_here) : 0);
+      room = room_of_page - (repeats ? stem_height(lines_here) : 0.0f);
     }
   }
   // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
@@ -197,10 +207,11 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     return k;
   };
   s.ui.question_last_page = 0;
-  int answer_page = -1;
+  int answer_page = -1, verdict_page = -1;
   for (const auto& k : keep) {
     if (k.kind == KeepTogether::kQuestionBox) s.ui.question_last_page = page_of(content_y(k.bottom) - line);
     if (k.kind == KeepTogether::kAnswer) answer_page = page_of(content_y(k.top));
+    if (k.kind == KeepTogether::kVerdict) verdict_page = page_of(content_y(k.top));
   }
   if (found.size() == 1) found = {0.0f}, found_stem = {0};  // it all fits: one page (the mark's line is not needed)
   // Lines outside the page shown are not on screen: drop them from the record (the legibility test
@@ -218,8 +229,8 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
   } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
     s.ui.text_page = static_cast<int>(tops.size()) - 1;
-  } else if (s.ui.to_answer_page && answer_page >= 0) {  // just revealed: the answer's page
-    s.ui.text_page = answer_page;
+  } else if (s.ui.to_answer_page) {  // just revealed: the answer's page; just checked: the verdict's
+    s.ui.text_page = answer_page >= 0 ? answer_page : verdict_page >= 0 ? verdict_page : s.ui.question_last_page;
     s.ui.to_answer_page = false;
     s.ui.layout_settling = true;  // draw that page
   }
@@ -365,18 +376,22 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
                                   (s.ui.revealed ? "/r" : "") + "/" + std::to_string(L.side.w) + "x" + std::to_string(L.side.h);
       // Something new in the panel: its tables size their columns from this frame's contents, so
       // this frame is not shown (main.cpp: a settling frame), only the next.
-      if (fit_for != s.ui.side_fit_for) s.ui.side_fit_for = fit_for, s.ui.side_fit = 1.0f, s.ui.layout_settling = true;
+      const bool fresh = fit_for != s.ui.side_fit_for;
+      if (fresh) s.ui.side_fit_for = fit_for, s.ui.side_fit = 1.0f, s.ui.layout_settling = true;
       const float y0 = ImGui::GetCursorPosY();
-      ImGui::SetWindowFontScale(s.ui.side_fit);
+      const float undo = PanelCtrlUndo(s);   // Ctrl + does not enlarge the panel (panels.h)
+      ImGui::SetWindowFontScale(s.ui.side_fit * undo);
       // Rows 52 px high need no 8 px between them: the separators part them.
       ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 2.0f));
       DrawPanels(s, fonts);
       ImGui::PopStyleVar();
       ImGui::SetWindowFontScale(1.0f);
       const float used = ImGui::GetCursorPosY() - y0, room = L.side.h - 2 * ImGui::GetStyle().WindowPadding.y;
-      const float floor = std::min(1.0f, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / std::max(1.0f, fonts.Em(fonts.text_px)));
+      const float floor = std::min(1.0f, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / std::max(1.0f, fonts.Em(fonts.text_px)) / undo);
       float fit = s.ui.side_fit;
-      if (used > room + 0.5f) fit = std::max(floor, std::min(fit - 0.01f, fit * room / used * 0.995f));
+      // (Not from the fresh frame's height: a table whose last column wraps is far taller there, before
+      // ImGui has its column widths — N49/m1's counters were shrunk to the floor by that one frame.)
+      if (!fresh && used > room + 0.5f) fit = std::max(floor, std::min(fit - 0.01f, fit * room / used * 0.995f));
       if (fit < s.ui.side_fit) {
         s.ui.side_fit = fit;
         s.ui.layout_settling = true;

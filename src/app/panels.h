@@ -26,15 +26,21 @@ Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float he
 float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float max_h = 1e9f);
 // A stretch of the step text (screen pixels) that a page keeps together when it fits on one: the
 // question box, and inside it the question, the answer, the check and reveal row.
-// kStem: an open question's sentence; a page that begins below it inside the box repeats it.
+// kStem: the question's sentence; a page that begins below it inside the box repeats it. kVerdict: the
+// checked answer's verdict line (a check turns to its page).
 struct KeepTogether {
   float top, bottom;
-  enum Kind { kQuestionBox, kPart, kAnswer, kStem } kind;
+  enum Kind { kQuestionBox, kPart, kAnswer, kStem, kVerdict } kind;
 };
 // The question box (Reveal, the check), the body, the further line; returns what a page keeps
 // together, the question box first (none when the step asks nothing).
 std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
+// In projector mode the side panel, the balance and the heatmap keep the sizes they have at the default
+// font size: Ctrl + enlarges the step text (which pages), and never shrinks their numbers to make room
+// (issue 29's walk-through: after Ctrl + ×3 the panel's 36 px numbers fell to 24 and the balance's
+// "× 65/3" shrank). The font scale that undoes Ctrl + there (≤ 1); 1 elsewhere and for Ctrl −.
+float PanelCtrlUndo(const AppState& s);
 // The width (px) the side panel's widest table needs with its text at `floor_em` px em: narrower, its
 // numbers would break across lines ("0.7071" read "0.707 / 1"). 0 when it shows no table.
 float PanelsLeastWidth(const AppState& s, const Fonts& fonts, float floor_em);

@@ -80,6 +80,18 @@ const std::vector<Shortcut>& Shortcuts() {
         }
         s.ui.focus_answer = 30;   // frames: a slow frame (a sanitizer build) must not miss it
       }},
+      // A choice question from the keyboard: its number picks it (a student's laptop needed the mouse for
+      // RC-T3/b0's three choices; issue 29's walk-through). Only while a choice question is open.
+      {view::Str::key_choice,
+       {Typed('1'), Typed('2'), Typed('3'), Typed('4'), Typed('5'), Typed('6'), Typed('7'), Typed('8')},
+       [](AppState& s, const KeyPress& k) {
+         const auto* st = s.CurrentStep();
+         if (!st || !st->check || st->check->choices.empty() || !s.PredictPending()) return;
+         const int n = static_cast<int>(k.ch) - '0';
+         if (n < 1 || n > static_cast<int>(st->check->choices.size())) return;
+         CheckChoice(s, n);
+         s.ui.to_answer_page = true;   // the page with the verdict (as a click on the choice)
+       }},
       {view::Str::key_speed, {Typed('['), Typed(']')}, [](AppState& s, const KeyPress& k) { SetSpeed(s, k.ch == ']' ? 2.0f : 0.5f); }},
       {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) {
          const std::string warning = view::UiText(view::Str::presenter_one_screen, s.options.lang);

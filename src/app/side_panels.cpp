@@ -14,6 +14,13 @@
 
 namespace bw::app {
 
+float PanelCtrlUndo(const AppState& s) {
+  if (!s.options.projector) return 1.0f;
+  // (An export at 2× doubles the font size, not Ctrl +.)
+  const float logical = s.options.font_px / std::max(s.ui.export_scale, 0.01f);
+  return std::min(1.0f, view::kDefaultFontPx / std::max(logical, 1.0f));
+}
+
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
                     float arrow_progress, float* label_px) {
   const auto* cur = s.Current();
@@ -58,10 +65,22 @@ std::vector<std::string> Cells(const view::PanelRow& r, size_t columns) {
 
 // One panel section as a table with its columns; `cells`: each row's Cells.
 void DrawTable(const view::PanelSection& sec, const std::vector<std::vector<std::string>>& cells) {
+  // Each column's widest text. When they do not all fit on one line, every column but the last keeps
+  // its width (its numbers whole) and the last, the words, wraps into what is left.
+  std::vector<float> widest(sec.columns.size(), 0.0f);
+  for (size_t c = 0; c < sec.columns.size(); ++c) widest[c] = ImGui::CalcTextSize(sec.columns[c].c_str()).x;
+  for (const auto& row : cells)
+    for (size_t c = 0; c < row.size() && c < widest.size(); ++c) widest[c] = std::max(widest[c], ImGui::CalcTextSize(row[c].c_str()).x);
+  float total = 0;
+  for (float w : widest) total += w + 2 * ImGui::GetStyle().CellPadding.x + 1;
+  const bool wrap_last = widest.size() > 1 && total > ImGui::GetContentRegionAvail().x;
   if (!ImGui::BeginTable("table", static_cast<int>(sec.columns.size()),
                          ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp))
     return;
-  for (const auto& c : sec.columns) ImGui::TableSetupColumn(c.c_str());
+  for (size_t c = 0; c < sec.columns.size(); ++c) {
+    if (wrap_last && c + 1 < sec.columns.size()) ImGui::TableSetupColumn(sec.columns[c].c_str(), ImGuiTableColumnFlags_WidthFixed, widest[c]);
+    else ImGui::TableSetupColumn(sec.columns[c].c_str(), wrap_last ? ImGuiTableColumnFlags_WidthStretch : 0);
+  }
   ImGui::TableHeadersRow();
   for (size_t i = 0; i < sec.rows.size(); ++i) {
     ImGui::TableNextRow();
@@ -163,9 +182,18 @@ void DrawPanels(const AppState& s, const Fonts& fonts) {
       // (In proportion to the window's height: a 4K projector's table was held to 1080p's 24 px.)
       const float display_h = ImGui::GetIO().DisplaySize.y;
       const float floor_em = big ? view::ProjectorFloors(display_h).text : view::DeskFloors(display_h).text;
-      const float min_fit = std::clamp(floor_em / std::max(1.0f, fonts.Em(ImGui::GetFontSize())), 0.6f, 1.0f);
+      float min_fit = std::clamp(floor_em / std::max(1.0f, fonts.Em(ImGui::GetFontSize())), 0.6f, 1.0f);
+      // A projector's table whose numbers fit whole at the panel's size keeps that size and wraps its
+      // words instead (N49/m1's counters — the 64 the step is about — were drawn at 24 px em so that
+      // the formula column fit on one line, with half the panel empty below: issue 29's second walk).
+      if (big) {
+        float numbers = 0;   // every column but the last (the words) at its widest
+        for (size_t c = 0; c + 1 < widest.size(); ++c) numbers += widest[c];
+        const float words = widest.empty() ? 0.0f : ImGui::CalcTextSize("0000000000").x;   // the last column's least
+        if (numbers + words <= room) min_fit = 1.0f;
+      }
       const float fit = text > room && text > 0 ? std::clamp(room / text, min_fit, 1.0f) : 1.0f;
-      const float panel_scale = big ? s.ui.side_fit : 1.0f;  // the projector panel's own fit (DrawMainWindow)
+      const float panel_scale = big ? s.ui.side_fit * PanelCtrlUndo(s) : 1.0f;  // the projector panel's own fit (DrawMainWindow)
       ImGui::SetWindowFontScale(panel_scale * fit);
       DrawTable(sec, cells);
       ImGui::SetWindowFontScale(panel_scale);
@@ -181,14 +209,15 @@ namespace {
 // A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
 void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
-  // (A projector's heading in the text font: 24 px em and more, as the balance's texts.)
-  if (s.options.projector) ImGui::PushFont(fonts.text);
+  // (A projector's heading in the text font: 24 px em and more, as the balance's texts; at the default
+  // size whatever Ctrl + says, PanelCtrlUndo — a heading grown to two lines left the means 24 px.)
+  if (s.options.projector) ImGui::PushFont(fonts.text), ImGui::SetWindowFontScale(PanelCtrlUndo(s));
   Said(T(s, view::Str::balance_heading));
-  if (s.options.projector) ImGui::PopFont();
+  if (s.options.projector) ImGui::SetWindowFontScale(1.0f), ImGui::PopFont();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   float em = 0;
   const float width =
-      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px, &em, /*floors=*/true);
+      view::BalanceWidthFor(avail.x - ImGui::GetStyle().ScrollbarSize, std::max(avail.y, 1.0f), s.ui.text_px * PanelCtrlUndo(s), &em, /*floors=*/true);
   view::Scene scene = view::BuildBalanceScene(m.run(), s.ui.event, s.options.lang, s.Palette(), width, /*floors=*/true);
   DropAnswers(scene, s);
   // Within its box both ways: the box has no scrollbar (its legend used to be cut at the foot).
@@ -214,7 +243,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   struct FontScale {
     explicit FontScale(float k) { ImGui::SetWindowFontScale(k); }
     ~FontScale() { ImGui::SetWindowFontScale(1.0f); }
-  } scale(s.options.projector ? std::max(1.0f, view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / fonts.Em(ImGui::GetFontSize()) * 1.01f)
+  } scale(s.options.projector ? std::max(PanelCtrlUndo(s), view::ProjectorFloors(ImGui::GetIO().DisplaySize.y).text / fonts.Em(ImGui::GetFontSize()) * 1.01f)
                               : 1.0f);
   Said(T(s, view::Str::heatmap) + "  " + h->title +
        (h->not_finite ? "  \u00b7  NaN / \u221e: " + T(s, view::Str::num_title) : ""));

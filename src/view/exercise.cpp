@@ -69,7 +69,7 @@ engine::Rational PowerOfTen(size_t k) {
 int SignificantDigits(const Typed& t) {
   const std::string all = t.int_digits + t.frac_digits;
   const auto first = all.find_first_not_of('0');
-  return first == std::string::npos ? 1 : static_cast<int>(all.size() - first);
+  return first == std::string::npos ? 0 : static_cast<int>(all.size() - first);   // "0", "0.00": none
 }
 
 engine::Rational Abs(engine::Rational x) { return x < 0 ? engine::Rational(-x) : x; }
@@ -97,6 +97,16 @@ std::string NormaliseTypedNumber(const std::string& s) {
   return out;
 }
 
+// A typed decimal that is the value correctly rounded: right with 3 significant digits or more; with
+// fewer, too coarse to tell — save a zero (no significant digit), which says nothing of a value that
+// is not zero (the value 0 itself is right above, exactly).
+namespace {
+CheckVerdict Coarse(const Typed& t) {
+  const int digits = SignificantDigits(t);
+  return digits >= 3 ? CheckVerdict::kRight : digits == 0 ? CheckVerdict::kWrong : CheckVerdict::kTooCoarse;
+}
+}  // namespace
+
 CheckVerdict CheckTypedNumber(const std::string& typed, const ExpectedNumber& expected) {
   const auto t = Parse(typed);
   if (!t) return CheckVerdict::kUnreadable;
@@ -120,8 +130,10 @@ CheckVerdict CheckTypedNumber(const std::string& typed, const ExpectedNumber& ex
     if (v == *expected.exact) return CheckVerdict::kRight;
     if (t->fraction) return CheckVerdict::kWrong;
     const engine::Rational half_unit = engine::Rational(1) / (PowerOfTen(k) * 2);
-    if (Abs(v - *expected.exact) > half_unit) return CheckVerdict::kWrong;
-    return SignificantDigits(*t) >= 3 ? CheckVerdict::kRight : CheckVerdict::kTooCoarse;
+    // (Exactly half a unit away is no rounding of it: α = 1/2 typed as 0 or 1 — block 1's α and
+    // block 2's β, the mix-up N50/s1 asks about — was "on the right track"; issue 29's walk-through.)
+    if (Abs(v - *expected.exact) >= half_unit) return CheckVerdict::kWrong;
+    return Coarse(*t);
   }
   if (!std::isfinite(expected.value)) return CheckVerdict::kWrong;  // NaN equals nothing
   const double sign = t->negative ? -1 : 1;
@@ -131,8 +143,8 @@ CheckVerdict CheckTypedNumber(const std::string& typed, const ExpectedNumber& ex
   if (std::abs(x - expected.value) <= 5e-12 * scale) return CheckVerdict::kRight;  // equal to 12 digits
   if (t->fraction) return CheckVerdict::kWrong;
   const double half_unit = 0.5 * std::pow(10.0, -static_cast<double>(k));
-  if (std::abs(x - expected.value) > half_unit * (1 + 1e-12)) return CheckVerdict::kWrong;
-  return SignificantDigits(*t) >= 3 ? CheckVerdict::kRight : CheckVerdict::kTooCoarse;
+  if (std::abs(x - expected.value) >= half_unit * (1 - 1e-12)) return CheckVerdict::kWrong;
+  return Coarse(*t);
 }
 
 std::optional<ExpectedNumber> SingleQueryNumber(const engine::SingleQueryRun& run, int event, const std::string& name) {

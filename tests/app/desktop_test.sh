@@ -282,6 +282,20 @@ PY
     for _ in $(seq 8); do [ "$(field revealed)" = True ] && break; xdotool key Next; sleep 0.3; done
     expect revealed True
     echo "ok: 160/7 is right, and PageDown from the field reveals"
+    stop
+    # A choice question from the keyboard: its number picks it (a student's laptop needed the mouse for
+    # RC-T3/b0; issue 29's second walk-through). 4 is no choice of b0's three: nothing happens.
+    first_step=RC-T3/b0
+    start --width 1280 --height 720 --step RC-T3/b0
+    xdotool key 4; sleep 0.5
+    [ "$(answer choice)" = 0 ] || { echo "FAIL: 4 picked a choice of three: $(field answer)"; exit 1; }
+    xdotool key 2
+    for _ in $(seq 50); do [ "$(answer choice)" = 2 ] && break; sleep 0.1; done
+    [ "$(answer choice)" = 2 ] && [ "$(answer verdict)" = 1 ] || { echo "FAIL: the key 2 did not pick b0's second choice: $(field answer)"; exit 1; }
+    xdotool key 1
+    for _ in $(seq 50); do [ "$(answer choice)" = 1 ] && break; sleep 0.1; done
+    [ "$(answer choice)" = 1 ] && [ "$(answer verdict)" = 0 ] || { echo "FAIL: the key 1 did not pick the right choice: $(field answer)"; exit 1; }
+    echo "ok: 1–8 pick a choice question's choices"
     stop ;;
   glyphs)
     name="$out/溢出逻辑_全屏浏览.json"

@@ -47,11 +47,14 @@ struct Config {
 };
 
 constexpr Config kConfigs[] = {
-    {"projector 1920x1080", 1920, 1080, true, 22.0f, 28, 36, 24, 5},
-    // Ctrl + ×3 enlarges the text, not the diagram's box: a long step then takes many pages, and the
-    // side panel shrinks to fit (its key numbers then held to the 24 px floor, not 36: the issue's
-    // rule for Ctrl + is that nothing is cut).
-    {"projector 1920x1080 Ctrl+x3", 1920, 1080, true, 22.0f * 1.1f * 1.1f * 1.1f, 28, 24, 24, 12},
+    // (6 pages: a revealed answer's pages repeat the question in a line — N23/c1 and RC-T3/b0 in en.)
+    {"projector 1920x1080", 1920, 1080, true, 22.0f, 28, 36, 24, 6},
+    // Ctrl + ×3 enlarges the step text, not the diagram's box nor the side panel (PanelCtrlUndo): a
+    // long step then takes many pages. The panel and the balance are drawn at their default size, but
+    // with fonts baked at the larger one, whose hinted advances round differently: en N23/c3's 36 px
+    // numbers came back at 35.3, and N51/t4's balance, whose means have no room to spare, draws
+    // "× 68/15" at the 24 px floor. Held here to the floor; the 36 is not yet kept under Ctrl +.
+    {"projector 1920x1080 Ctrl+x3", 1920, 1080, true, 22.0f * 1.1f * 1.1f * 1.1f, 28, 24, 24, 14},
     {"laptop 1280x720", 1280, 720, false, 22.0f, 14, 14, 14, 4},
 };
 

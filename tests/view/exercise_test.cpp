@@ -49,6 +49,21 @@ TEST(Exercise, TypedNumberAgainstACount) {
   EXPECT_FALSE(WholeNumber("160/7 \u2248 22.86"));
 }
 
+// α = 1/2 (N50/s1): 0 and 1 — block 1's α and block 2's β, the mix-up the step asks about — are wrong,
+// not "on the right track": exactly half a unit away is no rounding, and 0 has no significant digit.
+// 0.5 is right; 0.50 and 1/2 too. (Issue 29's walk-through typed 0 and was told to add digits.)
+TEST(Exercise, ATieOrAZeroIsNoRounding) {
+  const auto half = Exact(1, 2);
+  for (const char* t : {"0", "1", "0.0", "-0", "00"}) EXPECT_EQ(CheckTypedNumber(t, half), CheckVerdict::kWrong) << t;
+  for (const char* t : {"0.5", "0.50", "1/2", "2/4"}) EXPECT_EQ(CheckTypedNumber(t, half), CheckVerdict::kRight) << t;
+  EXPECT_EQ(CheckTypedNumber("0", Exact(0, 1)), CheckVerdict::kRight);              // zero is right for zero
+  EXPECT_EQ(CheckTypedNumber("2", Exact(19, 9)), CheckVerdict::kTooCoarse);         // 2.11…: 2 is its rounding
+  EXPECT_EQ(CheckTypedNumber("0.002", Exact(1, 500)), CheckVerdict::kRight);       // = the value exactly
+  EXPECT_EQ(CheckTypedNumber("0.00", Exact(1, 1000)), CheckVerdict::kWrong);        // no significant digit
+  ExpectedNumber d{0.5, std::nullopt};
+  for (const char* t : {"0", "1"}) EXPECT_EQ(CheckTypedNumber(t, d), CheckVerdict::kWrong) << t;
+}
+
 // Without an exact value (a double), a decimal must still be correctly rounded; NaN is never right.
 TEST(Exercise, TypedNumberAgainstADouble) {
   ExpectedNumber e{0.1234567, std::nullopt};
