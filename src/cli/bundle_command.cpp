@@ -1,8 +1,10 @@
 // `blockwise-cli bundle`; see bundle_command.h.
 #include "cli/bundle_command.h"
 
+#include <filesystem>
 #include <iostream>
 
+#include "cli/or_exit2.h"
 #include "data/atomic_write.h"
 #include "data/bundle.h"
 #include "data/json_file.h"
@@ -19,11 +21,19 @@ void AddBundleCommand(CLI::App& app) {
   cmd->add_option("file", *file, "A lesson or course JSON file")->required();
   cmd->add_option("-o,--output", *out, "The bundle to write (e.g. my-lesson.bundle.json)")->required();
   cmd->callback([=]() {
-    try {
+    OrExit2(*file, [&] {
       const nlohmann::json bundle = data::PackBundle(*file);
       data::WriteFileAtomically(*out, data::DumpJson(bundle, 1) + "\n");
-      // Opened as the app opens it: a bundle that would not load is reported now, not in class.
-      const view::OpenedDocument doc = view::OpenDocument(*out);
+      // Opened as the app opens it: a bundle that would not load is reported now, not in class, and
+      // not left behind.
+      view::OpenedDocument doc;
+      try {
+        doc = view::OpenDocument(*out);
+      } catch (...) {
+        std::error_code ec;
+        std::filesystem::remove(*out, ec);
+        throw;
+      }
       std::size_t steps = 0;
       if (doc.lesson) steps = doc.lesson->lesson.steps.size();
       std::cout << *out << ": " << bundle["files"].size() << " files, main " << bundle["main"].get<std::string>();
@@ -31,16 +41,7 @@ void AddBundleCommand(CLI::App& app) {
       else if (doc.lesson) std::cout << " (lesson " << doc.lesson->lesson.id << ", " << steps << " steps)";
       std::cout << "\n";
       for (const auto& [path, d] : bundle["files"].items()) std::cout << "  " << path << "\n";
-    } catch (const data::LoadError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    } catch (const data::SaveError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << data::LoadError(*file, "", e.what()).what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    });
   });
 }
 

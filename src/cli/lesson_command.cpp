@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/or_exit2.h"
 #include "cli/placeholders_command.h"
 #include "data/atomic_write.h"
 #include "data/json_file.h"
@@ -23,25 +24,6 @@ namespace bw::cli {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Runs `body`, turning every error into one line on stderr and exit status 2.
-template <class F>
-void OrExit2(const std::string& file, F&& body) {
-  try {
-    body();
-  } catch (const data::LoadError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    throw CLI::RuntimeError(2);
-  } catch (const data::SaveError& e) {
-    std::cerr << "error: " << e.what() << "\n";
-    throw CLI::RuntimeError(2);
-  } catch (const CLI::RuntimeError&) {
-    throw;
-  } catch (const std::exception& e) {
-    std::cerr << "error: " << data::LoadError(file, "", e.what()).what() << "\n";
-    throw CLI::RuntimeError(2);
-  }
-}
 
 nlohmann::json Text(const std::string& zh, const std::string& en) { return {{"zh", zh}, {"en", en}}; }
 

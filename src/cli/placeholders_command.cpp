@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "cli/or_exit2.h"
 #include "data/load_error.h"
 #include "view/document.h"
 #include "view/lesson_text.h"
@@ -100,15 +101,7 @@ void AddPlaceholdersCommand(CLI::App& app) {
       return;
     }
     if (file->empty()) throw CLI::ValidationError("file", "give a lesson or scenario file, or --reference");
-    try {
-      Print(ResolvePositionTarget(*file, *position, *key, *step));
-    } catch (const data::LoadError& e) {
-      std::cerr << "error: " << e.what() << "\n";
-      throw CLI::RuntimeError(2);
-    } catch (const std::exception& e) {
-      std::cerr << "error: " << data::LoadError(*file, "", e.what()).what() << "\n";
-      throw CLI::RuntimeError(2);
-    }
+    OrExit2(*file, [&] { Print(ResolvePositionTarget(*file, *position, *key, *step)); });
   });
 }
 
