@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <cstdio>
 #include <set>
 #include <utility>
 #include <vector>
@@ -200,9 +201,12 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
           fonts.missing += " \u2026";
           break;
         }
-        char buf[5] = {};
+        // (With its code point: the character itself is drawn as the very box it reports — a new author
+        // could not read which of theirs it was.)
+        char buf[5] = {}, code[12] = {};
         ImTextCharToUtf8(buf, c);
-        fonts.missing += std::string(" ") + buf;
+        std::snprintf(code, sizeof code, "U+%04X", c);
+        fonts.missing += std::string(" ") + buf + " (" + code + ")";
       }
     }
   }

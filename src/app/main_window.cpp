@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "view/exercise.h"
 #include "view/layout.h"
 #include "view/scenario_model.h"
 
@@ -49,7 +50,9 @@ bool EndsSentence(std::string t) {
 // ， 、 or , (a page ended "（N 为序列长" and the next began "度）": issue 29's walk-through).
 bool EndsClause(std::string t) {
   while (!t.empty() && t.back() == ' ') t.pop_back();
-  for (const char* end : {"\uff0c", "\u3001", ","})
+  // (A closed bracket and a colon too: "（N 为序列长 | 度）" broke where "…度）。" would have been the
+  // place, and a Chinese line ends at a clause mark far more often than at a full stop.)
+  for (const char* end : {"\uff0c", "\u3001", ",", "\uff09", ")", "\uff1a", ":"})
     if (t.size() >= std::strlen(end) && t.compare(t.size() - std::strlen(end), std::strlen(end), end) == 0) return true;
   return false;
 }
@@ -167,7 +170,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         // (On a page of fewer than five lines — a projector's pane, or after Ctrl + — in its last half
         // as long as the page keeps two lines: "（N 为序列长 | 度）。" and "所以要切 | 块" still broke
         // across PageDowns there, a second walk-through found.)
-        const float least = room >= 5 * line ? 0.6f * room : std::max(2.0f * line, 0.5f * room);
+        const float least = room >= 5 * line ? 0.5f * room : std::max(1.5f * line, 0.4f * room);
         size_t sentence = i;
         for (size_t k = i; k > start && content_y(texts[k].y0) >= found.back() + least; --k)
           if (EndsSentence(texts[k - 1].text)) {
@@ -189,12 +192,10 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         }
       }
       found.push_back(y0);
-      // (Revealed: on the answer's pages only, in one line — a page of the check row after it needs no
-      // reminder, and two lines a page made N23/c1's text six pages.)
+      // (Revealed: in one line — two a page made N23/c1's text six pages.)
       const bool revealed = answer != nullptr;
       const int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
-      const bool repeats = stem && box && lines_here > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f &&
-                           (!revealed || y0 < content_y(answer->bottom) - 0.5f);
+      const bool repeats = stem && box && lines_here > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
       found_stem.push_back(repeats ? static_cast<char>(lines_here) : 0);
       room = room_of_page - (repeats ? stem_height(lines_here) : 0.0f);
     }
@@ -229,8 +230,17 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
   } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
     s.ui.text_page = static_cast<int>(tops.size()) - 1;
-  } else if (s.ui.to_answer_page) {  // just revealed: the answer's page; just checked: the verdict's
-    s.ui.text_page = answer_page >= 0 ? answer_page : verdict_page >= 0 ? verdict_page : s.ui.question_last_page;
+  } else if (s.ui.to_answer_page && (!s.ui.revealed || answer_page >= 0) && (s.ui.answer_verdict < 0 || verdict_page >= 0)) {
+    // Just revealed: the answer's page; just checked: the verdict's — once this frame drew them (a check
+    // that reveals does so in the middle of drawing the box, whose answer then shows a frame later).
+    // A right answer (which reveals) shows its "✓ right" with the typed answer or the picked choice: the
+    // student who got it sees so (a second walk-through's right answers lost their verdict); the
+    // answer is on that page or the one before.
+    const bool right = s.ui.answer_verdict == static_cast<int>(view::CheckVerdict::kRight);
+    s.ui.text_page = right && verdict_page >= 0 ? verdict_page
+                     : answer_page >= 0         ? answer_page
+                     : verdict_page >= 0        ? verdict_page
+                                                : s.ui.question_last_page;
     s.ui.to_answer_page = false;
     s.ui.layout_settling = true;  // draw that page
   }

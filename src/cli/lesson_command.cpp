@@ -27,37 +27,41 @@ namespace {
 
 nlohmann::json Text(const std::string& zh, const std::string& en) { return {{"zh", zh}, {"en", en}}; }
 
-// The lesson template: a first step at the scenario's start, a question at its end (checked against
-// its output where the scenario has one number of that name there).
+// The lesson template: the question is asked at the scenario's start, before the trace shows any
+// output (a question at "end" had its answer drawn in HBM and in the side panel beside it: a new
+// author's try), checked against the output where the scenario has one number of that name; the last
+// step, at the end, shows it.
 nlohmann::json NewLesson(const std::string& id, const std::string& scenario_rel, const view::ScenarioModel& m) {
   const auto position = [&](const char* name, int fallback) {
     return m.FindPosition(name) >= 0 ? std::string(name) : "event:" + std::to_string(fallback + 1);
   };
   const std::string first = position("start", 0), last = position("end", m.EventCount() - 1);
-  const bool output = m.NumberAt(m.FindPosition(last), "output").has_value();
+  const bool output = m.NumberAt(m.FindPosition(first), "output").has_value();
   nlohmann::json step1 = {
       {"id", id + "/s1"},
       {"scenario", "main"},
       {"position", first},
-      {"title", Text("第一步：标题", "Step 1: a title")},
-      {"body", Text("这里写这一步讲什么。可以引用引擎算出的数，例如 {m}、{l}、{u}（blockwise-cli placeholders 列出全部）。",
-                    "Say what this step shows. Numbers come from the engine: {m}, {l}, {u} (blockwise-cli placeholders lists them all).")},
+      {"title", Text("第一步：先猜输出", "Step 1: predict the output")},
+      {"body", Text("这里写这一步讲什么。可以引用引擎算出的数，例如 {l}、{u}（blockwise-cli placeholders 列出全部）。",
+                    "Say what this step shows. Numbers come from the engine: {l}, {u} (blockwise-cli placeholders lists them all).")},
       {"further", Text("想多讲一点时的补充：一个细节、一段推导或一个链接。", "More, for a class that asks: a detail, a derivation, a link.")},
-      {"teacher_notes", Text("给老师的提示：先问学生什么？", "For the teacher: what to ask the class first?")},
+      {"predict", Text("所有块处理完以后，写回的输出是多少？", "Once every block is processed, what output is written back?")},
+      {"answer", Text("输出 = {output}。", "The output is {output}.")},
+      {"teacher_notes", Text("先让学生写下答案，再揭晓。", "Let the class write an answer down before the reveal.")},
       {"source", Text("来源与条件：写明出处、精度和假设。", "Source and conditions: where this comes from, the precision, the assumptions.")}};
+  if (output) step1["check"] = {{"number", "output"}};
   nlohmann::json step2 = {
       {"id", id + "/s2"},
       {"scenario", "main"},
       {"position", last},
-      {"title", Text("最后：预测输出", "Last: predict the output")},
-      {"body", Text("所有块都处理完了。", "Every block has been processed.")},
-      {"predict", Text("写回的输出是多少？", "What output is written back?")},
-      {"answer", Text("输出 = {output}。", "The output is {output}.")},
-      {"further", Text("揭晓之后可以补充的推导。", "A derivation to add after the reveal.")},
-      {"teacher_notes", Text("先让学生写下答案，再揭晓。", "Let the class write an answer down before the reveal.")},
+      {"title", Text("最后：写回输出", "Last: the output is written back")},
+      {"body", Text("所有块都处理完了，写回的输出是 {output}。", "Every block has been processed; the output written back is {output}.")},
+      {"further", Text("揭晓之后可以补充的推导。", "A derivation to add here.")},
+      {"teacher_notes", Text("和第一步学生猜的数对照。", "Compare with what the class predicted in step 1.")},
       {"source", Text("来源与条件：由引擎精确计算。", "Source and conditions: computed exactly by the engine.")}};
-  if (output) step2["check"] = {{"number", "output"}};
-  return {{"$schema", "../schemas/lesson-v1.schema.json"},
+  // "$schema": the schema's own id — a relative path to schemas/ would not exist beside the author's
+  // file (a new author's try); the schemas are in the project's schemas/ and, installed, share/blockwise/.
+  return {{"$schema", "urn:blockwise:schema:lesson-v1"},
           {"schema_version", 1},
           {"id", id},
           {"title", Text("我的课", "My lesson")},

@@ -1,8 +1,9 @@
 // `blockwise-cli lesson …`: an author's tools (issue 32; docs/authoring.md).
 //   lesson new --id ID --scenario SCENARIO -o LESSON   a bilingual lesson to fill in, bound to SCENARIO
-//       (its path written relative to LESSON's folder, which it must lie in): a first step at "start",
-//       a predict-then-reveal step at "end" checked against the scenario's output where it has one. The
-//       file is then opened as the app would, so what it writes loads. Refuses to overwrite a file.
+//       (its path written relative to LESSON's folder, which it must lie in): a predict-then-reveal
+//       first step at "start", asking for the output before the trace shows it (checked against it
+//       where the scenario has one), and a last step at "end" that shows it. The file is then opened
+//       as the app would, so what it writes loads. Refuses to overwrite a file.
 //   lesson ids FILE [--position P] [--scenario KEY | --step ID]   the ids a step can name there: the
 //       scene's rects ("highlight", "conceal"), the side panel's sections ("panel", "conceal"), "heatmap"
 //       where there is one ("conceal") — from the same scene and panels the loader checks against.

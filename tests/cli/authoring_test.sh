@@ -74,7 +74,8 @@ import json, sys
 d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert d["scenarios"] == {"main": "scenarios/worked_214.json"}, d["scenarios"]
 assert [s["id"] for s in d["steps"]] == ["MINE/s1", "MINE/s2"], [s["id"] for s in d["steps"]]
-assert d["steps"][1]["check"] == {"number": "output"}, d["steps"][1].get("check")
+assert d["steps"][0]["position"] == "start" and d["steps"][0]["check"] == {"number": "output"}, d["steps"][0]  # asked before it shows
+assert d["steps"][1]["position"] == "end", d["steps"][1]["position"]
 assert all(set(s["body"]) == {"zh", "en"} for s in d["steps"])
 PY
 "$CLI" lesson new --id MINE --scenario "$T/N/scenarios/worked_214.json" -o "$T/N/mine.json" >/dev/null 2>"$T/err"
