@@ -14,6 +14,7 @@
 #include "cli/or_exit2.h"
 #include "cli/placeholders_command.h"
 #include "data/atomic_write.h"
+#include "data/bundle.h"
 #include "data/json_file.h"
 #include "data/load_error.h"
 #include "view/document.h"
@@ -86,14 +87,14 @@ void AddNew(CLI::App& lesson) {
       const auto sc = view::OpenDocument(*scenario);
       if (!sc.scenario) throw data::LoadError(*scenario, "", "not a scenario (a lesson is bound to scenario files)");
       const fs::path folder = fs::absolute(fs::path(*out)).parent_path();
-      const fs::path rel = fs::absolute(fs::path(*scenario)).lexically_normal().lexically_relative(folder.lexically_normal());
-      if (rel.empty() || rel.generic_string().rfind("..", 0) == 0)
+      const std::string rel = data::RelativePathInside(folder, *scenario);
+      if (rel.empty())
         throw data::LoadError(*scenario, "", "lies outside the lesson's folder " + folder.string() +
                                                  ": put the scenario in that folder (e.g. scenarios/) so the lesson can name it");
-      data::WriteFileAtomically(*out, data::DumpJson(NewLesson(*id, rel.generic_string(), *sc.scenario), 2) + "\n");
+      data::WriteFileAtomically(*out, data::DumpJson(NewLesson(*id, rel, *sc.scenario), 2) + "\n");
       try {
         const auto doc = view::OpenDocument(*out);   // what it wrote loads, as the app would load it
-        std::cout << *out << ": lesson " << *id << ", " << doc.lesson->lesson.steps.size() << " steps over " << rel.generic_string()
+        std::cout << *out << ": lesson " << *id << ", " << doc.lesson->lesson.steps.size() << " steps over " << rel
                   << "\nnext: edit its texts, then  blockwise-cli check " << *out << "  and  blockwise --lesson " << *out << "\n";
       } catch (...) {
         fs::remove(*out, ec);   // a template that does not load is not left behind

@@ -35,8 +35,9 @@ std::string BadPath(const std::string& p) {
   return "";
 }
 
-// `p` relative to `folder`, "/"-separated, or "" when it is not inside it.
-std::string RelativeInside(const std::filesystem::path& folder, const std::filesystem::path& p) {
+}  // namespace
+
+std::string RelativePathInside(const std::filesystem::path& folder, const std::filesystem::path& p) {
   std::error_code ec;
   const auto f = std::filesystem::absolute(folder, ec), q = std::filesystem::absolute(p, ec);
   if (ec) return "";
@@ -45,8 +46,6 @@ std::string RelativeInside(const std::filesystem::path& folder, const std::files
   if (rel.empty() || s == "." || s.rfind("..", 0) == 0) return "";
   return s;
 }
-
-}  // namespace
 
 bool IsBundleDocument(const nlohmann::json& doc) {
   return doc.is_object() && doc.contains("files") && !doc.contains("steps") && !doc.contains("lessons");
@@ -112,7 +111,7 @@ Unpacked UnpackBundle(const Bundle& b, const std::string& file, const std::files
 }
 
 LoadError RebaseError(const LoadError& e, const std::filesystem::path& folder, const std::string& bundle_file) {
-  const std::string inside = RelativeInside(folder, std::filesystem::path(e.file()));
+  const std::string inside = RelativePathInside(folder, std::filesystem::path(e.file()));
   if (inside.empty()) return e;
   // (A reason may name another file of the bundle by its unpacked path: it is named as in the bundle.)
   std::string reason = e.reason();
@@ -129,7 +128,7 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
   if (IsBundleDocument(main)) throw LoadError(file, "", "already a bundle");
   nlohmann::json files = nlohmann::json::object();
   const auto add = [&](const std::filesystem::path& p, const nlohmann::json* doc) {
-    const std::string rel = RelativeInside(folder, p);
+    const std::string rel = RelativePathInside(folder, p);
     if (rel.empty()) throw LoadError(file, "", p.string() + " lies outside " + folder.string() + ": a bundle holds the files of one folder");
     if (!files.contains(rel)) files[rel] = doc ? *doc : ReadJsonFile(p);
   };
@@ -149,7 +148,7 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
     throw LoadError(file, "", "names " + std::to_string(files.size()) + " files; a bundle holds at most " + std::to_string(kMaxBundleFiles));
   return {{"$schema", kBundleSchemaUrl},
           {"schema_version", kBundleVersion},
-          {"main", RelativeInside(folder, path)},
+          {"main", RelativePathInside(folder, path)},
           {"files", files}};
 }
 

@@ -58,6 +58,10 @@ Unpacked UnpackBundle(const Bundle& b, const std::string& file, const std::files
 // Errors about other files are returned as they were.
 LoadError RebaseError(const LoadError& e, const std::filesystem::path& folder, const std::string& bundle_file);
 
+// `p` relative to `folder`, "/"-separated ("scenarios/x.json"), or "" when it is not inside it (both
+// made absolute first; symbolic links are not followed): the path a bundle, or a lesson, names a file by.
+std::string RelativePathInside(const std::filesystem::path& folder, const std::filesystem::path& p);
+
 // Packs the lesson or course at `path` and every file it names (a course's lessons, each lesson's
 // scenarios) into a bundle; the paths are those relative to `path`'s folder, which every named file
 // must lie in (the loaders already refuse one outside it). Loads nothing but reads each file as JSON;
