@@ -167,9 +167,9 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         const float s0 = content_y(texts[start].y0);
         // Else at a sentence's start in the page's last half: a paragraph cut mid-sentence put
         // "（N 为序列长" and "度）" and a formula's two halves on two pages (issue 29's walk-through).
-        // (On a page of fewer than five lines — a projector's pane, or after Ctrl + — in its last half
-        // as long as the page keeps two lines: "（N 为序列长 | 度）。" and "所以要切 | 块" still broke
-        // across PageDowns there, a second walk-through found.)
+        // (On a page of fewer than five lines — a projector's pane, or after Ctrl + — too, as long as the
+        // page keeps a line and a half: "（N 为序列长 | 度）。" and "所以要切 | 块" still broke across
+        // PageDowns there, a second walk-through found.)
         const float least = room >= 5 * line ? 0.5f * room : std::max(1.5f * line, 0.4f * room);
         size_t sentence = i;
         for (size_t k = i; k > start && content_y(texts[k].y0) >= found.back() + least; --k)
@@ -230,7 +230,8 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     if (s.ui.text_page >= static_cast<int>(tops.size())) s.ui.text_page = static_cast<int>(tops.size()) - 1;
   } else if (s.ui.text_page < 0) {  // "the last page" is kept until two frames agree on the pages
     s.ui.text_page = static_cast<int>(tops.size()) - 1;
-  } else if (s.ui.to_answer_page && (!s.ui.revealed || answer_page >= 0) && (s.ui.answer_verdict < 0 || verdict_page >= 0)) {
+  } else if (s.ui.to_answer_page && (answer_page >= 0 || !s.ui.revealed || StepTextNow(s).answer.empty()) &&
+             (verdict_page >= 0 || s.ui.answer_verdict < 0)) {
     // Just revealed: the answer's page; just checked: the verdict's — once this frame drew them (a check
     // that reveals does so in the middle of drawing the box, whose answer then shows a frame later).
     // A right answer (which reveals) shows its "✓ right" with the typed answer or the picked choice: the
