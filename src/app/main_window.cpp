@@ -142,9 +142,12 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     return b > a && a >= first && b < texts.size() && std::abs(texts[a].x0 - texts[b].x0) < 1.0f &&
            texts[b].y0 - texts[a].y1 < 0.5f * (texts[b].y1 - texts[b].y0);
   };
+  // (Only what fits on a page is kept together: inside a longer one — a revealed answer of six lines on
+  // a projector's short page — a page still breaks after a sentence or a clause, not mid-word: "The
+  // red line | …", a third walk-through.)
   const auto in_keep = [&](float y0, float y1) {
     for (const auto& k : keep)
-      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f) return true;
+      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f && content_y(k.bottom) - content_y(k.top) <= room) return true;
     return false;
   };
   for (size_t i = first; i < texts.size(); ++i) {
@@ -172,13 +175,18 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
         // PageDowns there, a second walk-through found.)
         const float least = room >= 5 * line ? 0.5f * room : std::max(1.5f * line, 0.4f * room);
         size_t sentence = i;
-        for (size_t k = i; k > start && content_y(texts[k].y0) >= found.back() + least; --k)
+        // Where the last line of a paragraph would go alone onto the next page, the search starts a line
+        // up (else the widow rule below moved a break at a clause up into "CPU 小 | 例子": BWD/r5).
+        const bool widow = !runs_on(i, i + 1) && runs_on(i - 1, i);
+        const size_t from = widow && i - 1 > first ? i - 1 : i;
+        // (Across paragraphs too, within the page's last part.)
+        for (size_t k = from; k > first && content_y(texts[k].y0) >= found.back() + least; --k)
           if (EndsSentence(texts[k - 1].text)) {
             sentence = k;
             break;
           }
         // … else after a clause (a comma) in that last part, before a cut inside one.
-        for (size_t k = i; sentence == i && k > start && content_y(texts[k].y0) >= found.back() + least; --k)
+        for (size_t k = from; sentence == i && k > first && content_y(texts[k].y0) >= found.back() + least; --k)
           if (EndsClause(texts[k - 1].text)) {
             sentence = k;
             break;
@@ -187,7 +195,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
           y0 = s0;
         } else if (sentence < i) {
           y0 = content_y(texts[sentence].y0);
-        } else if (!runs_on(i, i + 1) && runs_on(i - 1, i) && content_y(texts[i - 1].y0) > found.back() + 0.5f) {
+        } else if (widow && content_y(texts[i - 1].y0) > found.back() + 0.5f) {
           y0 = content_y(texts[i - 1].y0);
         }
       }

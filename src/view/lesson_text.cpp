@@ -2,6 +2,7 @@
 #include "view/lesson_text.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "view/format.h"
 
@@ -107,6 +108,24 @@ std::string EntryInForm(const std::string& entry, bool decimal) {
 
 }  // namespace
 
+namespace {
+// How far apart the numbers after the last '@' of two names are (a large number when either has none).
+long AtDistance(const std::string& a, const std::string& b) {
+  const auto number = [](const std::string& t) -> long {
+    const size_t at = t.rfind('@');
+    if (at == std::string::npos || at + 1 >= t.size() || t.size() - at > 9) return -1;
+    long n = 0;
+    for (size_t i = at + 1; i < t.size(); ++i) {
+      if (t[i] < '0' || t[i] > '9') return -1;
+      n = n * 10 + (t[i] - '0');
+    }
+    return n;
+  };
+  const long x = number(a), y = number(b);
+  return x < 0 || y < 0 ? 1L << 30 : std::labs(x - y);
+}
+}  // namespace
+
 std::string NearestName(const std::vector<std::string>& names, const std::string& name) {
   const size_t limit = std::max<size_t>(1, name.size() / 3);
   std::string best;
@@ -125,7 +144,12 @@ std::string NearestName(const std::vector<std::string>& names, const std::string
         diag = up;
       }
     }
-    if (row[cand.size()] < best_d) { best_d = row[cand.size()]; best = cand; }
+    // (Of two as near, the one whose block number "@N" is nearest: "l@4" on a 3-block scenario meant
+    // l@3, not l@1 — a new author's try.)
+    if (row[cand.size()] < best_d || (row[cand.size()] == best_d && !best.empty() && AtDistance(cand, name) < AtDistance(best, name))) {
+      best_d = row[cand.size()];
+      best = cand;
+    }
   }
   if (best.empty() && name.size() >= 3)   // "out": the shortest name it begins ("output")
     for (const auto& cand : names)

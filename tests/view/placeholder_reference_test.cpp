@@ -90,6 +90,9 @@ TEST(PlaceholderReference, NearestNameSuggestsOnlyWhatIsNear) {
   const std::vector<std::string> names = {"output", "output_so_far", "u", "l", "m", "alpha@2", "average"};
   EXPECT_EQ(NearestName(names, "outptu"), "output");
   EXPECT_EQ(NearestName(names, "out"), "output");   // the shortest name it begins
+  // Of names as near, the block number nearest ("l@4" on three blocks meant l@3: a new author's try).
+  EXPECT_EQ(NearestName({"l@1", "l@2", "l@3", "u@1"}, "l@4"), "l@3");
+  EXPECT_EQ(NearestName({"l@3", "l@1"}, "l@2"), "l@3");   // a tie of numbers too: the first
   EXPECT_EQ(NearestName(names, "ou"), "u");          // one edit
   EXPECT_EQ(NearestName(names, "zq"), "");
   EXPECT_EQ(NearestName(names, "alpha_2"), "alpha@2");
