@@ -1,6 +1,8 @@
 // Blocked single-query attention with a step trace and exact rationals; see single_query.h.
 #include "engine/single_query.h"
 
+#include "engine/exact_softmax.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -136,8 +138,6 @@ void CheckMerge(const QueryBlockStep& step, NumericsReport& report, int j) {
   }
 }
 
-ExactState ExactEmpty(Eigen::Index d_v) { return {0, 0, std::vector<Rational>(d_v, Rational(0))}; }
-
 ExactState ExactLocal(const SingleQueryProblem& p, int b, int e) {
   const auto& w = *p.exact_weights;
   const auto& v = *p.exact_values;
@@ -155,16 +155,23 @@ ExactState ExactLocal(const SingleQueryProblem& p, int b, int e) {
   return st;
 }
 
+}  // namespace
+
+ExactState ExactEmpty(std::size_t d_v) { return {0, 0, std::vector<Rational>(d_v, Rational(0))}; }
+
+namespace {
 Rational ExactFactor(const Rational& M, const Rational& M_new) { return M == 0 ? Rational(0) : Rational(M / M_new); }
+}  // namespace
 
 ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha, Rational* beta) {
   ExactState out;
   out.M = std::max(a.M, b.M);
-  *alpha = ExactFactor(a.M, out.M);
-  *beta = ExactFactor(b.M, out.M);
-  out.l = *alpha * a.l + *beta * b.l;
+  const Rational f_a = ExactFactor(a.M, out.M), f_b = ExactFactor(b.M, out.M);
+  out.l = f_a * a.l + f_b * b.l;
   out.u.resize(a.u.size());
-  for (size_t c = 0; c < a.u.size(); ++c) out.u[c] = *alpha * a.u[c] + *beta * b.u[c];
+  for (size_t c = 0; c < a.u.size(); ++c) out.u[c] = f_a * a.u[c] + f_b * b.u[c];
+  if (alpha) *alpha = f_a;
+  if (beta) *beta = f_b;
   return out;
 }
 
@@ -174,8 +181,6 @@ std::vector<Rational> ExactOutput(const ExactState& s) {
   for (size_t c = 0; c < o.size(); ++c) o[c] = s.u[c] / s.l;
   return o;
 }
-
-}  // namespace
 
 SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
   if (auto err = Validate(p)) {
