@@ -169,7 +169,6 @@ RingRun RunRing(const RingProblem& p) {
   run.imbalance = all_pairs > 0 ? static_cast<double>(critical_pairs) * P / static_cast<double>(all_pairs) : 1.0;
 
   run.output = AttentionMatrix::Zero(n, a.d_v());
-  run.row_masked.assign(n, 0);
   if (exact) run.exact.emplace();
   if (exact) run.exact->output.assign(n, {});
   for (int d = 0; d < P; ++d)

@@ -7,27 +7,13 @@
 #include <numeric>
 
 #include "engine/split_kv.h"
+#include "weights_problem.h"
 
 namespace bw::engine {
 namespace {
 
 SingleQueryProblem Weights(std::vector<int> w, std::vector<int> v, std::vector<int> tiles) {
-  SingleQueryProblem p;
-  p.score_kind = ScoreKind::kWeights;
-  p.mode = SoftmaxMode::kStable;
-  p.block_sizes = std::move(tiles);
-  p.values.resize(static_cast<Eigen::Index>(v.size()), 1);
-  std::vector<Rational> ew;
-  std::vector<std::vector<Rational>> ev;
-  for (size_t i = 0; i < w.size(); ++i) {
-    p.scores.push_back(w[i]);
-    p.values(static_cast<Eigen::Index>(i), 0) = v[i];
-    ew.emplace_back(w[i]);
-    ev.push_back({Rational(v[i])});
-  }
-  p.exact_weights = ew;
-  p.exact_values = ev;
-  return p;
+  return testing::WeightsProblem(std::move(w), std::move(v), std::move(tiles), SoftmaxMode::kStable);
 }
 
 SplitKvProblem Seed() {
