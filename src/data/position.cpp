@@ -125,6 +125,10 @@ const std::vector<PositionFormSpec>& PositionFormSpecs() {
       {F::kRead, "read", A::kTensorBlock, true},
       {F::kWriteTensor, "write", A::kTensorBlock, true},
       {F::kComputeTensor, "compute", A::kTensor, true},
+      {F::kPartial, "partial", A::kNone, false},
+      {F::kCombine, "combine", A::kN, false},
+      {F::kStep, "step", A::kN, false},
+      {F::kSend, "send", A::kN, false},
   };
   return kPositionForms;
 }

@@ -41,6 +41,10 @@ enum class PositionForm {
   kRead,           // read:T[:I]       (T a tensor name; I its block)
   kWriteTensor,    // write:T[:I]
   kComputeTensor,  // compute:T
+  kPartial,        // partial          (decode: every split writes O_s, lse_s)
+  kCombine,        // combine:N        (decode: split N merged by the combine)
+  kStep,           // step:N           (ring: every device merges the shard it holds at step N)
+  kSend,           // send:N           (ring: every device passes its shard on after step N)
   kCount
 };
 

@@ -9,19 +9,8 @@
 
 namespace bw::data {
 
-SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file) {
-  JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "block_sizes", "mode"});
-  r.SchemaVersion(doc, 1);
-  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "single_query") r.Fail("/kind", "expected \"single_query\", found \"" + kind + "\"");
-
-  SingleQueryScenario sc;
-  sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
-
-  engine::SingleQueryProblem& p = sc.problem;
+engine::SingleQueryProblem ParseQueryProblem(const JsonReader& r, const nlohmann::json& doc) {
+  engine::SingleQueryProblem p;
   const bool has_w = doc.contains("weights"), has_s = doc.contains("logits");
   if (has_w == has_s) r.Fail("", has_w ? "give either \"weights\" or \"logits\", not both" : "\"weights\" or \"logits\" is required");
   const std::string score_key = has_w ? "weights" : "logits";
@@ -110,8 +99,25 @@ SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const st
     if (err->index >= 0) path = JsonPath(path, err->index);
     r.Fail(path, err->reason);
   }
+  return p;
+}
+
+SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file) {
+  JsonReader r(file);
+  r.ExpectObject(doc, "");
+  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "block_sizes", "mode"});
+  r.SchemaVersion(doc, 1);
+  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
+  if (kind != "single_query") r.Fail("/kind", "expected \"single_query\", found \"" + kind + "\"");
+
+  SingleQueryScenario sc;
+  sc.file = file;
+  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+
+  sc.problem = ParseQueryProblem(r, doc);
   return sc;
 }
+
 
 nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc) {
   const auto& p = sc.problem;

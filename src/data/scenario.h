@@ -42,5 +42,9 @@ SingleQueryScenario LoadSingleQueryScenario(const std::filesystem::path& path);
 nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc);
 // The same from an already-parsed document (tests; `file` is used in error messages).
 SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file);
+// The one query row's fields of `doc` ("weights" or "logits", "values", "block_sizes", "mode", as
+// above), shared by the "single_query" and "decode" kinds; checked by engine::Validate, its errors
+// mapped to JSON paths. Other fields are the caller's.
+engine::SingleQueryProblem ParseQueryProblem(const JsonReader& r, const nlohmann::json& doc);
 
 }  // namespace bw::data

@@ -44,37 +44,42 @@ namespace {
   throw std::invalid_argument(field + (index >= 0 ? "[" + std::to_string(index) + "]" : "") + ": " + reason);
 }
 
-void ValidateSplits(const SplitKvProblem& p) {
-  if (auto err = Validate(p.query)) Refuse(err->field, err->index, err->reason);
+std::optional<ProblemError> CheckSplits(const SplitKvProblem& p) {
+  if (auto err = Validate(p.query)) return err;
   const int tiles = static_cast<int>(p.query.block_sizes.size());
-  if (p.split_tiles.empty()) Refuse("splits", -1, "needs at least one split");
+  if (p.split_tiles.empty()) return ProblemError{"splits", -1, "needs at least one split"};
   long sum = 0;
   for (size_t s = 0; s < p.split_tiles.size(); ++s) {
-    if (p.split_tiles[s] < 1) Refuse("splits", static_cast<int>(s), "a split needs at least one tile");
+    if (p.split_tiles[s] < 1) return ProblemError{"splits", static_cast<int>(s), "a split needs at least one tile"};
     sum += p.split_tiles[s];
   }
   if (sum != tiles)
-    Refuse("splits", -1, "tiles per split sum to " + std::to_string(sum) + " but the cache has " +
-                             std::to_string(tiles) + " tiles");
-  if (p.d < 0) Refuse("d", -1, "key width is negative");
-  if (!p.paged) return;
+    return ProblemError{"splits", -1, "tiles per split sum to " + std::to_string(sum) + " but the cache has " +
+                             std::to_string(tiles) + " tiles"};
+  if (p.d < 0) return ProblemError{"d", -1, "key width is negative"};
+  if (!p.paged) return std::nullopt;
   const PagedCache& pc = *p.paged;
-  if (pc.page_size < 1) Refuse("paged.page_size", -1, "must be at least 1");
+  if (pc.page_size < 1) return ProblemError{"paged.page_size", -1, "must be at least 1"};
   const int n = static_cast<int>(p.query.scores.size());
   const int pages = (n + pc.page_size - 1) / pc.page_size;
   if (static_cast<int>(pc.block_table.size()) != pages)
-    Refuse("paged.block_table", -1, "has " + std::to_string(pc.block_table.size()) + " entries but " +
+    return ProblemError{"paged.block_table", -1, "has " + std::to_string(pc.block_table.size()) + " entries but " +
                                         std::to_string(n) + " keys in pages of " + std::to_string(pc.page_size) +
-                                        " need " + std::to_string(pages));
+                                        " need " + std::to_string(pages)};
   std::vector<char> used(static_cast<size_t>(std::max(pc.physical_pages, 0)), 0);
   for (int q = 0; q < pages; ++q) {
     const int phys = pc.block_table[q];
     if (phys < 0 || phys >= pc.physical_pages)
-      Refuse("paged.block_table", q, "physical page " + std::to_string(phys) + " is outside the pool of " +
-                                         std::to_string(pc.physical_pages) + " pages");
-    if (used[phys]) Refuse("paged.block_table", q, "physical page " + std::to_string(phys) + " is used twice");
+      return ProblemError{"paged.block_table", q, "physical page " + std::to_string(phys) + " is outside the pool of " +
+                                         std::to_string(pc.physical_pages) + " pages"};
+    if (used[phys]) return ProblemError{"paged.block_table", q, "physical page " + std::to_string(phys) + " is used twice"};
     used[phys] = 1;
   }
+  return std::nullopt;
+}
+
+void ValidateSplits(const SplitKvProblem& p) {
+  if (auto err = CheckSplits(p)) Refuse(err->field, err->index, err->reason);
 }
 
 // The KV cache as HBM holds it: logical position i at physical row PhysicalRow(i). Without a
@@ -193,6 +198,8 @@ void WrongCombines(SplitKvRun& run, bool exact) {
 }
 
 }  // namespace
+
+std::optional<ProblemError> Validate(const SplitKvProblem& p) { return CheckSplits(p); }
 
 SplitKvRun RunSplitKv(const SplitKvProblem& p) {
   ValidateSplits(p);

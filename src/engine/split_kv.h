@@ -130,6 +130,10 @@ struct SplitKvRun {
   const WrongCombine& Wrong(CombineVariant v) const;
 };
 
+// The problem's first error (query fields as Validate(SingleQueryProblem); then "splits",
+// "d", "paged.page_size", "paged.block_table" with the entry's index), or nullopt.
+std::optional<ProblemError> Validate(const SplitKvProblem& p);
+// Throws std::invalid_argument with Validate()'s error ("field[index]: reason").
 SplitKvRun RunSplitKv(const SplitKvProblem& p);
 
 // Splits that fill the GPU: with `ctas` thread blocks before splitting (batch × KV heads × query

@@ -527,6 +527,36 @@ add("bundle_bad_scenario", "bundle", bundle_files(**{"scenarios/ok_v1.json": put
 add("bundle_missing_scenario", "bundle", bundle_files(**{"scenarios/ok_v2.json": DELETE}), "/files/lesson.json/scenarios/b",
     "scenario does not load")
 
+# Split-KV decoding (data/decode_scenario.h).
+DEC = {"schema_version": 1, "kind": "decode", "title": {"zh": "丁", "en": "d"}, "weights": [2, 1, 4], "values": [10, 20, 30],
+       "block_sizes": [1, 1, 1], "splits": [2, 1], "mode": "stable"}
+DECPAGED = dict(DEC, paged={"page_size": 1, "block_table": [2, 0, 1], "physical_pages": 3},
+                gpu={"sm_count": 132, "thread_blocks": 8, "cache_tiles": 512})
+add("ok_decode", "scenario", DEC, ok=True)
+add("ok_decode_paged_gpu", "scenario", DECPAGED, ok=True)
+add("ok_decode_split_count", "scenario", dict(DEC, splits=3), ok=True)
+bad("decode_split_zero_tiles", "scenario", DEC, "/splits/1", 0, "below the minimum 1")
+bad("decode_splits_sum", "scenario", DEC, "/splits", [1, 1], "tiles per split sum to 2 but the cache has 3 tiles")
+bad("decode_split_count_past_tiles", "scenario", DEC, "/splits", 4, "4 splits but the cache has 3 tiles")
+bad("decode_page_twice", "scenario", DECPAGED, "/paged/block_table/2", 0, "physical page 0 is used twice")
+bad("decode_page_outside_pool", "scenario", DECPAGED, "/paged/block_table/0", 7, "outside the pool of 3 pages")
+bad("decode_table_length", "scenario", DECPAGED, "/paged/block_table", [2, 0], "has 2 entries but 3 keys in pages of 1 need 3")
+bad("decode_gpu_no_sms", "scenario", DECPAGED, "/gpu/sm_count", 0, "below the minimum 1")
+bad("decode_unknown_key", "scenario", DEC, "/split", 2, "unknown key")
+
+# Ring attention (data/ring_scenario.h).
+RING = {"schema_version": 1, "kind": "ring", "title": {"zh": "戊", "en": "e"}, "weights": [[1, 2, 1, 2], [2, 1, 2, 1], [1, 1, 1, 1], [3, 1, 2, 1]],
+        "values": [10, 20, 30, 40], "devices": 2, "order": "zigzag", "causal": True}
+add("ok_ring", "scenario", RING, ok=True)
+add("ok_ring_logits", "scenario", {k: v for k, v in RING.items() if k != "weights"} | {"logits": [[0, -1.5, 1, 2]] * 4}, ok=True)
+bad("ring_zero_weight", "scenario", RING, "/weights/1/2", 0, "weight is 0")
+bad("ring_logit_minus_inf", "scenario", {k: v for k, v in RING.items() if k != "weights"} | {"logits": [[0, 1, 1, 2]] * 4}, "/logits/0/1", "-inf", "expected a number, found the string")
+bad("ring_not_square", "scenario", RING, "/weights/2", [1, 1, 1], "has 3 entries; N = 4 rows need N each")
+bad("ring_zigzag_too_few_rows", "scenario", RING, "/devices", 3, "need at least 6 rows; there are 4")
+bad("ring_order", "scenario", RING, "/order", "striped", "expected \"contiguous\" or \"zigzag\"")
+bad("ring_negative_weight", "scenario", RING, "/weights/0/1", -2, "weight is negative")
+bad("ring_values_length", "scenario", RING, "/values", [1, 2, 3], "has 3 entries but \"weights\" has 4 rows")
+
 # Refused by the loader for a reason JSON Schema cannot state (a length that must match another
 # field, a sum, a product of sizes, a file or trace position a lesson names, ids unique across
 # steps): tests/corpus/schema_agreement.py accepts these disagreements, and only these.
@@ -535,7 +565,9 @@ BEYOND = {
                "len_v2_K_cols", "len_v2_Q_ragged", "len_v2_V_rows", "len_v2_V_ragged", "len_v2_dO_rows",
                "len_v2_dO_cols", "len_v2_key_padding", "len_v2_explicit_rows", "len_v2_explicit_cols",
                "len_v2_logits_V", "len_v2_logits_ragged", "empty_v2_key_padding",
-               "lesson_check_correct_too_big"],
+               "lesson_check_correct_too_big", "decode_splits_sum", "decode_split_count_past_tiles",
+               "decode_page_outside_pool", "decode_table_length", "ring_not_square", "ring_zigzag_too_few_rows",
+               "ring_values_length"],
     "product of sizes": ["limit_v2_scores", "limit_v2_tiles", "limit_v2_tiles_sram", "moe_weight_bytes_overflow",
                          "fuzz_attention_v2_timeout_512x512_tiles"],
     "lesson references (files, scenario names, trace positions, unique step ids)": [
