@@ -33,9 +33,15 @@ std::string EventTitle(const std::string& label, const std::string& lang) {
   if (label == "ep:combine") return T(Str::ev_ep_combine);
   if (label == "chart") return T(Str::ev_chart);
   if (label == "cpu_gpu") return T(Str::ev_cpu_gpu);
+  if (label == "partial") return T(Str::ev_partial);  // split-KV decoding (decode_model.h)
   if (StartsWith(label, "cpu_gpu:")) return EventTitle("cpu_gpu", lang) + T(Str::list_sep) + EventTitle(label.substr(8), lang);
   // Prefix patterns: the rest of the label (indices, tensor names, a token's text) is kept as it is.
-  static const std::array<Pattern, 13> patterns = {{
+  static const std::array<Pattern, 18> patterns = {{
+      {"ring step:", Str::evp_ring_step},
+      {"ring send:", Str::evp_ring_send},
+      {"splits load:", Str::evp_splits_load},
+      {"splits update:", Str::evp_splits_update},
+      {"combine:", Str::evp_combine},
       {"logits S_", Str::evp_logits_s},
       {"load:", Str::evp_load},
       {"update:", Str::evp_update},

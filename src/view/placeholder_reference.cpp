@@ -164,6 +164,76 @@ constexpr PlaceholderDoc kDocs[] = {
     {"chart", "columns", "input", "The number of columns."},
     {"chart", "items", "input", "The number of items."},
     {"chart", "links", "input", "The number of links between items."},
+    // decode: split-KV decoding, one query against a cache in splits (view/decode_model.cpp)
+    {"decode", "weights", "input", "The query's weights over the whole cache, in order."},
+    {"decode", "values", "input", "The values, one per key."},
+    {"decode", "block_sizes", "input", "Keys per K/V tile."},
+    {"decode", "n", "input", "The number of keys in the cache."},
+    {"decode", "mode", "input", "raw or stable."},
+    {"decode", "splits", "input", "The number of splits (thread blocks) the cache is cut into."},
+    {"decode", "tiles", "input", "The number of K/V tiles in the cache."},
+    {"decode", "split_tiles", "input", "Tiles per split, in key order."},
+    {"decode", "m", "position", "The combine's running maximum after the splits merged so far."},
+    {"decode", "l", "position", "The combine's running denominator."},
+    {"decode", "u", "position", "The combine's running numerator."},
+    {"decode", "output_so_far", "position", "u / l of the splits merged so far (a dash before the first)."},
+    {"decode", "output", "final", "The combined output O."},
+    {"decode", "reference", "final", "The true output, every key in one pass."},
+    {"decode", "lse", "final", "The log-sum-exp of the whole cache, ln of the combined l (with its max)."},
+    {"decode", "wrong_mean", "final", "The wrong combine: the plain mean of the split outputs."},
+    {"decode", "wrong_no_rescale", "final", "The wrong combine: sum of u_s over sum of l_s, each split's max shift never undone."},
+    {"decode", "wrong_max_only", "final", "The wrong combine: the O_s weighted by e^m_s alone, l_s left out."},
+    {"decode", "tiles@J", "input", "Split J's number of tiles."},
+    {"decode", "keys@J", "input", "Split J's number of keys."},
+    {"decode", "m_s@J", "final", "Split J's own running maximum when it is done."},
+    {"decode", "l_s@J", "final", "Split J's own denominator."},
+    {"decode", "u_s@J", "final", "Split J's own numerator."},
+    {"decode", "o_s@J", "final", "Split J's partial output O_s = u_s / l_s."},
+    {"decode", "lse_s@J", "final", "Split J's log-sum-exp m_s + ln l_s, written beside O_s."},
+    {"decode", "share@J", "final", "Split J's weight in the combine, e^(lse_s - lse)."},
+    {"decode", "m@J", "final", "The combine's running maximum after merging split J."},
+    {"decode", "l@J", "final", "The combine's denominator after merging split J."},
+    {"decode", "u@J", "final", "The combine's numerator after merging split J."},
+    {"decode", "alpha@J", "final", "The rescale factor on the old state when split J is merged."},
+    {"decode", "beta@J", "final", "The factor on split J's own (l_s, u_s) when it is merged."},
+    {"decode", "hbm_unsplit", "final", "HBM elements moved by one thread block over the whole cache (no split)."},
+    {"decode", "hbm_split", "final", "HBM elements moved by the splits and the combine."},
+    {"decode", "hbm_extra", "final", "What splitting adds: the partial outputs and lse written and read back."},
+    {"decode", "table_reads", "final", "Block-table entries read (paged cache)."},
+    {"decode", "block_table", "input", "The block table, logical page to physical page (paged cache)."},
+    {"decode", "page_size", "input", "Keys per page (paged cache)."},
+    {"decode", "sm_count", "input", "The GPU's multiprocessors (the file's gpu.sm_count)."},
+    {"decode", "thread_blocks", "input", "Thread blocks of one decoding step before splitting (batch x KV heads)."},
+    {"decode", "cache_tiles", "input", "K/V tiles in that GPU's cache."},
+    {"decode", "busy_unsplit", "final", "SMs with a thread block when the cache is not split."},
+    {"decode", "busy_unsplit_percent", "final", "busy_unsplit as a share of the SMs."},
+    {"decode", "split_count", "final", "The split count the launch rule chooses (flash-attn's num_splits_heuristic)."},
+    {"decode", "split_thread_blocks", "final", "Thread blocks with that many splits."},
+    {"decode", "busy_split", "final", "SMs with a thread block once the cache is split."},
+    {"decode", "busy_split_percent", "final", "busy_split as a share of the SMs."},
+    // ring: ring attention over simulated devices (view/ring_model.cpp)
+    {"ring", "devices", "input", "P, the devices in the ring."},
+    {"ring", "n", "input", "N, the rows (queries and keys) of the sequence."},
+    {"ring", "order", "input", "contiguous or zigzag: how the rows are sharded."},
+    {"ring", "other_order", "input", "The other order, run beside it for the balance."},
+    {"ring", "step", "position", "Ring steps done at the position (0 to P)."},
+    {"ring", "bytes_per_link", "final", "Bytes one link carries per step: one K/V shard."},
+    {"ring", "total_link_bytes", "final", "Bytes on every link over the whole round."},
+    {"ring", "sends", "final", "Shard sends over the round, P x (P - 1)."},
+    {"ring", "idle_steps", "final", "(device, step) pairs with nothing to compute (a shard the mask hides)."},
+    {"ring", "other_idle_steps", "final", "idle_steps in the other order."},
+    {"ring", "imbalance", "final", "Sum over steps of the busiest device's pairs, over the total pairs shared evenly; 1 is perfect."},
+    {"ring", "other_imbalance", "final", "imbalance in the other order."},
+    {"ring", "total_pairs", "final", "(query, key) pairs the mask allows, over all devices."},
+    {"ring", "max_error", "final", "Largest |ring output - one-device output|."},
+    {"ring", "output_last", "final", "The last row's output from the ring."},
+    {"ring", "reference_last", "final", "The last row's output on one device."},
+    {"ring", "rows@J", "input", "Device J's query rows, 1-based."},
+    {"ring", "pairs@J", "final", "Pairs device J computes over the round."},
+    {"ring", "idle@J", "final", "Steps device J idles."},
+    {"ring", "other_idle@J", "final", "Steps device J idles in the other order."},
+    {"ring", "pairs_now@J", "position", "Pairs device J computes at the position's step."},
+    {"ring", "shard_now@J", "position", "The shard device J holds at the position's step."},
 };
 
 // `name` against `pattern`: literal characters equal; "@J" takes digits; "[I,J]" takes "[digits,digits]";
@@ -236,11 +306,11 @@ std::string PlaceholderReferenceMarkdown() {
       "- **final**: the whole run's result, the same at every position (`{output}` is the final output\n"
       "  even at `update:2`; the running value there is `{output_so_far}`).\n"
       "- **input**: from the scenario file.\n\n"
-      "Exact fractions come only from a single-query scenario given `weights` (integers or fractions);\n"
+      "Exact fractions come only from a single-query or decode scenario given `weights` (integers or fractions);\n"
       "`logits` are exponentiated, so their numbers are decimals, whatever the inputs.\n\n"
       "Capitals in a name stand for a part you choose: `J` a block number from 1, `I,J` a row and column\n"
       "from 1, `TENSOR` one of Q K V S P O L m l D dO dP dS dQ dK dV, `E` an expert number from 1.\n";
-  const char* kinds[] = {"single_query", "attention", "moe", "chart"};
+  const char* kinds[] = {"single_query", "attention", "moe", "chart", "decode", "ring"};
   for (const char* kind : kinds) {
     md += std::string("\n## Scenario kind `") + kind + "`\n\n| Name | Taken | Meaning |\n|---|---|---|\n";
     for (const auto& d : kDocs)

@@ -6,7 +6,9 @@
 #include "data/json_file.h"
 #include "view/attention_model.h"
 #include "view/chart_model.h"
+#include "view/decode_model.h"
 #include "view/moe_model.h"
+#include "view/ring_model.h"
 #include "view/single_query_model.h"
 
 namespace bw::view {
@@ -27,7 +29,9 @@ std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& do
   if (kind == "attention") return std::make_shared<AttentionModel>(data::ParseAttentionScenario(doc, file));
   if (kind == "moe") return std::make_shared<MoeModel>(data::ParseMoeScenario(doc, file));
   if (kind == "chart") return std::make_shared<ChartModel>(data::ParseChartScenario(doc, file));
-  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\" or \"chart\")");
+  if (kind == "decode") return std::make_shared<DecodeModel>(data::ParseDecodeScenario(doc, file));
+  if (kind == "ring") return std::make_shared<RingModel>(data::ParseRingScenario(doc, file));
+  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\", \"chart\", \"decode\" or \"ring\")");
 }
 
 std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path) {

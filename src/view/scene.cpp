@@ -100,25 +100,26 @@ std::string StateWord(TileState s, const std::string& lang) {
   return "";
 }
 
-namespace {
-
-// "w 2, 1 · v 10, 20" for positions [b, e) — the block's data, shown when it fits.
-// `shown`: FormatDistinct(p.scores), formatted once per scene (empty when the run is exact).
-std::string BlockDetail(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
-  const auto& p = run.problem;
-  const bool exact = run.exact.has_value();
+std::string KeyInputs(const engine::SingleQueryProblem& p, bool exact, const std::vector<std::string>& shown, int b, int e,
+                      int max_detail) {
   std::string w = p.score_kind == engine::ScoreKind::kWeights ? "w " : "s ";
   std::string v = "v ";
-  // No tile holds more than a few positions' numbers: past kMaxDetail of them, "…" (a block of
+  // No tile holds more than a few positions' numbers: past max_detail of them, "…" (a block of
   // 65,536 positions formatted all of them at every event).
-  constexpr int kMaxDetail = 16;
-  for (int i = b; i < std::min(e, b + kMaxDetail); ++i) {
+  for (int i = b; i < std::min(e, b + max_detail); ++i) {
     w += (i > b ? ", " : "") + (exact ? FormatFraction((*p.exact_weights)[i]) : shown[static_cast<size_t>(i)]);
     Eigen::VectorXd row = p.values.row(i).transpose();
     v += (i > b ? ", " : "") + (exact ? FormatExactVector((*p.exact_values)[i]) : FormatVector(row));
   }
-  if (e - b > kMaxDetail) w += ", \u2026", v += ", \u2026";
+  if (e - b > max_detail) w += ", \u2026", v += ", \u2026";
   return w + "  \u00b7  " + v;
+}
+
+namespace {
+
+// The block's data, shown when it fits (KeyInputs).
+std::string BlockDetail(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
+  return KeyInputs(run.problem, run.exact.has_value(), shown, b, e);
 }
 
 SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, const Palette& p,

@@ -167,6 +167,11 @@ struct Scene {
 Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& palette,
                       float text_scale = 1, bool projector = false, FloorLines lines = {});
 
+// "w 2, 1  ·  v 10, 20": the keys [b, e) of `p` as a tile writes them, at most `max_detail` of each,
+// then "…". `exact`: from p's exact copies; otherwise `shown` holds FormatDistinct(p.scores).
+std::string KeyInputs(const engine::SingleQueryProblem& p, bool exact, const std::vector<std::string>& shown, int b, int e,
+                      int max_detail = 16);
+
 // A text's width in em at size 1, estimated without a font (a builder deciding whether an equation
 // fits on one line): CJK and full-width characters 1, the rest 0.56. The painter measures exactly.
 float EstimateWidthEm(const std::string& utf8);

@@ -16,7 +16,7 @@ inline std::vector<std::string> EnglishWords(const std::string& t, const std::se
       "NUMA", "Triton", "Pallas", "Splash", "KTransformers", "TFLOP", "GiB", "MiB", "KiB", "TB/s", "GB/s", "Alg", "top",
       "QKᵀ", "ReLU", "Eigen", "CUDA", "H200", "SM", "PCIe", "NaN", "inf", "log",
       // Words a Chinese machine-learning class uses as they are.
-      "token", "bit", "bits", "ln", "logits", "train", "all", "ceil"};
+      "token", "bit", "bits", "ln", "logits", "train", "all", "ceil", "lse"};
   std::vector<std::string> out;
   std::string cur;
   const auto flush = [&] {
