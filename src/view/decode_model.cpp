@@ -413,6 +413,17 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   sc.rects.push_back(Box("hbm.o", 0.6f, kPartY, kLeft - 1.2f, kPartH, written ? TileState::kWritten : TileState::kNotWritten, pal,
                          lang, written ? "O\n" + ShortVec(run_.output, ex_out) : "O"));
 
+  // A tile's name; in a paged cache with the physical page it lies in (the block table's entry), so the
+  // out-of-order pages show in the picture as well as in the panel.
+  // A tile of keys [begin, end) covers pages begin / page_size … (end - 1) / page_size.
+  const auto TileTitle = [&](int tile, int begin, int end) {
+    if (!run_.problem.paged) return "K/V " + std::to_string(tile);
+    const auto& pg = *run_.problem.paged;
+    std::string pages;
+    for (int p = begin / pg.page_size; p <= (end - 1) / pg.page_size; ++p)
+      pages += (pages.empty() ? "" : ",") + std::to_string(pg.block_table[static_cast<size_t>(p)]);
+    return UiFormat(Str::dec_kv_page, lang, {std::to_string(tile), pages});
+  };
   const float col_w = (kW - kLeft - 0.4f) / static_cast<float>(S);
   const bool partial = PartialWrittenAt(e);
   const int combined = CombinedAt(e);
@@ -434,7 +445,7 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
         const int tile = s.first_tile + k;  // 1-based in the cache
         const int end = begin + q.block_sizes[static_cast<size_t>(tile) - 1];
         sc.rects.push_back(Box("hbm.kv." + std::to_string(tile), x0 + (tw + 0.3f) * static_cast<float>(k - 1), kTileY, tw, kTileH,
-                               tile_state(k), pal, lang, "K/V " + std::to_string(tile) + "\n" + KeyInputs(q, exact, shown, begin, end, 4)));
+                               tile_state(k), pal, lang, TileTitle(tile, begin, end) + "\n" + KeyInputs(q, exact, shown, begin, end, 4)));
         begin = end;
       }
     } else {

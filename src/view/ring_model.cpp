@@ -266,14 +266,15 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
     sc.rects.push_back(Cell("device." + D, x, kDevY, dev_w, kDevH, state, pal, label, sub));
     // The link to the next device (the last one's goes back to device 1).
     const std::string next = std::to_string((d + 1) % P + 1);
+    // While sending, the bytes on the link are its key number: they lead, in the label's large line.
     std::string link = "\u2192 " + next;
-    if (send) link += "\n" + FormatBytes(run_.bytes_per_link_per_step);
+    if (send) link = FormatBytes(run_.bytes_per_link_per_step) + "\n" + link;
     sc.rects.push_back(Cell("link." + D, x + dev_w + 0.3f, kDevY + 2.0f, kLink - 0.6f, 3.0f, send ? TileState::kInSram : TileState::kNone, pal,
                             link, ""));
     if (!send) sc.rects.back().fill = pal.background;
   }
   // The work grid: pairs computed by each device at each step; idle cells hatched.
-  const float grid_y = kDevY + kDevH + 2.0f, label_w = 5.6f, cell_h = 1.9f;
+  const float grid_y = kDevY + kDevH + 2.0f, label_w = 5.6f, cell_h = 2.6f;
   const float cell_w = (kW - 0.8f - label_w) / static_cast<float>(P);
   sc.texts.push_back({"ring.grid.title", 0.5f, grid_y - 1.6f, 0.9f, pal.text, T(Str::ring_grid_title)});
   for (int d = 0; d < P; ++d) {
