@@ -61,30 +61,11 @@ GpuFigures Figures(const data::DecodeGpu& g) {
   return f;
 }
 
+// A tile as every scene draws it; the givens (q) have no state and stand on the panel's colour.
 SceneRect Box(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, const std::string& lang,
               std::string label) {
-  SceneRect r;
-  r.id = std::move(id);
-  r.x = x, r.y = y, r.w = w, r.h = h;
-  r.state = s;
-  const TileStyle style = Style(s, p);
-  r.fill = s == TileState::kNone ? p.background : style.fill;
-  r.border = s == TileState::kWritten ? p.write_arrow : p.border;
-  r.border_em = p.line_em;
-  r.hatched = style.hatched;
-  r.dashed = style.dashed;
-  r.label = std::move(label);
-  r.sublabel = s == TileState::kNone ? "" : StateWord(s, lang);
-  return r;
-}
-
-SceneRect PanelBox(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
-  SceneRect r;
-  r.id = std::move(id);
-  r.x = x, r.y = y, r.w = w, r.h = h;
-  r.fill = fill;
-  r.border = p.border;
-  r.border_em = p.line_em;
+  SceneRect r = TileRect(std::move(id), x, y, w, h, s, p, std::move(label), StateWord(s, lang));
+  if (s == TileState::kNone) r.fill = p.background;
   return r;
 }
 
@@ -402,9 +383,9 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   sc.width = kW;
   sc.height = kCombY + kCombH + 0.4f;
 
-  sc.rects.push_back(PanelBox("hbm", 0, kHbmY, kW, kHbmH, pal.panel_hbm, pal));
+  sc.rects.push_back(PanelRect("hbm", 0, kHbmY, kW, kHbmH, pal.panel_hbm, pal));
   sc.texts.push_back({"hbm.title", 0.5f, kHbmY + 0.3f, 0.9f, pal.text, T(Str::hbm_title_short)});
-  sc.rects.push_back(PanelBox("sram", 0, kSramY, kW, kSramH, pal.panel_sram, pal));
+  sc.rects.push_back(PanelRect("sram", 0, kSramY, kW, kSramH, pal.panel_sram, pal));
   sc.texts.push_back({"sram.title", 0.5f, kSramY + 0.3f, 0.9f, pal.text, T(Str::dec_sram_title)});
 
   sc.rects.push_back(Box("hbm.q", 0.6f, kTileY, kLeft - 1.2f, kTileH, TileState::kNone, pal, lang, "q"));

@@ -63,23 +63,6 @@ std::string OutputsSoFar(const engine::RingRun& run, int device, int k, bool sho
   return s;
 }
 
-SceneRect Cell(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, std::string label,
-               std::string sublabel) {
-  SceneRect r;
-  r.id = std::move(id);
-  r.x = x, r.y = y, r.w = w, r.h = h;
-  r.state = s;
-  const TileStyle style = Style(s, p);
-  r.fill = style.fill;
-  r.border = s == TileState::kWritten ? p.write_arrow : p.border;
-  r.border_em = p.line_em;
-  r.hatched = style.hatched;
-  r.dashed = style.dashed;
-  r.label = std::move(label);
-  r.sublabel = std::move(sublabel);
-  return r;
-}
-
 }  // namespace
 
 RingModel::RingModel(data::RingScenario sc)
@@ -263,13 +246,13 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
     else if (send) state = TileState::kProcessed, sub = T(Str::ring_sending);
     else if (st && st->idle) state = TileState::kMasked, sub = T(Str::ring_idle);
     else if (st) state = TileState::kInSram, sub = T(Str::ring_busy);
-    sc.rects.push_back(Cell("device." + D, x, kDevY, dev_w, kDevH, state, pal, label, sub));
+    sc.rects.push_back(TileRect("device." + D, x, kDevY, dev_w, kDevH, state, pal, label, sub));
     // The link to the next device (the last one's goes back to device 1).
     const std::string next = std::to_string((d + 1) % P + 1);
     // While sending, the bytes on the link are its key number: they lead, in the label's large line.
     std::string link = "\u2192 " + next;
     if (send) link = FormatBytes(run_.bytes_per_link_per_step) + "\n" + link;
-    sc.rects.push_back(Cell("link." + D, x + dev_w + 0.3f, kDevY + 2.0f, kLink - 0.6f, 3.0f, send ? TileState::kInSram : TileState::kNone, pal,
+    sc.rects.push_back(TileRect("link." + D, x + dev_w + 0.3f, kDevY + 2.0f, kLink - 0.6f, 3.0f, send ? TileState::kInSram : TileState::kNone, pal,
                             link, ""));
     if (!send) sc.rects.back().fill = pal.background;
   }
@@ -285,7 +268,7 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
       const auto& ds = run_.steps[static_cast<size_t>(t)].devices[static_cast<size_t>(d)];
       const bool done = t < k, now = t == k - 1 && !send && !written;
       TileState s = !done ? TileState::kPending : ds.idle ? TileState::kMasked : now ? TileState::kInSram : TileState::kProcessed;
-      sc.rects.push_back(Cell("work." + std::to_string(d + 1) + "." + std::to_string(t + 1), 0.8f + label_w + cell_w * static_cast<float>(t), y,
+      sc.rects.push_back(TileRect("work." + std::to_string(d + 1) + "." + std::to_string(t + 1), 0.8f + label_w + cell_w * static_cast<float>(t), y,
                               cell_w - 0.3f, cell_h, s, pal, done ? FormatInt(ds.pairs) : "", ""));  // the painter adds the state's symbol
     }
   }

@@ -115,15 +115,8 @@ std::string KeyInputs(const engine::SingleQueryProblem& p, bool exact, const std
   return w + "  \u00b7  " + v;
 }
 
-namespace {
-
-// The block's data, shown when it fits (KeyInputs).
-std::string BlockDetail(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
-  return KeyInputs(run.problem, run.exact.has_value(), shown, b, e);
-}
-
-SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, const Palette& p,
-               const std::string& lang, std::string label) {
+SceneRect TileRect(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, std::string label,
+                   std::string sublabel) {
   SceneRect r;
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
@@ -135,11 +128,11 @@ SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, 
   r.hatched = style.hatched;
   r.dashed = style.dashed;
   r.label = std::move(label);
-  r.sublabel = StateWord(s, lang);
+  r.sublabel = std::move(sublabel);
   return r;
 }
 
-SceneRect Panel(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
+SceneRect PanelRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
   SceneRect r;
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
@@ -147,6 +140,22 @@ SceneRect Panel(std::string id, float x, float y, float w, float h, Color fill, 
   r.border = p.border;
   r.border_em = p.line_em;
   return r;
+}
+
+namespace {
+
+// The block's data, shown when it fits (KeyInputs).
+std::string BlockDetail(const engine::SingleQueryRun& run, const std::vector<std::string>& shown, int b, int e) {
+  return KeyInputs(run.problem, run.exact.has_value(), shown, b, e);
+}
+
+SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, const Palette& p,
+               const std::string& lang, std::string label) {
+  return TileRect(std::move(id), x, y, w, h, s, p, std::move(label), StateWord(s, lang));
+}
+
+SceneRect Panel(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
+  return PanelRect(std::move(id), x, y, w, h, fill, p);
 }
 
 // Read/write arrows run above the tiles: up from the source, across, down into the target.

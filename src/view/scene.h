@@ -190,6 +190,14 @@ inline constexpr float kSceneEdgeEm = 0.35f;
 // that already keep the margin are unchanged. The frame cache applies it to every scene it shows.
 void PadSceneEdges(Scene& scene);
 
+// A diagram tile in state `s`: fill, hatching and dash from the state's style (tile_style.h), the border
+// in the write colour when written, the palette's line width; `sublabel` under the label (usually
+// StateWord(s, lang), which kNone leaves empty). Sizes in em. Every scene builds its tiles with it.
+SceneRect TileRect(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, std::string label,
+                   std::string sublabel);
+// A background panel (HBM, SRAM …) in `fill` with the palette's border. Sizes in em.
+SceneRect PanelRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& p);
+
 // The state in words ("done", "pending", "in SRAM", …) — shown beside every colour.
 std::string StateWord(TileState s, const std::string& lang);
 // The same in one short word, for small grid cells ("done", "skip", "now", "to do").
