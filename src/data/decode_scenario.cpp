@@ -55,11 +55,12 @@ DecodeScenario ParseDecodeScenario(const nlohmann::json& doc, const std::string&
   if (doc.contains("gpu")) {
     const auto& g = doc["gpu"];
     r.ExpectObject(g, "/gpu");
-    r.Fields(g, "/gpu", {"sm_count", "thread_blocks", "cache_tiles"});
+    r.Fields(g, "/gpu", {"sm_count", "thread_blocks", "cache_tiles", "blocks_per_sm"});
     DecodeGpu gpu;
     gpu.sm_count = static_cast<int>(r.Integer(r.Require(g, "/gpu", "sm_count"), "/gpu/sm_count", 1, 4096));
     gpu.thread_blocks = r.Integer(r.Require(g, "/gpu", "thread_blocks"), "/gpu/thread_blocks", 1, kMaxGpuThreadBlocks);
     gpu.cache_tiles = static_cast<int>(r.Integer(r.Require(g, "/gpu", "cache_tiles"), "/gpu/cache_tiles", 1, kMaxPositions));
+    if (g.contains("blocks_per_sm")) gpu.blocks_per_sm = static_cast<int>(r.Integer(g["blocks_per_sm"], "/gpu/blocks_per_sm", 1, 64));
     sc.gpu = gpu;
   }
 

@@ -34,6 +34,9 @@ struct DecodeGpu {
   int sm_count = 132;                 // streaming multiprocessors (H100/H200 SXM: 132)
   std::int64_t thread_blocks = 8;     // CTAs of one decoding step before splitting (batch × KV heads)
   int cache_tiles = 512;              // K/V tiles of B_c keys in its cache (32,768 keys / 64)
+  // Thread blocks one SM runs at once. The split rule sees sm_count × blocks_per_sm slots: flash-attn's
+  // launcher passes 2 × the SM count to num_splits_heuristic (flash_api.cpp), as does our CUDA plan.
+  int blocks_per_sm = 2;
 };
 inline constexpr int kMaxPhysicalPages = 1 << 16;
 inline constexpr std::int64_t kMaxGpuThreadBlocks = std::int64_t{1} << 24;

@@ -531,7 +531,7 @@ add("bundle_missing_scenario", "bundle", bundle_files(**{"scenarios/ok_v2.json":
 DEC = {"schema_version": 1, "kind": "decode", "title": {"zh": "丁", "en": "d"}, "weights": [2, 1, 4], "values": [10, 20, 30],
        "block_sizes": [1, 1, 1], "splits": [2, 1], "mode": "stable"}
 DECPAGED = dict(DEC, paged={"page_size": 1, "block_table": [2, 0, 1], "physical_pages": 3},
-                gpu={"sm_count": 132, "thread_blocks": 8, "cache_tiles": 512})
+                gpu={"sm_count": 132, "thread_blocks": 8, "cache_tiles": 512, "blocks_per_sm": 2})
 add("ok_decode", "scenario", DEC, ok=True)
 add("ok_decode_paged_gpu", "scenario", DECPAGED, ok=True)
 add("ok_decode_split_count", "scenario", dict(DEC, splits=3), ok=True)
@@ -542,6 +542,7 @@ bad("decode_page_twice", "scenario", DECPAGED, "/paged/block_table/2", 0, "physi
 bad("decode_page_outside_pool", "scenario", DECPAGED, "/paged/block_table/0", 7, "outside the pool of 3 pages")
 bad("decode_table_length", "scenario", DECPAGED, "/paged/block_table", [2, 0], "has 2 entries but 3 keys in pages of 1 need 3")
 bad("decode_gpu_no_sms", "scenario", DECPAGED, "/gpu/sm_count", 0, "below the minimum 1")
+bad("decode_gpu_blocks_per_sm", "scenario", DECPAGED, "/gpu/blocks_per_sm", 0, "below the minimum 1")
 bad("decode_unknown_key", "scenario", DEC, "/split", 2, "unknown key")
 
 # Ring attention (data/ring_scenario.h).
