@@ -44,7 +44,7 @@ std::string Percent(double fraction) {
 
 // The GPU figures of the idle-SM panel, from the engine's launch rule.
 struct GpuFigures {
-  int sm_count = 0, cache_tiles = 0, split_count = 0;
+  int sm_count = 0, blocks_per_sm = 1, cache_tiles = 0, split_count = 0;
   std::int64_t ctas = 0, split_ctas = 0;
   double busy_unsplit = 0, busy_split = 0;   // fraction of the SMs with a block in the (last) wave
   int BusySms(double fraction) const { return static_cast<int>(std::lround(fraction * sm_count)); }
@@ -52,12 +52,19 @@ struct GpuFigures {
 GpuFigures Figures(const data::DecodeGpu& g) {
   GpuFigures f;
   f.sm_count = g.sm_count;
+  f.blocks_per_sm = g.blocks_per_sm;
   f.cache_tiles = g.cache_tiles;
   f.ctas = g.thread_blocks;
-  f.split_count = engine::ChooseSplitCount(g.thread_blocks, g.sm_count, g.cache_tiles);
+  const int slots = g.sm_count * g.blocks_per_sm;  // what flash-attn's launcher gives the rule
+  f.split_count = engine::ChooseSplitCount(g.thread_blocks, slots, g.cache_tiles);
   f.split_ctas = g.thread_blocks * f.split_count;
-  f.busy_unsplit = engine::LastWaveOccupancy(f.ctas, g.sm_count);
-  f.busy_split = engine::LastWaveOccupancy(f.split_ctas, g.sm_count);
+  // SMs with at least one block in the last wave of `ctas` over the slots (blocks spread over SMs first).
+  const auto busy = [&](std::int64_t ctas) {
+    const double last = engine::LastWaveOccupancy(ctas, slots) * slots;
+    return std::min(last, static_cast<double>(g.sm_count)) / g.sm_count;
+  };
+  f.busy_unsplit = busy(f.ctas);
+  f.busy_split = busy(f.split_ctas);
   return f;
 }
 
@@ -256,6 +263,7 @@ Quantities DecodeModel::QuantitiesAt(int e) const {
   if (scenario_.gpu) {
     const GpuFigures f = Figures(*scenario_.gpu);
     q["sm_count"] = FormatInt(f.sm_count);
+    q["blocks_per_sm"] = FormatInt(f.blocks_per_sm);
     q["thread_blocks"] = FormatInt(f.ctas);
     q["cache_tiles"] = FormatInt(f.cache_tiles);
     q["busy_unsplit"] = FormatInt(f.BusySms(f.busy_unsplit));
@@ -288,10 +296,14 @@ std::vector<PanelSection> DecodeModel::Panels(int e, const std::string& lang) co
   if (!raw) comb.rows.push_back(key({"m", q.at("m")}));
   comb.rows.push_back(key({"l", q.at("l")}));
   comb.rows.push_back(key({"u", q.at("u")}));
-  comb.rows.push_back(key({T(Str::output_so_far), q.at("output_so_far")}));
+  // Once every split is in, the output so far is the final output: an answer (DEC/d4's question).
+  PanelRow so_far{T(Str::output_so_far), q.at("output_so_far")};
+  so_far.answer = all_in;
+  comb.rows.push_back(key(so_far));
   // The factor the old state took when the last split came in (it answers "what happens to the old
   // l and u?": held back, name and all, while a question is open).
-  if (c > 0 && !raw)
+  // (From the second split on: the first is merged into an empty state, with nothing to rescale.)
+  if (c > 1 && !raw)
     comb.rows.push_back({T(Str::rescale) + " (" + UiFormat(Str::dec_split, lang, {std::to_string(c)}) + ")",
                          q.at("alpha@" + std::to_string(c)), false, -1, true, true});
   // The comparison: the right combine, the true value, and the three wrong combines (a section of
@@ -302,7 +314,9 @@ std::vector<PanelSection> DecodeModel::Panels(int e, const std::string& lang) co
   PanelRow truth{T(Str::true_output), all_in ? q.at("reference") : not_yet};
   truth.answer = true;
   cmp.rows.push_back(key(truth));
-  cmp.rows.push_back(key({T(Str::dec_combined_output), all_in ? q.at("output") : not_yet}));
+  PanelRow combined{T(Str::dec_combined_output), all_in ? q.at("output") : not_yet};
+  combined.answer = true;
+  cmp.rows.push_back(key(combined));
   const std::pair<Str, const char*> wrongs[] = {{Str::dec_wrong_mean, "wrong_mean"},
                                                 {Str::dec_wrong_no_rescale, "wrong_no_rescale"},
                                                 {Str::dec_wrong_max_only, "wrong_max_only"}};
@@ -355,6 +369,7 @@ std::vector<PanelSection> DecodeModel::Panels(int e, const std::string& lang) co
     gpu.id = "gpu";
     gpu.title = T(Str::dec_panel_gpu);
     gpu.rows.push_back({T(Str::dec_sm_count), q.at("sm_count")});
+    gpu.rows.push_back({T(Str::dec_blocks_per_sm), q.at("blocks_per_sm")});
     gpu.rows.push_back({T(Str::dec_cache_tiles), q.at("cache_tiles")});
     gpu.rows.push_back({T(Str::dec_ctas_unsplit), q.at("thread_blocks")});
     gpu.rows.push_back(key({T(Str::dec_busy_unsplit), q.at("busy_unsplit") + " (" + q.at("busy_unsplit_percent") + ")"}));
@@ -378,7 +393,7 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   // which the painter needs for a tile's state word at 16 px text.
   constexpr float kW = 44, kLeft = 5.6f, kGap = 0.8f;
   constexpr float kHbmY = 0, kTileY = 1.6f, kTileH = 2.6f, kPartY = 4.5f, kPartH = 2.6f, kHbmH = 7.4f;
-  constexpr float kSramY = 7.9f, kSplitY = 9.4f, kSplitH = 5.0f, kSramH = 6.9f;
+  constexpr float kSramY = 7.9f, kSplitY = 9.7f, kSplitH = 4.7f, kSramH = 6.9f;
   constexpr float kCombY = 15.2f, kCombH = 3.9f;
   sc.width = kW;
   sc.height = kCombY + kCombH + 0.4f;
@@ -435,7 +450,8 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
                              "K/V " + std::to_string(s.first_tile + 1) + "\u2013" + std::to_string(s.first_tile + s.tiles)));
     }
     // Its partial output and lse in HBM.
-    std::string part = "O_" + j + ", lse_" + j;
+    // lse_s joins the label when it is written: before, it would answer "what must travel with O_s?".
+    std::string part = partial ? "O_" + j + ", lse_" + j : "O_" + j;
     if (partial) part += "\n" + ShortVec(s.output, s.exact_output ? &*s.exact_output : nullptr) + ", " +
                          Lse(s.lse, s.exact_state ? &*s.exact_state : nullptr);
     TileState part_state = partial ? TileState::kWritten : TileState::kNotWritten;

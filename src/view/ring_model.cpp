@@ -125,6 +125,12 @@ Quantities RingModel::QuantitiesAt(int e) const {
   q["total_pairs"] = FormatInt(total);
   q["max_error"] = FormatDouble(run_.max_abs_error);
   q["step"] = std::to_string(k);
+  // The factors of one link's bytes: shard rows × (K numbers per row + V numbers per row) × bytes each.
+  const auto& pr = run_.problem;
+  q["shard_keys"] = FormatInt(static_cast<std::int64_t>(run_.shard_rows.front().size()));
+  q["key_width"] = FormatInt(pr.key_width < 0 ? pr.attention.d() : pr.key_width);
+  q["d_v"] = FormatInt(pr.attention.d_v());
+  q["element_bytes"] = FormatInt(pr.element_bytes);
   const int last = run_.problem.attention.n_q() - 1;
   if (run_.exact) {
     q["output_last"] = FormatExactVector(run_.exact->output[static_cast<size_t>(last)]);
@@ -141,6 +147,15 @@ Quantities RingModel::QuantitiesAt(int e) const {
     for (const auto& s : run_.steps) idle += s.devices[static_cast<size_t>(d)].idle;
     for (const auto& s : other_.steps) other_idle += s.devices[static_cast<size_t>(d)].idle;
     q["idle" + at] = FormatInt(idle);
+    // Through the steps done so far (what the balance panel shows while the round goes on).
+    std::int64_t pairs_so_far = 0, idle_so_far = 0;
+    for (int t = 0; t < k; ++t) {
+      const auto& st = run_.steps[static_cast<size_t>(t)].devices[static_cast<size_t>(d)];
+      pairs_so_far += st.pairs;
+      idle_so_far += st.idle;
+    }
+    q["pairs_so_far" + at] = FormatInt(pairs_so_far);
+    q["idle_so_far" + at] = FormatInt(idle_so_far);
     q["other_idle" + at] = FormatInt(other_idle);
     if (k > 0) {
       const auto& st = run_.steps[static_cast<size_t>(k) - 1].devices[static_cast<size_t>(d)];
@@ -171,7 +186,10 @@ std::vector<PanelSection> RingModel::Panels(int e, const std::string& lang) cons
   dev.columns = {"#", T(Str::ring_col_rows), T(Str::ring_col_shard), T(Str::ring_col_pairs), T(Str::ring_col_output)};
   for (int d = 0; d < P; ++d) {
     const std::string at = "@" + std::to_string(d + 1);
-    const std::string shard = k > 0 ? q.at("shard_now" + at) : std::to_string(d + 1);
+    // At a send, the shard held is the one just received, as the device's box says.
+    const std::string shard = SendAt(e) ? std::to_string(run_.steps[static_cast<size_t>(k)].devices[static_cast<size_t>(d)].shard + 1)
+                              : k > 0   ? q.at("shard_now" + at)
+                                        : std::to_string(d + 1);
     const std::string pairs = k > 0 ? q.at("pairs_now" + at) : "\u2014";
     dev.rows.push_back({std::to_string(d + 1), RowList(run_.shard_rows[static_cast<size_t>(d)]) + "\t" + shard + "\t" + pairs + "\t" +
                                                    OutputsSoFar(run_, d, k, false)});
@@ -180,7 +198,8 @@ std::vector<PanelSection> RingModel::Panels(int e, const std::string& lang) cons
   PanelSection links;
   links.id = "links";
   links.title = T(Str::ring_panel_links);
-  links.rows.push_back({T(Str::ring_bytes_per_link), q.at("bytes_per_link")});
+  // Its name says what travels ("one K/V shard"): held back, name and all, while a question is open.
+  links.rows.push_back({T(Str::ring_bytes_per_link), q.at("bytes_per_link"), false, -1, true, true});
   // Every device sends once per send event: t·P sends after send t, (t − 1)·P during step t.
   const int sends_now = (SendAt(e) ? k : std::max(0, k - 1)) * P;
   links.rows.push_back({T(Str::ring_sends), FormatInt(sends_now) + " / " + q.at("sends")});
@@ -192,21 +211,26 @@ std::vector<PanelSection> RingModel::Panels(int e, const std::string& lang) cons
   bal.columns = {"#", T(Str::ring_col_total_pairs), T(Str::ring_col_idle)};
   for (int d = 0; d < P; ++d) {
     const std::string at = "@" + std::to_string(d + 1);
-    bal.rows.push_back({std::to_string(d + 1), q.at("pairs" + at) + "\t" + q.at("idle" + at)});
+    bal.rows.push_back({std::to_string(d + 1), q.at("pairs_so_far" + at) + "\t" + q.at("idle_so_far" + at)});
   }
-  PanelRow mine{UiFormat(Str::ring_imbalance_of, lang, {OrderWord(run_.problem.order, lang)}), q.at("imbalance")};
+  std::int64_t idle_so_far = 0;
+  for (int t = 0; t < k; ++t)
+    for (const auto& ds : run_.steps[static_cast<size_t>(t)].devices) idle_so_far += ds.idle;
+  // The imbalance is the round's result: shown once the round is done (a larger one is not a wrong
+  // number, so it is not marked ×).
+  const std::string not_yet = T(Str::not_yet);
+  PanelRow mine{UiFormat(Str::ring_imbalance_of, lang, {OrderWord(run_.problem.order, lang)}), written ? q.at("imbalance") : not_yet};
   mine.key = true;
-  mine.warning = Imbalance(run_) > Imbalance(other_);
-  PanelRow other{UiFormat(Str::ring_imbalance_of, lang, {OrderWord(other_.problem.order, lang)}), q.at("other_imbalance")};
+  PanelRow other{UiFormat(Str::ring_imbalance_of, lang, {OrderWord(other_.problem.order, lang)}),
+                 written ? q.at("other_imbalance") : not_yet};
   other.key = true;
-  bal.rows.push_back({T(Str::ring_idle_total), q.at("idle_steps")});
+  bal.rows.push_back({T(Str::ring_idle_total), FormatInt(idle_so_far)});
   bal.rows.push_back(mine);
   bal.rows.push_back(other);
 
   PanelSection res;
   res.id = "result";
   res.title = T(Str::ring_panel_result);
-  const std::string not_yet = T(Str::not_yet);
   PanelRow out{UiFormat(Str::ring_output_last, lang, {q.at("n")}), written ? q.at("output_last") : not_yet};
   out.key = true;
   res.rows.push_back(out);
