@@ -3,6 +3,8 @@
 // output beside the direct reference and the wrong average of block outputs, then the numerics
 // report (overflow, underflow, NaN). --json for machines; --strict exits 4 when the report is not
 // empty. Blocks and positions are numbered from 1, as in the app and the papers.
+// Any other kind (attention, decode, ring, moe, chart) prints the side panels the app shows at the
+// trace's last event — the same rows, from the same model (view::ScenarioModel::Panels), in --lang.
 #include "cli/run_command.h"
 #include "data/json_file.h"
 
@@ -11,6 +13,7 @@
 
 #include "cli/numerics_report.h"
 #include "data/scenario.h"
+#include "view/document.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
 
@@ -88,17 +91,83 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
   PrintNumerics(std::cout, run.numerics, view::InputPaths(sc));
 }
 
+// The app's side panels at the trace's end, as text: a section title, then "name  value" rows or a
+// table; a wrong value is marked "×", a notice "!", as on screen.
+void PrintPanels(const view::ScenarioModel& m, const std::string& lang) {
+  const int last = m.EventCount() - 1;
+  std::cout << m.File() << "  (" << m.Kind() << ": " << m.Title().In(lang) << "; " << m.EventCount()
+            << " events, the panels at the last: " << m.EventLabel(last) << ")\n";
+  for (const auto& sec : m.Panels(last, lang)) {
+    std::cout << "\n" << sec.title << "\n";
+    if (!sec.columns.empty()) {
+      std::string head;
+      for (const auto& c : sec.columns) head += (head.empty() ? "" : " | ") + c;
+      std::cout << "  " << head << "\n";
+    }
+    for (const auto& r : sec.rows) {
+      const std::string mark = r.warning ? "× " : r.notice ? "! " : "";
+      std::string value = r.value;
+      for (auto& ch : value) if (ch == '\t') ch = '|';
+      if (sec.columns.empty()) std::cout << "  " << mark << r.name << ": " << value << "\n";
+      else std::cout << "  " << mark << (r.name.empty() ? "" : r.name + " | ") << value << "\n";
+    }
+  }
+}
+
+// The file's "kind" when it is a JSON object that names one; "single_query" otherwise, so that a file
+// which does not parse gets the single-query loader's error (the file, the JSON path, the reason).
+std::string KindOf(const std::string& file) {
+  try {
+    const nlohmann::json doc = data::ReadJsonFile(file);
+    if (doc.is_object() && doc.contains("kind") && doc["kind"].is_string()) return doc["kind"].get<std::string>();
+  } catch (const std::exception&) {
+  }
+  return "single_query";
+}
+
+nlohmann::json PanelsJson(const view::ScenarioModel& m, const std::string& lang) {
+  const int last = m.EventCount() - 1;
+  nlohmann::json j{{"file", m.File()}, {"kind", m.Kind()}, {"events", m.EventCount()}, {"at", m.EventLabel(last)}};
+  j["panels"] = nlohmann::json::array();
+  for (const auto& sec : m.Panels(last, lang)) {
+    nlohmann::json js{{"id", sec.id}, {"title", sec.title}, {"columns", sec.columns}, {"rows", nlohmann::json::array()}};
+    for (const auto& r : sec.rows) js["rows"].push_back({{"name", r.name}, {"value", r.value}, {"wrong", r.warning}, {"notice", r.notice}});
+    j["panels"].push_back(js);
+  }
+  return j;
+}
+
 }  // namespace
 
 void AddRunCommand(CLI::App& app) {
-  auto* cmd = app.add_subcommand("run", "Run a single-query scenario (file v1) and print its per-block trace");
+  auto* cmd = app.add_subcommand("run", "Run a scenario: a single query's per-block trace; any other kind's panels at the trace's end");
   auto file = std::make_shared<std::string>();
   auto as_json = std::make_shared<bool>(false);
   auto strict = std::make_shared<bool>(false);
   cmd->add_option("scenario", *file, "Scenario JSON file")->required();
   cmd->add_flag("--json", *as_json, "Print the trace as JSON");
+  auto lang = std::make_shared<std::string>("en");
   cmd->add_flag("--strict", *strict, "Exit with status 4 when the numerics report names any overflow, underflow or NaN");
-  cmd->callback([file, as_json, strict]() {
+  cmd->add_option("--lang", *lang, "Language of the other kinds' panels")->check(CLI::IsMember({"en", "zh"}));
+  cmd->callback([file, as_json, strict, lang]() {
+    if (KindOf(*file) != "single_query") {
+      std::shared_ptr<const view::ScenarioModel> m;
+      try {
+        m = view::OpenDocument(*file).scenario;
+      } catch (const std::exception& e) {  // data::LoadError names the file and path; an engine refusal, the reason
+        std::cerr << "error: " << e.what() << "\n";
+        throw CLI::RuntimeError(2);
+      }
+      if (!m) {
+        std::cerr << "error: " << *file << ": not a scenario (a lesson or course: blockwise-cli check)\n";
+        throw CLI::RuntimeError(2);
+      }
+      if (*as_json) std::cout << data::DumpJson(PanelsJson(*m, *lang), 2) << "\n";
+      else PrintPanels(*m, *lang);
+      const auto* numerics = m->Numerics();
+      if (*strict && numerics && !numerics->empty()) throw CLI::RuntimeError(kStrictExit);
+      return;
+    }
     data::SingleQueryScenario sc;
     try {
       sc = data::LoadSingleQueryScenario(*file);
