@@ -13,7 +13,7 @@
 
 #include "cli/numerics_report.h"
 #include "data/scenario.h"
-#include "view/document.h"
+#include "view/scenario_model.h"
 #include "view/format.h"
 #include "view/lesson_text.h"
 
@@ -114,17 +114,6 @@ void PrintPanels(const view::ScenarioModel& m, const std::string& lang) {
   }
 }
 
-// The file's "kind" when it is a JSON object that names one; "single_query" otherwise, so that a file
-// which does not parse gets the single-query loader's error (the file, the JSON path, the reason).
-std::string KindOf(const std::string& file) {
-  try {
-    const nlohmann::json doc = data::ReadJsonFile(file);
-    if (doc.is_object() && doc.contains("kind") && doc["kind"].is_string()) return doc["kind"].get<std::string>();
-  } catch (const std::exception&) {
-  }
-  return "single_query";
-}
-
 nlohmann::json PanelsJson(const view::ScenarioModel& m, const std::string& lang) {
   const int last = m.EventCount() - 1;
   nlohmann::json j{{"file", m.File()}, {"kind", m.Kind()}, {"events", m.EventCount()}, {"at", m.EventLabel(last)}};
@@ -150,30 +139,25 @@ void AddRunCommand(CLI::App& app) {
   cmd->add_flag("--strict", *strict, "Exit with status 4 when the numerics report names any overflow, underflow or NaN");
   cmd->add_option("--lang", *lang, "Language of the other kinds' panels")->check(CLI::IsMember({"en", "zh"}));
   cmd->callback([file, as_json, strict, lang]() {
-    if (KindOf(*file) != "single_query") {
-      std::shared_ptr<const view::ScenarioModel> m;
-      try {
-        m = view::OpenDocument(*file).scenario;
-      } catch (const std::exception& e) {  // data::LoadError names the file and path; an engine refusal, the reason
-        std::cerr << "error: " << e.what() << "\n";
-        throw CLI::RuntimeError(2);
-      }
-      if (!m) {
-        std::cerr << "error: " << *file << ": not a scenario (a lesson or course: blockwise-cli check)\n";
-        throw CLI::RuntimeError(2);
-      }
-      if (*as_json) std::cout << data::DumpJson(PanelsJson(*m, *lang), 2) << "\n";
-      else PrintPanels(*m, *lang);
-      const auto* numerics = m->Numerics();
-      if (*strict && numerics && !numerics->empty()) throw CLI::RuntimeError(kStrictExit);
-      return;
-    }
+    // The file is read once; its "kind" picks the loader (a file without one is refused by the
+    // single-query loader, which names the path).
     data::SingleQueryScenario sc;
+    std::shared_ptr<const view::ScenarioModel> other;
     try {
-      sc = data::LoadSingleQueryScenario(*file);
-    } catch (const bw::data::LoadError& e) {
+      const nlohmann::json doc = data::ReadJsonFile(*file);
+      const bool single = !doc.is_object() || !doc.contains("kind") || doc["kind"] == "single_query";
+      if (single) sc = data::ParseSingleQueryScenario(doc, *file);
+      else other = view::ParseScenarioModel(doc, *file);
+    } catch (const std::exception& e) {  // data::LoadError names the file and path; an engine refusal, the reason
       std::cerr << "error: " << e.what() << "\n";
       throw CLI::RuntimeError(2);
+    }
+    if (other) {
+      if (*as_json) std::cout << data::DumpJson(PanelsJson(*other, *lang), 2) << "\n";
+      else PrintPanels(*other, *lang);
+      const auto* numerics = other->Numerics();
+      if (*strict && numerics && !numerics->empty()) throw CLI::RuntimeError(kStrictExit);
+      return;
     }
     const auto run = engine::RunSingleQuery(sc.problem);
     if (*as_json) std::cout << data::DumpJson(TraceJson(sc, run), 2) << "\n";
