@@ -392,16 +392,16 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   // 44 em across (as the other scenes, about): a laptop's diagram box gives an em of 15 px or more,
   // which the painter needs for a tile's state word at 16 px text.
   constexpr float kW = 44, kLeft = 5.6f, kGap = 0.8f;
-  constexpr float kHbmY = 0, kTileY = 1.6f, kTileH = 2.6f, kPartY = 4.5f, kPartH = 2.6f, kHbmH = 7.4f;
-  constexpr float kSramY = 7.9f, kSplitY = 9.7f, kSplitH = 4.7f, kSramH = 6.9f;
-  constexpr float kCombY = 15.2f, kCombH = 3.9f;
+  constexpr float kHbmY = 0, kTileY = 2.1f, kTileH = 2.6f, kPartY = 5.0f, kPartH = 2.6f, kHbmH = 7.9f;
+  constexpr float kSramY = 8.4f, kSplitY = 10.7f, kSplitH = 4.7f, kSramH = 7.4f;
+  constexpr float kCombY = 16.2f, kCombH = 3.9f;
   sc.width = kW;
   sc.height = kCombY + kCombH + 0.4f;
 
   sc.rects.push_back(PanelRect("hbm", 0, kHbmY, kW, kHbmH, pal.panel_hbm, pal));
-  sc.texts.push_back({"hbm.title", 0.5f, kHbmY + 0.3f, 0.9f, pal.text, T(Str::hbm_title_short)});
+  sc.texts.push_back({"hbm.title", 0.5f, kHbmY + 0.2f, 0.9f, pal.text, T(Str::hbm_title_short)});
   sc.rects.push_back(PanelRect("sram", 0, kSramY, kW, kSramH, pal.panel_sram, pal));
-  sc.texts.push_back({"sram.title", 0.5f, kSramY + 0.3f, 0.9f, pal.text, T(Str::dec_sram_title)});
+  sc.texts.push_back({"sram.title", 0.5f, kSramY + 0.2f, 0.9f, pal.text, T(Str::dec_sram_title)});
 
   sc.rects.push_back(Box("hbm.q", 0.6f, kTileY, kLeft - 1.2f, kTileH, TileState::kNone, pal, lang, "q"));
   const bool written = ev.kind == DecodeEventKind::kWrite;

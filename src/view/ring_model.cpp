@@ -199,7 +199,8 @@ std::vector<PanelSection> RingModel::Panels(int e, const std::string& lang) cons
   links.id = "links";
   links.title = T(Str::ring_panel_links);
   // Its name says what travels ("one K/V shard"): held back, name and all, while a question is open.
-  links.rows.push_back({T(Str::ring_bytes_per_link), q.at("bytes_per_link"), false, -1, true, true});
+  // (From the first send on: before it, the row would answer what travels — RING/r1's question.)
+  if (SendAt(e) || k > 1) links.rows.push_back({T(Str::ring_bytes_per_link), q.at("bytes_per_link"), false, -1, true, true});
   // Every device sends once per send event: t·P sends after send t, (t − 1)·P during step t.
   const int sends_now = (SendAt(e) ? k : std::max(0, k - 1)) * P;
   links.rows.push_back({T(Str::ring_sends), FormatInt(sends_now) + " / " + q.at("sends")});
@@ -252,9 +253,9 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
   Scene sc;
   sc.background = pal.background;
   // 44 em across, as the decode scene (a laptop's box then gives the state words 15 px per em).
-  constexpr float kW = 44, kLink = 3.0f, kDevY = 1.8f, kDevH = 7.0f;
+  constexpr float kW = 44, kLink = 3.0f, kDevY = 2.3f, kDevH = 7.0f;
   const float dev_w = (kW - 0.8f - kLink * static_cast<float>(P)) / static_cast<float>(P);
-  sc.texts.push_back({"ring.title", 0.5f, 0.3f, 0.9f, pal.text, T(Str::ring_devices_title)});
+  sc.texts.push_back({"ring.title", 0.5f, 0.2f, 0.9f, pal.text, T(Str::ring_devices_title)});
   for (int d = 0; d < P; ++d) {
     const float x = 0.8f + (dev_w + kLink) * static_cast<float>(d);
     const std::string D = std::to_string(d + 1);
@@ -281,9 +282,9 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
     if (!send) sc.rects.back().fill = pal.background;
   }
   // The work grid: pairs computed by each device at each step; idle cells hatched.
-  const float grid_y = kDevY + kDevH + 2.0f, label_w = 5.6f, cell_h = 2.6f;
+  const float grid_y = kDevY + kDevH + 2.4f, label_w = 5.6f, cell_h = 2.6f;
   const float cell_w = (kW - 0.8f - label_w) / static_cast<float>(P);
-  sc.texts.push_back({"ring.grid.title", 0.5f, grid_y - 1.6f, 0.9f, pal.text, T(Str::ring_grid_title)});
+  sc.texts.push_back({"ring.grid.title", 0.5f, grid_y - 2.0f, 0.9f, pal.text, T(Str::ring_grid_title)});
   for (int d = 0; d < P; ++d) {
     const float y = grid_y + (cell_h + 0.2f) * static_cast<float>(d);
     sc.texts.push_back({"ring.grid.device." + std::to_string(d + 1), 0.5f, y + 0.3f, 0.85f, pal.text_muted,
