@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <algorithm>
 #include <numeric>
+#include <random>
 
 #include "engine/split_kv.h"
 #include "weights_problem.h"
@@ -173,6 +175,66 @@ TEST(SplitKv, OverflowInASplitIsNamedAtItsPlaceInTheWholeCache) {
   ASSERT_GE(run.numerics.Count(NumericsKind::kExpOverflow), 1);
   EXPECT_EQ(run.numerics.events[0].j, 3);    // the 4th tile of the cache (0-based 3), not split 2's 2nd
   EXPECT_EQ(run.numerics.events[0].col, 3);  // position 4
+}
+
+// Property: for random integer weights, values, tilings and split counts, the combine equals the one
+// pass exactly, the float run agrees within 1e-12 (relative), and each wrong combine equals its own
+// closed form, written here from the weights alone (W_s = Σw, U_s = Σwv, M_s = max w of split s;
+// O_s = U_s / W_s): mean Σ O_s / S; no rescale Σ (U_s / M_s) / Σ (W_s / M_s); max only Σ M_s O_s / Σ M_s.
+// The mean equals the right combine whenever every split has the same W_s, and the test checks it.
+TEST(SplitKv, RandomSplitsEqualTheOnePassAndTheWrongCombinesTheirClosedForms) {
+  std::mt19937 rng(34);
+  const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int equal_weight_cases = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int n = uniform(1, 24);
+    std::vector<int> w(static_cast<size_t>(n)), v(static_cast<size_t>(n)), tiles;
+    for (int i = 0; i < n; ++i) w[static_cast<size_t>(i)] = uniform(1, 9), v[static_cast<size_t>(i)] = uniform(-20, 20);
+    for (int left = n; left > 0;) {
+      const int b = uniform(1, std::min(left, 5));
+      tiles.push_back(b);
+      left -= b;
+    }
+    SplitKvProblem p;
+    p.query = Weights(w, v, tiles);
+    const int S = uniform(1, static_cast<int>(tiles.size()));
+    p.split_tiles = EvenSplit(static_cast<int>(tiles.size()), S);
+    const SplitKvRun run = RunSplitKv(p);
+    ASSERT_TRUE(run.exact.has_value());
+    EXPECT_EQ(run.exact->output[0], run.exact->reference_output[0]) << "trial " << trial;
+    EXPECT_NEAR(run.output[0], run.reference_output[0], 1e-12 * std::max(1.0, std::abs(run.reference_output[0])));
+    EXPECT_FALSE(std::isnan(run.output[0]));
+    // The closed forms from the weights.
+    Rational mean = 0, nr_num = 0, nr_den = 0, mo_num = 0, mo_den = 0;
+    std::vector<Rational> W;
+    int key = 0, tile = 0;
+    for (int t : p.split_tiles) {
+      int keys = 0;
+      for (int k = 0; k < t; ++k) keys += tiles[static_cast<size_t>(tile++)];
+      Rational Ws = 0, Us = 0;
+      int Ms = 0;
+      for (int i = key; i < key + keys; ++i) {
+        Ws += w[static_cast<size_t>(i)];
+        Us += Rational(w[static_cast<size_t>(i)]) * v[static_cast<size_t>(i)];
+        Ms = std::max(Ms, w[static_cast<size_t>(i)]);
+      }
+      key += keys;
+      const Rational Os = Us / Ws;
+      mean += Os;
+      nr_num += Us / Ms, nr_den += Ws / Ms;
+      mo_num += Rational(Ms) * Os, mo_den += Ms;
+      W.push_back(Ws);
+    }
+    mean /= static_cast<int>(p.split_tiles.size());
+    EXPECT_EQ((*run.Wrong(CombineVariant::kMeanOfSplitOutputs).exact)[0], mean) << "trial " << trial;
+    EXPECT_EQ((*run.Wrong(CombineVariant::kNoRescale).exact)[0], nr_num / nr_den) << "trial " << trial;
+    EXPECT_EQ((*run.Wrong(CombineVariant::kMaxOnly).exact)[0], mo_num / mo_den) << "trial " << trial;
+    if (std::all_of(W.begin(), W.end(), [&](const Rational& x) { return x == W.front(); })) {
+      ++equal_weight_cases;
+      EXPECT_EQ(mean, run.exact->output[0]) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(equal_weight_cases, 0);  // S = 1 at least: the mean of one split is the split
 }
 
 TEST(SplitKv, TheSplitCountFillsTheGpu) {

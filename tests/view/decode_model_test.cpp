@@ -88,9 +88,10 @@ TEST(DecodeModel, TheGpuPanelComesFromTheLaunchRule) {
   EXPECT_EQ(q.at("sm_count"), "132");
   EXPECT_EQ(q.at("busy_unsplit"), "8");
   EXPECT_EQ(q.at("busy_unsplit_percent"), "6.1 %");
-  // flash-attn's launcher gives the rule 2 × SMs = 264 slots: 8 blocks × s over 264 within 85 % of the
-  // best efficiency (s = 33: 264/264) first at s = 29 (232/264 = 0.879; s = 28: 224/264 = 0.848). 232
-  // blocks, two per SM at most, leave no SM idle.
+  // flash-attn's launcher gives the rule 2 × SMs = 264 slots. Tried are the s whose ⌈512/s⌉ differs
+  // from ⌈512/(s−1)⌉: the best is s = 32 (256/264 = 0.970; s = 33 gives 16 tiles a split as 32 does and is
+  // not tried); the first within 85 % of it (≥ 0.824) is s = 29 (232/264 = 0.879; s = 28 gives 19 tiles
+  // as 27 does). 232 blocks, two per SM at most, leave no SM idle.
   EXPECT_EQ(q.at("blocks_per_sm"), "2");
   EXPECT_EQ(q.at("split_count"), "29");
   EXPECT_EQ(q.at("split_thread_blocks"), "232");
