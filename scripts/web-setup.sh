@@ -79,6 +79,10 @@ for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
         index[j["id"]] = f.name
 pathlib.Path(sys.argv[2]).write_text(json.dumps(index, indent=1) + "\n")
 PY
+  # The schemas, served beside index.html at the path their "$id" names (src/data/schema_url.h:
+  # https://<host>/schemas/<name>.schema.json), so a "$schema" URL resolves wherever the site is hosted.
+  mkdir -p "$b/schemas"
+  cp "$BW_ROOT"/schemas/*.schema.json "$b/schemas/"
   local launcher=()
   if command -v ccache >/dev/null; then launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache); fi
   # Debian's emscripten needs Debian's acorn; a node from elsewhere does not look in /usr/share/nodejs.

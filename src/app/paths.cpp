@@ -1,6 +1,8 @@
 // Data root, export folder and "$schema" references; see paths.h.
 #include "app/paths.h"
 
+#include "data/schema_url.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -81,7 +83,8 @@ fs::path DefaultExportDir() {
   return fs::current_path(ec);
 }
 
-std::string SchemaRefFor(const fs::path& saved_file, const std::string& schema_file, const std::string& schema_id) {
+std::string SchemaRefFor(const fs::path& saved_file, const std::string& schema_file) {
+  const std::string schema_id = data::SchemaUrl(schema_file);
   std::error_code ec;
   const fs::path root = FindDataRoot().path;
   const fs::path schema = root.empty() ? fs::path() : fs::weakly_canonical(root / "schemas" / schema_file, ec);

@@ -29,9 +29,8 @@ std::filesystem::path DefaultExportDir();
 
 // The "$schema" a saved file should carry: `schema_file` (e.g. "scenario-v1.schema.json") in the data
 // root's schemas/, relative to the real folder `saved_file` is written to (symlinks resolved), so the
-// file validates wherever it is saved. When no schemas/ folder is found: `schema_id` (the schema's
-// "$id", e.g. "urn:blockwise:schema:scenario-v1").
-std::string SchemaRefFor(const std::filesystem::path& saved_file, const std::string& schema_file,
-                         const std::string& schema_id);
+// file validates wherever it is saved. When no schemas/ folder is found: the schema's URL, its "$id"
+// (data/schema_url.h).
+std::string SchemaRefFor(const std::filesystem::path& saved_file, const std::string& schema_file);
 
 }  // namespace bw::app

@@ -26,7 +26,7 @@ std::string SaveScenarioAs(AppState& s, const std::string& path) {
   const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();
   if (ec) return path + ": not saved: " + ec.message();
   nlohmann::json j = data::SingleQueryScenarioToJson(m->scenario());
-  j["$schema"] = SchemaRefFor(full, "scenario-v1.schema.json", "urn:blockwise:schema:scenario-v1");
+  j["$schema"] = SchemaRefFor(full, "scenario-v1.schema.json");
   if (std::string err = platform::SaveUserFile(full, data::DumpJson(j, 2) + "\n"); !err.empty()) return err;  // web: a download
   auto& recent = s.options.recent;
   recent.erase(std::remove(recent.begin(), recent.end(), full), recent.end());

@@ -17,6 +17,7 @@
 #include "data/bundle.h"
 #include "data/json_file.h"
 #include "data/load_error.h"
+#include "data/schema_url.h"
 #include "view/document.h"
 #include "view/scenario_model.h"
 
@@ -60,9 +61,10 @@ nlohmann::json NewLesson(const std::string& id, const std::string& scenario_rel,
       {"further", Text("揭晓之后可以补充的推导。", "A derivation to add here.")},
       {"teacher_notes", Text("和第一步学生猜的数对照。", "Compare with what the class predicted in step 1.")},
       {"source", Text("来源与条件：由引擎精确计算。", "Source and conditions: computed exactly by the engine.")}};
-  // "$schema": the schema's own id — a relative path to schemas/ would not exist beside the author's
-  // file (a new author's try); the schemas are in the project's schemas/ and, installed, share/blockwise/.
-  return {{"$schema", "urn:blockwise:schema:lesson-v1"},
+  // "$schema": the schema's URL, its "$id" (data/schema_url.h) — a relative path to schemas/ would not
+  // exist beside the author's file (a new author's try); the schemas are in the project's schemas/,
+  // installed in share/blockwise/schemas/ and served by the web edition at that URL's path.
+  return {{"$schema", data::SchemaUrl("lesson-v1.schema.json")},
           {"schema_version", 1},
           {"id", id},
           {"title", Text("我的课", "My lesson")},

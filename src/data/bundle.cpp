@@ -130,7 +130,13 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
   const auto add = [&](const std::filesystem::path& p, const nlohmann::json* doc) {
     const std::string rel = RelativePathInside(folder, p);
     if (rel.empty()) throw LoadError(file, "", p.string() + " lies outside " + folder.string() + ": a bundle holds the files of one folder");
-    if (!files.contains(rel)) files[rel] = doc ? *doc : ReadJsonFile(p);
+    if (files.contains(rel)) return;
+    files[rel] = doc ? *doc : ReadJsonFile(p);
+    // A relative "$schema" ("../schemas/lesson-v1.schema.json") means nothing once the file travels: the
+    // packed file names its schema by URL (schema_url.h).
+    auto& s = files[rel];
+    if (s.is_object() && s.contains("$schema") && s["$schema"].is_string())
+      s["$schema"] = PortableSchemaRef(s["$schema"].get<std::string>());
   };
   const auto add_lesson = [&](const std::filesystem::path& p, const nlohmann::json* doc) {
     add(p, doc);

@@ -22,13 +22,14 @@
 #include <nlohmann/json.hpp>
 
 #include "data/load_error.h"
+#include "data/schema_url.h"
 
 namespace bw::data {
 
 inline constexpr int kBundleVersion = 1;
-// What PackBundle writes as "$schema" (the file type's magic: packaging/blockwise-mime.xml). The project
-// has no web host yet: the domain is the reserved .invalid until the schemas are served (issue 32).
-inline constexpr const char* kBundleSchemaUrl = "https://blockwise.invalid/schemas/bundle-v1.schema.json";
+// What PackBundle writes as "$schema" (the file type's magic: packaging/blockwise-mime.xml): the schema's
+// URL (schema_url.h), equal to schemas/bundle-v1.schema.json's "$id".
+inline const std::string kBundleSchemaUrl = SchemaUrl("bundle-v1.schema.json");
 inline constexpr std::size_t kMaxBundleFiles = 256;   // a course of 64 lessons, each with a few scenarios
 
 // The one rule that tells a bundle from a lesson, a course or a scenario: an object with "files"

@@ -313,6 +313,29 @@ for (const [query, want] of [['lesson=NOPE&step=b2', 'no step "NOPE/b2"'], ['les
   if (!d.library) fail('src of a missing file: the library is not shown');
   await missing.close();
 }
+// The schemas are served at the path their "$id" URLs name (src/data/schema_url.h): each schema's
+// "$id" ends with the path it is fetched from here, and a bundle's "$schema" is one of them.
+{
+  const { page } = await open('lang=en');
+  const ids = await page.evaluate(async () => {
+    const bundle = await (await fetch('test-src/rc-t3.bundle.json')).json();
+    const names = ['bundle-v1', 'course-v1', 'lesson-v1', 'scenario-v1', 'scenario-attention-v2', 'scenario-chart',
+                   'scenario-moe', 'scenario-decode', 'scenario-ring', 'class-message-v1'];
+    const got = {};
+    for (const n of names) {
+      const r = await fetch(`schemas/${n}.schema.json`);
+      got[n] = r.ok ? (await r.json())['$id'] : `HTTP ${r.status}`;
+    }
+    return { got, bundle: bundle['$schema'], lesson: bundle.files['rc-t3.json']['$schema'] };
+  });
+  for (const [n, id] of Object.entries(ids.got)) {
+    if (!String(id).endsWith(`/schemas/${n}.schema.json`)) fail(`schemas/${n}.schema.json: served "$id" ${JSON.stringify(id)}`);
+  }
+  if (ids.bundle !== ids.got['bundle-v1']) fail(`a bundle's $schema ${ids.bundle} is not the served bundle schema's $id`);
+  if (ids.lesson !== ids.got['lesson-v1']) fail(`a bundled lesson's $schema ${ids.lesson} is not the served lesson schema's $id`);
+  console.log(`schemas served: ${Object.keys(ids.got).length}, bundle $schema ${ids.bundle}`);
+  await page.close();
+}
 // The projector palette, for looking at.
 {
   const { page } = await open('lesson=RC-T3&step=b2&lang=zh&projector=1');
