@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -185,11 +186,54 @@ TEST(App, BadFileShowsTheErrorAndKeepsTheScenario) {
   CheckTiles(r);
 }
 
+// The recording's computed (not skipped) tiles that have ended `t_ns` after its first tile began:
+// counted here from the file, apart from view::FrameAt, which the panel uses.
+long long ComputedTilesEndedBy(const nlohmann::json& rec, double t_ns) {
+  const auto& fields = rec["tile_fields"];
+  int start = -1, end = -1, flags = -1;
+  for (int i = 0; i < static_cast<int>(fields.size()); ++i) {
+    if (fields[i] == "t_start_ns") start = i;
+    if (fields[i] == "t_end_ns") end = i;
+    if (fields[i] == "flags") flags = i;
+  }
+  EXPECT_TRUE(start >= 0 && end >= 0 && flags >= 0) << fields;
+  double t0 = rec["tiles"][0][start].get<double>();
+  for (const auto& t : rec["tiles"]) t0 = std::min(t0, t[start].get<double>());
+  long long n = 0;
+  for (const auto& t : rec["tiles"])
+    if ((t[flags].get<unsigned>() & 1u) == 0 && t[end].get<double>() - t0 <= t_ns) ++n;  // 1: skipped
+  return n;
+}
+
 TEST(App, GpuPanelReplaysTheH200Recording) {
-  // Mid-run (4 s of a 10 s replay) and after the end: the panel draws, the app exits cleanly.
+  // The replay runs 20,000× slowed: 4 s in is 200 µs of the GPU's 998 µs, mid-run; 60 s is past its end.
+  std::ifstream in(kRoot + "/assets/gpu/recorded_run_h200.json");
+  ASSERT_TRUE(in);
+  const nlohmann::json rec = nlohmann::json::parse(in);
   for (const char* at : {"4", "60"}) {
     const Rendered r = Render("RC-T3/b0", std::string("en_gpu") + at, std::string("--gpu-replay-at ") + at);
     CheckNotBlank(r.img);
+    const auto& g = r.scene["gpu"];
+    ASSERT_EQ(g["recording"], "recorded_run_h200.json") << at;
+    EXPECT_EQ(g["computed_total"], 128 * 129 / 2) << at;  // N = 8192, 64 × 64 tiles, causal
+    const double pos_us = g["position_us"].get<double>(), span_us = g["span_us"].get<double>();
+    const long long computed = g["computed"].get<long long>();
+    if (std::string(at) == "4") {
+      // Started at 200 µs and playing since (≈ 50 µs of GPU time per second of the app's run).
+      EXPECT_GE(pos_us, 200.0);
+      EXPECT_LT(pos_us, span_us);
+      EXPECT_EQ(g["paused"], false);
+      // The grid shows exactly the tiles that had ended by then (±1 ns: the position is a double).
+      EXPECT_GE(computed, ComputedTilesEndedBy(rec, pos_us * 1e3 - 1.0));
+      EXPECT_LE(computed, ComputedTilesEndedBy(rec, pos_us * 1e3 + 1.0));
+      EXPECT_GT(computed, 0);
+      EXPECT_LT(computed, 128 * 129 / 2);
+    } else {
+      EXPECT_EQ(pos_us, span_us);  // clamped to the end, and stopped there
+      EXPECT_EQ(g["paused"], true);
+      EXPECT_EQ(computed, 128 * 129 / 2);
+      EXPECT_EQ(g["skipped"], 128 * 127 / 2);
+    }
   }
 }
 
