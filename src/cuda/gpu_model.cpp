@@ -3,6 +3,7 @@
 // Source: FlashAttention-2 (Dao 2023) Algorithm 1 lines 4, 6, 12, 13 for the tiled kernels;
 // FlashAttention (Dao et al. 2022) Algorithm 0 for the materialising path.
 #include "cuda/attention_cuda.h"
+#include "cuda/hopper_cuda.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -63,6 +64,38 @@ std::vector<std::uint8_t> ClassifyTiles(const Problem& p, const Tiling& t) {
   return cls;
 }
 
+namespace {
+// FlashAttention-2 Algorithm 1's traffic for tiling t: Q once, K_j and V_j once per (i, j) tile that is not
+// fully masked, O and L once; `c` brings rows_fully_masked.
+Counters TiledCounters(const Problem& p, const Tiling& t, int d, int d_v, int eb, Counters c) {
+  const long long h = p.heads;
+  auto set = [](TensorTraffic& tt, long long re, long long we, int eb) {
+    tt.read_elems = re; tt.read_bytes = re * eb; tt.write_elems = we; tt.write_bytes = we * eb;
+  };
+  const long long masked = c.rows_fully_masked;
+  c = Counters{};
+  c.rows_fully_masked = masked;
+  const auto cls = ClassifyTiles(p, t);
+  const int t_r = (p.n_q + t.b_r - 1) / t.b_r, t_c = (p.n_k + t.b_c - 1) / t.b_c;
+  long long k_el = 0, v_el = 0, skipped = 0;
+  for (int i = 0; i < t_r; ++i)
+    for (int j = 0; j < t_c; ++j) {
+      if (cls[(size_t)i * t_c + j] == 0) { ++skipped; continue; }
+      const long long c_j = std::min(t.b_c, p.n_k - j * t.b_c);
+      k_el += c_j * d;
+      v_el += c_j * d_v;
+    }
+  set(c.q, h * p.n_q * d, 0, eb);
+  set(c.k, h * k_el, 0, eb);
+  set(c.v, h * v_el, 0, eb);
+  set(c.o, 0, h * p.n_q * d_v, eb);
+  set(c.l, 0, h * p.n_q, 4);
+  c.tiles_total = h * t_r * t_c;
+  c.tiles_skipped = h * skipped;
+  return c;
+}
+}  // namespace
+
 Counters PredictCounters(const Problem& p, Algorithm a, const Tiling& t_in) {
   Counters c;
   const long long h = p.heads;
@@ -92,25 +125,15 @@ Counters PredictCounters(const Problem& p, Algorithm a, const Tiling& t_in) {
   const bool tc = (a == Algorithm::TensorCoreBf16 || a == Algorithm::TensorCoreFp16);
   const Tiling t = tc ? TensorCoreTiling(p.mask.kind) : t_in;
   const int d = tc ? TensorCorePadD(std::max(p.d, p.d_v)) : p.d, d_v = tc ? d : p.d_v, eb = tc ? 2 : 4;
-  const auto cls = ClassifyTiles(p, t);
-  const int t_r = (p.n_q + t.b_r - 1) / t.b_r, t_c = (p.n_k + t.b_c - 1) / t.b_c;
-  long long k_el = 0, v_el = 0, skipped = 0;
-  for (int i = 0; i < t_r; ++i)
-    for (int j = 0; j < t_c; ++j) {
-      if (cls[(size_t)i * t_c + j] == 0) { ++skipped; continue; }
-      const long long c_j = std::min(t.b_c, p.n_k - j * t.b_c);
-      k_el += c_j * d;
-      v_el += c_j * d_v;
-    }
-  set(c.q, h * p.n_q * d, 0, eb);
-  set(c.k, h * k_el, 0, eb);
-  set(c.v, h * v_el, 0, eb);
-  set(c.o, 0, h * p.n_q * d_v, eb);
-  set(c.l, 0, h * p.n_q, 4);
-  c.tiles_total = h * t_r * t_c;
-  c.tiles_skipped = h * skipped;
-  return c;
+  return TiledCounters(p, t, d, d_v, eb, c);
 }
+
+Counters PredictHopperCounters(const Problem& p) {
+  Counters c = PredictCounters(p, Algorithm::Materialising, Tiling{});  // for rows_fully_masked only
+  const int d = HopperPadD(std::max(p.d, p.d_v));
+  return TiledCounters(p, kHopperTiling, d, d, 2, c);
+}
+
 
 }  // namespace bw::cuda
 

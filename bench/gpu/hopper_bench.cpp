@@ -1,0 +1,104 @@
+// hopper_bench.cpp — issue 33's benchmark of our two tensor-core kernels, the Hopper kernel (TMA, wgmma,
+// warp specialisation; hopper_cuda.h) and the FA-2 kernel (mma.sync, cp.async), on device-resident random
+// bf16 data, each timed back to back after a GPU spin (PeerBench: about 30 ms of launches between two
+// events, divided). TFLOP/s = 4 N^2 d heads / time, halved for causal. Prints JSON lines.
+//   hopper_bench grid [quick|full] [hopper]  N 1k..16k (quick: 4096, 8192), d 128 and 64, causal and
+//                                      not, heads = 65536 / N; both kernels (or the Hopper kernel only),
+//                                      each with counters off, then on. BW_HOPPER_SCHED picks the schedule.
+//   hopper_bench ncu N d causal heads  one counted launch of the Hopper kernel (for Nsight Compute)
+#include "cuda/attention_cuda.h"
+#include "cuda/hopper_cuda.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace bw::cuda;
+
+namespace {
+
+Problem Shape(int n, int d, int heads, bool causal) {
+  Problem p;
+  p.n_q = p.n_k = n;
+  p.d = p.d_v = d;
+  p.heads = heads;
+  p.mask.kind = causal ? MaskKind::CausalTopLeft : MaskKind::None;
+  return p;
+}
+
+void PrintCounters(const Counters& c) {
+  std::printf("\"q_read_bytes\": %lld, \"k_read_bytes\": %lld, \"v_read_bytes\": %lld, \"o_write_bytes\": %lld, \"l_write_bytes\": %lld, "
+              "\"tiles\": %lld, \"skipped\": %lld",
+              (long long)c.q.read_bytes, (long long)c.k.read_bytes, (long long)c.v.read_bytes, (long long)c.o.write_bytes,
+              (long long)c.l.write_bytes, (long long)c.tiles_total, (long long)c.tiles_skipped);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string why;
+  if (!HopperAvailable(&why)) {
+    std::fprintf(stderr, "hopper_bench: %s\n", why.c_str());
+    return 2;
+  }
+  const std::string mode = argc > 1 ? argv[1] : "grid";
+  try {
+    if (mode == "ncu") {
+      if (argc < 6) { std::fprintf(stderr, "usage: hopper_bench ncu N d causal heads\n"); return 1; }
+      PeerBenchConfig c;
+      c.kernel = "hopper";
+      c.n = std::atoi(argv[2]);
+      c.d = std::atoi(argv[3]);
+      c.causal = std::atoi(argv[4]) != 0;
+      c.heads = std::atoi(argv[5]);
+      c.counters = true;
+      c.iters = -1;
+      const PeerBenchResult r = PeerBench(c);
+      const Counters want = PredictHopperCounters(Shape(c.n, c.d, c.heads, c.causal));
+      std::printf("{\"table\": \"ncu_hopper\", \"device\": \"%s\", \"n\": %d, \"d\": %d, \"causal\": %d, \"heads\": %d, ", DeviceName().c_str(),
+                  c.n, c.d, (int)c.causal, c.heads);
+      PrintCounters(r.counters);
+      std::printf(", \"counters_equal_model\": %s}\n", r.counters == want ? "true" : "false");
+      return 0;
+    }
+    const bool quick = argc > 2 && std::strcmp(argv[2], "quick") == 0;
+    const bool only_hopper = argc > 3 && std::strcmp(argv[3], "hopper") == 0;  // grid quick hopper: our Hopper kernel only
+    const int all_n[] = {1024, 2048, 4096, 8192, 16384}, quick_n[] = {4096, 8192};
+    const int* ns = quick ? quick_n : all_n;
+    const int nn = quick ? 2 : 5;
+    const char* sched = std::getenv("BW_HOPPER_SCHED");
+    std::printf("{\"table\": \"env\", \"device\": \"%s\", \"sms\": %d, \"hopper_sched\": %d}\n", DeviceName().c_str(), SmCount(),
+                sched ? std::atoi(sched) : 2);
+    std::fflush(stdout);
+    for (int d : {128, 64})
+      for (int causal : {0, 1})
+        for (int i = 0; i < nn; ++i) {
+          const int n = ns[i], heads = 65536 / n;
+          for (const char* kernel : {"hopper", "fa2"}) {
+            if (only_hopper && std::string(kernel) != "hopper") continue;
+            PeerBenchConfig c;
+            c.kernel = kernel;
+            c.n = n;
+            c.d = d;
+            c.heads = heads;
+            c.causal = causal != 0;
+            const PeerBenchResult off = PeerBench(c);
+            c.counters = true;
+            const PeerBenchResult on = PeerBench(c);
+            const Counters want = std::string(kernel) == "hopper" ? PredictHopperCounters(Shape(n, d, heads, causal))
+                                                                  : PredictCounters(Shape(n, d, heads, causal), Algorithm::TensorCoreBf16, Tiling{});
+            std::printf("{\"table\": \"peer\", \"sched\": %d, \"kernel\": \"%s\", \"n\": %d, \"d\": %d, \"causal\": %d, \"heads\": %d, \"iters\": %d, "
+                        "\"ms\": %.5f, \"tflops\": %.2f, \"ms_counters\": %.5f, \"tflops_counters\": %.2f, \"counters_overhead_pct\": %.2f, "
+                        "\"counters_equal_model\": %s}\n",
+                        sched ? std::atoi(sched) : 2, kernel, n, d, causal, heads, off.iters, off.ms, off.tflops, on.ms, on.tflops, 100.0 * (on.ms / off.ms - 1.0),
+                        on.counters == want ? "true" : "false");
+            std::fflush(stdout);
+          }
+        }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hopper_bench: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# run_issue33.sh — the device call for issue 33's Hopper kernel: probe, SASS counts (HGMMA, UTMALDG),
+# GPU tests, compute-sanitizer, our peer benchmark (Hopper and FA-2 kernels, back to back after a spin),
+# torch SDPA flash / cuDNN with the same method, and Nsight Compute bytes for the Hopper kernel.
+# Binaries come prebuilt in .devbuild/ (bench/gpu/build_here.sh). Results go to $OUT: sass.txt,
+# tests.log, sanitizer.log, peer.jsonl, sdpa_peer.jsonl, ncu/*.csv.
+# Usage: bench/gpu/run_issue33.sh [steps...]   steps: probe sass tests sanitizer bench benchq sdpa sdpaq ncu
+#   (default: probe sass tests bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only)
+set -u
+B=${BW_DEVBUILD:-.devbuild}
+OUT=${OUT:-${TMPDIR:-/tmp}/out}
+mkdir -p "$OUT"
+steps=${*:-probe sass tests bench sdpa ncu sanitizer}
+has() { [[ " $steps " == *" $1 "* ]]; }
+export PYTHONUNBUFFERED=1
+echo "== start $(date -u +%FT%TZ)"
+
+if has probe; then
+  echo "== probe"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv
+  which ncu compute-sanitizer cuobjdump 2>&1
+  python3 -c 'import torch; print("torch", torch.__version__, torch.cuda.get_device_name(0))'
+fi
+
+if has sass; then
+  echo "== sass (hopper_bench: the only kernels with HGMMA / UTMALDG are HopperKernel<64>, <128>)"
+  cuobjdump -sass "$B/hopper_bench" > "$OUT/sass_all.txt" 2>&1
+  awk '/Function :/{f=$0} /HopperKernel/{} {if (f ~ /HopperKernel/) print}' "$OUT/sass_all.txt" > "$OUT/sass_hopper.txt"
+  for k in HGMMA UTMALDG USETMAXREG SYNCS LDL STL; do
+    echo "$k all=$(grep -c "$k" "$OUT/sass_all.txt") hopper_kernels=$(grep -c "$k" "$OUT/sass_hopper.txt")"
+  done
+  grep "Function :" "$OUT/sass_all.txt" | grep -c Hopper
+  grep -m4 HGMMA "$OUT/sass_hopper.txt"
+  rm -f "$OUT/sass_all.txt"
+fi
+
+if has tests; then
+  echo "== tests"
+  timeout 240 "$B/test_cuda_hopper" > "$OUT/tests.log" 2>&1; echo "test_cuda_hopper rc=$?"
+  grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[       OK \]|^\[  FAILED  \]|Failure|mismatch|Expected|Which is|L " "$OUT/tests.log" | head -60
+  # every schedule (BW_HOPPER_SCHED 0, 1; 2 is the default above) on the fixed shapes
+  for sc in 0 1; do
+    BW_HOPPER_SCHED=$sc timeout 100 "$B/test_cuda_hopper" --gtest_filter='CudaHopper.FixedShapes*:CudaHopper.Causal*' > "$OUT/tests_sched$sc.log" 2>&1
+    echo "test_cuda_hopper (BW_HOPPER_SCHED=$sc, fixed shapes + causal) rc=$? failures=$(grep -c Failure "$OUT/tests_sched$sc.log")"
+  done
+fi
+
+if has bench || has benchq; then
+  echo "== bench"
+  q=""; has benchq && q=quick
+  timeout 300 "$B/hopper_bench" grid $q > "$OUT/peer.jsonl" 2> "$OUT/peer.err"
+  echo "hopper_bench rc=$?"; tail -3 "$OUT/peer.err"; cat "$OUT/peer.jsonl"
+  if [ -n "${BW_SCHED_SWEEP:-}" ]; then  # the other schedules, same binary, same call
+    for sc in 0 1; do
+      BW_HOPPER_SCHED=$sc timeout 200 "$B/hopper_bench" grid $q hopper > "$OUT/peer_sched$sc.jsonl" 2>> "$OUT/peer.err"
+      echo "hopper_bench sched $sc rc=$?"; cat "$OUT/peer_sched$sc.jsonl"
+    done
+  fi
+fi
+
+if has sdpa || has sdpaq; then
+  echo "== sdpa"
+  q=""; has sdpaq && q=--quick
+  timeout 240 python3 bench/gpu/sdpa_peer_bench.py $q > "$OUT/sdpa_peer.jsonl" 2> "$OUT/sdpa_peer.err"
+  echo "sdpa rc=$?"; tail -2 "$OUT/sdpa_peer.err"; cat "$OUT/sdpa_peer.jsonl"
+fi
+
+if has ncu; then
+  echo "== ncu"
+  mkdir -p "$OUT/ncu"
+  # L2 sectors read on behalf of the SM (TMA loads included?), DRAM bytes; one head, K/V fit in L2
+  M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+  for c in "4096 128 0 1" "4096 64 1 1" "8192 128 0 8"; do
+    set -- $c
+    tag="n$1_d$2_c$3_h$4"
+    timeout 120 ncu --clock-control none -k regex:HopperKernel --launch-count 1 --metrics $M --csv --print-units base \
+      --log-file "$OUT/ncu/ncu_$tag.csv" "$B/hopper_bench" ncu $c >> "$OUT/ncu/ours.jsonl" 2>> "$OUT/ncu/ncu.err"
+    echo "ncu $tag rc=$?"
+  done
+  cat "$OUT/ncu/ours.jsonl"; tail -3 "$OUT/ncu/ncu.err"
+  grep -h -E "dram__|lts__" "$OUT"/ncu/ncu_*.csv | cut -c1-220 | head -20
+fi
+
+if has sanitizer; then
+  echo "== compute-sanitizer"
+  : > "$OUT/sanitizer.log"
+  for tool in memcheck synccheck; do
+    BW_CUDA_TEST_SUBSET=1 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$B/test_cuda_hopper" --gtest_filter='CudaHopper.FixedShapes*:CudaHopper.RandomShapes*' >> "$OUT/sanitizer.log" 2>&1
+    echo "$tool rc=$?"
+    grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)" "$OUT/sanitizer.log" | tail -2
+  done
+fi
+echo "== end $(date -u +%FT%TZ)"
