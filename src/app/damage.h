@@ -54,11 +54,9 @@ class DamageTracker {
   void Record(const ImDrawData& dd, int fb_w, int fb_h, std::uint64_t seed, const CallbackDescriber& describe);
   // The rectangles to repaint so that a back buffer holding the picture of `age` frames ago
   // (0: unknown) shows this frame: empty when nothing changed, the whole window when the age is
-  // unknown or beyond the history, the size changed, Invalidate() was called, or the changed cells
+  // unknown or beyond the history, the size changed, or the changed cells
   // would cover more than 60 % of it. Then the frame becomes history.
   std::vector<PixelRect> Damage(int age);
-  // Forget the history (the back buffer was drawn some other way): the next frame is drawn whole.
-  void Invalidate() { history_.clear(); }
 
   int fb_w() const { return fb_w_; }
   int fb_h() const { return fb_h_; }

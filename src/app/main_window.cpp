@@ -282,7 +282,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     return {};
   }
   style.Colors[ImGuiCol_ChildBg] = ImVec4(0, 0, 0, 0);
-  style.Colors[ImGuiCol_Text] = s.options.projector ? ImVec4(0, 0, 0, 1) : ImVec4(0, 0, 0, 1);
+  style.Colors[ImGuiCol_Text] = ImVec4(0, 0, 0, 1);  // black in both palettes
   style.ChildBorderSize = s.options.projector ? 2.0f : 1.0f;
   style.FrameBorderSize = s.options.projector ? 1.0f : 0.0f;
   ImGui::SetNextWindowPos(ImVec2(0, 0));

@@ -85,6 +85,4 @@ ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& f
   return sc;
 }
 
-ChartScenario LoadChartScenario(const std::filesystem::path& path) { return ParseChartScenario(ReadJsonFile(path), path.string()); }
-
 }  // namespace bw::data

@@ -45,7 +45,6 @@ struct ChartScenario {
   std::vector<ChartLink> links;
 };
 
-ChartScenario LoadChartScenario(const std::filesystem::path& path);
 ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& file);
 
 }  // namespace bw::data

@@ -112,6 +112,4 @@ MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file)
   return sc;
 }
 
-MoeScenario LoadMoeScenario(const std::filesystem::path& path) { return ParseMoeScenario(ReadJsonFile(path), path.string()); }
-
 }  // namespace bw::data

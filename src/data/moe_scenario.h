@@ -54,7 +54,6 @@ struct MoeScenario {
   std::optional<MoeDeployment> deployment;
 };
 
-MoeScenario LoadMoeScenario(const std::filesystem::path& path);
 MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file);
 
 }  // namespace bw::data

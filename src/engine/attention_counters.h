@@ -45,7 +45,6 @@ struct Counters {
   std::int64_t Reads(Tensor t) const { return hbm_read_elements[static_cast<int>(t)]; }
   std::int64_t Writes(Tensor t) const { return hbm_write_elements[static_cast<int>(t)]; }
   std::int64_t ReadBytes(Tensor t) const { return Reads(t) * element_bytes; }
-  std::int64_t WriteBytes(Tensor t) const { return Writes(t) * element_bytes; }
   std::int64_t TotalReadElements() const;
   std::int64_t TotalWriteElements() const;
   std::int64_t TotalHbmElements() const { return TotalReadElements() + TotalWriteElements(); }

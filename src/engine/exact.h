@@ -20,7 +20,5 @@ inline BigInt Denominator(const Rational& q) { return boost::multiprecision::den
 inline double ToDouble(const Rational& q) { return q.convert_to<double>(); }
 // Decimal digits: "6000000000000000000000", "-3".
 inline std::string ToString(const BigInt& z) { return z.str(); }
-// Parses decimal digits (throws std::runtime_error on anything else).
-inline BigInt ParseBigInt(const std::string& digits) { return BigInt(digits); }
 
 }  // namespace bw::engine
