@@ -3,7 +3,8 @@
 # GPU tests, compute-sanitizer, our peer benchmark (Hopper and FA-2 kernels, back to back after a spin),
 # torch SDPA flash / cuDNN with the same method, and Nsight Compute bytes for the Hopper kernel.
 # Binaries come prebuilt in .devbuild/ (bench/gpu/build_here.sh). Results go to $OUT: sass.txt,
-# tests.log, sanitizer.log, peer.jsonl, sdpa_peer.jsonl, ncu/*.csv.
+# tests.log, sanitizer.log, peer.jsonl, sdpa_peer.jsonl, ncu/*.csv, packed into $OUT/issue33_results.tgz
+# (BW_NO_PACK=1 leaves them loose). BW_SCHED_SWEEP=1 also benchmarks schedules 0 and 1 of the Hopper kernel.
 # Usage: bench/gpu/run_issue33.sh [steps...]   steps: probe sass tests sanitizer bench benchq sdpa sdpaq ncu
 #   (default: probe sass tests bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only)
 set -u
@@ -78,6 +79,9 @@ if has ncu; then
     echo "ncu $tag rc=$?"
   done
   cat "$OUT/ncu/ours.jsonl"; tail -3 "$OUT/ncu/ncu.err"
+  # which counters name TMA traffic on this ncu (for an exact bytes check in a later call)
+  timeout 60 ncu --query-metrics --chip gh100 2>/dev/null | grep -i -E "tma|bulk|xbar2l1tex|utmaldg" > "$OUT/ncu/metric_names.txt"
+  wc -l < "$OUT/ncu/metric_names.txt"
   grep -h -E "dram__|lts__" "$OUT"/ncu/ncu_*.csv | cut -c1-220 | head -20
 fi
 
@@ -90,5 +94,10 @@ if has sanitizer; then
     echo "$tool rc=$?"
     grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)" "$OUT/sanitizer.log" | tail -2
   done
+fi
+# At most 8 files come back from a device call: everything but run.log (the caller's tee) goes into one archive.
+if [ -z "${BW_NO_PACK:-}" ]; then
+  (cd "$OUT" && tar czf /tmp/issue33_results.tgz --exclude=./run.log . && find . -mindepth 1 ! -name run.log -delete && \
+    mv /tmp/issue33_results.tgz . && ls -la)
 fi
 echo "== end $(date -u +%FT%TZ)"

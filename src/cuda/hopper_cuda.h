@@ -24,8 +24,9 @@ constexpr int HopperPadD(int d) { return d <= 64 ? 64 : 128; }
 bool HopperAvailable(std::string* why = nullptr);
 
 // bf16 inputs (rounded from the fp32 host data), fp32 accumulation, bf16 O, fp32 L. Records (one per
-// (head, i, j), times of the first consumer warpgroup) when opt.record_tiles; opt.pace_ns is not
-// supported (must be 0). run.algorithm is TensorCoreBf16 (same traffic model, B_r = B_c = 128).
+// (head, i, j); times are the first consumer warpgroup's, in %globaltimer ns; written at the CTA's end)
+// when opt.record_tiles; opt.pace_ns is not supported (must be 0). run.algorithm is TensorCoreBf16 (same
+// traffic model as the FA-2 kernels, with B_r = B_c = 128).
 Output RunHopper(const Problem& p, const Options& opt = {});
 
 // The traffic this kernel counts (elements; bytes = 2 per element, L 4): PredictCounters' tiled model

@@ -10,9 +10,10 @@
 //     as wgmma's register A operand, O += P V_j with wgmma (B = V read transposed from shared memory).
 // The two consumer warpgroups run independently (no CTA-wide barrier in the loop), so the scheduler
 // overlaps one's softmax with the other's wgmma.
-// Counters and records as the other tiled kernels (device_common.cuh): records by the first consumer
-// warpgroup's first thread; skipped-tile records and the block's counters by the producer warpgroup
-// after the consumers are done.
+// Counters and records as the other tiled kernels (device_common.cuh), kept off the consumers' path: the
+// first consumer warpgroup's first thread only stamps each computed tile's start and end (%globaltimer)
+// into shared memory; after the consumers arrive on named barrier 1 the producer warpgroup writes every
+// record of the Q tile (sealed, device memory) and the CTA's counters (one atomicAdd per slot).
 #include "cuda/cuda_util.h"
 #include "cuda/hopper_cuda.h"
 #include "cuda/hopper_layout.h"
@@ -44,8 +45,12 @@ static_assert(kBr == kHopperTiling.b_r && kBc == kHopperTiling.b_c, "tiling");
 template <int D> constexpr int Stages() { return D == 128 ? 2 : 3; }
 template <int D> constexpr int TileBytes() { return (D / 64) * kPanelBytes; }
 // 1024 bytes of slack to align the tiles (the 128-byte swizzle repeats every 1024), Q + S K and V slots,
-// then barriers, the masked-row count and the Q tile's row of tile classes.
-template <int D> size_t SmemBytes(int t_c) { return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + 128 + t_c; }
+// then barriers, the masked-row count, the Q tile's row of tile classes and, with records, two
+// %globaltimer stamps per tile.
+constexpr int ClsBytes(int t_c) { return (t_c + 7) / 8 * 8; }
+template <int D> size_t SmemBytes(int t_c, bool records) {
+  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + 128 + ClsBytes(t_c) + (records ? 16 * (size_t)t_c : 0);
+}
 
 struct HopperArgs {
   DevProblem p;  // p.d = p.d_v = D
@@ -89,6 +94,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(v_s + S * kTile);  // q, full_k[S], full_v[S], empty[S]
   int* masked_rows = reinterpret_cast<int*>(bars + 1 + 3 * S);
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(masked_rows + 2);
+  // per tile j: [2j] start, [2j+1] end, stamped by the first consumer warpgroup's first thread (records only)
+  unsigned long long* stamps = reinterpret_cast<unsigned long long*>(cls_row + ClsBytes(a.t_c));
 
   const DevProblem& p = a.p;
   const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y;  // last Q tiles first (most tiles when causal)
@@ -142,19 +149,22 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncwarp();
     NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
     const unsigned smid = dev::SmId();
-    if (a.records) {  // skipped tiles: start = end = now; Q bytes on j = 0, O and L bytes on j = T_c - 1
+    if (a.records) {
+      // every record of this Q tile, written here, off the consumers' path: computed tiles from the stamps,
+      // skipped ones with start = end = now; Q bytes on j = 0, K_j + V_j on computed tiles, O and L on T_c - 1
       const unsigned long long now = dev::GlobalTimer();
       TileRecord* row = a.records + ((long long)head * a.t_r + i_tile) * a.t_c;
       for (int j = tid; j < a.t_c; j += 128) {
-        if (cls_row[j] != 0) continue;
+        const int cls = cls_row[j], c_j = min(kBc, p.n_k - j * kBc);
         TileRecord rec;
-        rec.t_start_ns = rec.t_end_ns = now;
+        rec.t_start_ns = cls != 0 ? stamps[2 * j] : now;
+        rec.t_end_ns = cls != 0 ? stamps[2 * j + 1] : now;
         rec.q_tile = i_tile;
         rec.kv_tile = j;
-        rec.bytes_loaded = j == 0 ? 2u * (unsigned)rows_i * D : 0u;
+        rec.bytes_loaded = 2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + (cls != 0 ? 2u * (unsigned)c_j * D : 0u));
         rec.bytes_written = j == a.t_c - 1 ? (unsigned)rows_i * (2u * D + 4u) : 0u;
         rec.smid = smid;
-        rec.flags = kTileSkipped;
+        rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
         rec.head = head;
         dev::WriteRecordFields(row + j, rec);
         reinterpret_cast<volatile TileRecord*>(row + j)->ready = RecordSeal(rec);
@@ -176,14 +186,12 @@ __global__ void __launch_bounds__(kThreads, 1)
     const int r_base = wg * 64 + wwarp * 16 + lane / 4;  // this thread's rows in the tile: r_base, r_base + 8
     const float sl2 = p.scale * 1.4426950408889634f;     // exp(x scale) = exp2(x scale log2 e)
     const bool lead = wtid == 0 && wg == 0;
-    const unsigned smid = lead ? dev::SmId() : 0u;
     const unsigned q_addr = SmemAddr(q_s), k_addr = SmemAddr(k_s), v_addr = SmemAddr(v_s);
     float o[D / 2];
 #pragma unroll
     for (int e = 0; e < D / 2; ++e) o[e] = 0.f;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
     int last_done = -1;  // the last tile j computed
-    unsigned long long t_last = 0;
     MbarWait(q_bar, 0);
     if constexpr (kSched == 0) {
     int n = 0;
@@ -269,12 +277,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (lane == 0) MbarArrive(empty(s));  // this warp is done with slot s
       ++n;
       last_done = j;
-      t_last = t0;
-      if (lead && a.records && j != a.t_c - 1) {  // the last tile's record follows the O write
-        int unpublished = 0;
-        const dev::TileStep step{t0, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, cls,
-                                 2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + 2u * (unsigned)c_j * D), 0u, false};
-        dev::FinishTileStep<false>(step, a.records, a.t_r, a.t_c, 0, 1, unpublished);
+      if (lead && a.records) {  // (the last tile's end is stamped again after the O write)
+        stamps[2 * j] = t0;
+        stamps[2 * j + 1] = dev::GlobalTimer();
       }
     }
     } else {
@@ -378,12 +383,9 @@ __global__ void __launch_bounds__(kThreads, 1)
         __syncwarp();
         if (lane == 0) MbarArrive(empty(s));
         last_done = j;
-        t_last = t0;
-        if (lead && a.records && j != a.t_c - 1) {
-          int unpublished = 0;
-          const dev::TileStep step{t0, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, cls,
-                                   2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + 2u * (unsigned)c_j * D), 0u, false};
-          dev::FinishTileStep<false>(step, a.records, a.t_r, a.t_c, 0, 1, unpublished);
+        if (lead && a.records) {  // (the last tile's end is stamped again after the O write)
+          stamps[2 * j] = t0;
+          stamps[2 * j + 1] = dev::GlobalTimer();
         }
         j = next_tile(j);
       };
@@ -422,14 +424,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     if (a.counters && masked_here) atomicAdd(masked_rows, masked_here);
-    if (lead && a.records && last_done == a.t_c - 1) {
-      const int j = last_done, c_j = min(kBc, p.n_k - j * kBc);
-      int unpublished = 0;
-      const dev::TileStep step{t_last, (unsigned)i_tile, (unsigned)j, (unsigned)head, smid, (int)cls_row[j],
-                               2u * ((j == 0 ? (unsigned)rows_i * D : 0u) + 2u * (unsigned)c_j * D),
-                               (unsigned)rows_i * (2u * D + 4u), true};
-      dev::FinishTileStep<false>(step, a.records, a.t_r, a.t_c, 0, 1, unpublished);
-    }
+    if (lead && a.records && last_done == a.t_c - 1) stamps[2 * last_done + 1] = dev::GlobalTimer();
     NamedBarArrive(1, kThreads);
   }
 #endif
@@ -494,8 +489,8 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   pl.q = MakeMap(q, p.n_q, p.heads, p.d);
   pl.k = MakeMap(k, p.n_k, p.heads, p.d);
   pl.v = MakeMap(v, p.n_k, p.heads, p.d);
-  pl.smem = p.d == 128 ? SmemBytes<128>(pl.args.t_c) : SmemBytes<64>(pl.args.t_c);
-  if (pl.smem > 227 * 1024) throw std::invalid_argument("Hopper kernel: N_k too large for the tile-class row in shared memory");
+  pl.smem = p.d == 128 ? SmemBytes<128>(pl.args.t_c, records != nullptr) : SmemBytes<64>(pl.args.t_c, records != nullptr);
+  if (pl.smem > 227 * 1024) throw std::invalid_argument("Hopper kernel: N_k too large for the tile classes (and record stamps) in shared memory");
   return pl;
 }
 
