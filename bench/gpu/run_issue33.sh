@@ -6,7 +6,7 @@
 # tests.log, sanitizer.log, peer.jsonl, sdpa_peer.jsonl, ncu/*.csv, packed into $OUT/issue33_results.tgz
 # (BW_NO_PACK=1 leaves them loose). BW_SCHED_SWEEP=1 also benchmarks schedules 0 and 1 of the Hopper kernel.
 # Usage: bench/gpu/run_issue33.sh [steps...]   steps: probe sass tests sanitizer bench benchq sdpa sdpaq ncu
-#   (default: probe sass tests bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only)
+#   (default: probe sass tests bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only, sdpaq with FlexAttention)
 set -u
 B=${BW_DEVBUILD:-.devbuild}
 OUT=${OUT:-${TMPDIR:-/tmp}/out}
@@ -61,7 +61,7 @@ fi
 
 if has sdpa || has sdpaq; then
   echo "== sdpa"
-  q=""; has sdpaq && q=--quick
+  q=""; has sdpaq && q="--quick --flex"
   timeout 240 python3 bench/gpu/sdpa_peer_bench.py $q > "$OUT/sdpa_peer.jsonl" 2> "$OUT/sdpa_peer.err"
   echo "sdpa rc=$?"; tail -2 "$OUT/sdpa_peer.err"; cat "$OUT/sdpa_peer.jsonl"
 fi
