@@ -95,6 +95,11 @@ if has sanitizer; then
     grep -E "ERROR SUMMARY|^\[  (PASSED|FAILED)" "$OUT/sanitizer.log" | tail -2
   done
 fi
+if has bench || has benchq || has sdpa || has sdpaq; then
+  echo "== tables"
+  python3 bench/gpu/issue33_table.py "$OUT" | tee "$OUT/issue33_tables.md"
+fi
+
 # At most 8 files come back from a device call: everything but run.log (the caller's tee) goes into one archive.
 if [ -z "${BW_NO_PACK:-}" ]; then
   (cd "$OUT" && tar czf /tmp/issue33_results.tgz --exclude=./run.log . && find . -mindepth 1 ! -name run.log -delete && \
