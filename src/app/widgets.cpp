@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "view/cjk.h"
 #include "view/lesson_text.h"
 #include "view/scenario_model.h"
 
@@ -16,9 +17,7 @@ namespace bw::app {
 // and never starts a line with closing punctuation.
 namespace {
 
-bool IsCjk(unsigned c) {
-  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
-}
+using view::IsCjk;  // the one rule (view/cjk.h)
 bool NoLineStart(unsigned c) {
   for (unsigned p :
        {0xFF0Cu, 0x3002u, 0xFF1Bu, 0xFF1Au, 0x3001u, 0xFF09u, 0x300Fu, 0x300Du, 0x3011u, 0xFF01u, 0xFF1Fu, 0x201Du})

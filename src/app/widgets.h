@@ -14,8 +14,8 @@
 namespace bw::app {
 
 // "Wrong" (a wrong merge, the wrong average): purple with a × — one meaning per colour, and red
-// already means "written to HBM".
-inline constexpr unsigned kWrongColor = 0xFFA2177Bu;  // IM_COL32(123, 23, 162, 255), ABGR
+// already means "written to HBM". The palette's one purple (view::Palette::wrong), as ImGui's colour.
+inline const unsigned kWrongColor = ToImColor(view::ClassroomPalette().wrong);
 inline constexpr unsigned kNoticeColor = 0xFF37405Du;  // IM_COL32(93, 64, 55, 255): brown, neither wrong nor written
 
 // T and Fill (the words in the current language, placeholders filled): session/texts.h.

@@ -67,6 +67,22 @@ LessonStep::Check ReadCheck(const JsonReader& r, const nlohmann::json& c, const 
 
 }  // namespace
 
+std::vector<StepText> StepTexts(const LessonStep& step) {
+  std::vector<StepText> out = {{"/title", &step.title},
+                               {"/body", &step.body},
+                               {"/further", &step.further},
+                               {"/teacher_notes", &step.teacher_notes},
+                               {"/source", &step.source}};
+  if (step.predict) out.push_back({"/predict", &*step.predict});
+  if (step.answer) out.push_back({"/answer", &*step.answer});
+  if (step.check) {
+    for (size_t k = 0; k < step.check->mistakes.size(); ++k)
+      out.push_back({JsonPath(JsonPath("/check/mistakes", k), "hint"), &step.check->mistakes[k].hint});
+    for (size_t k = 0; k < step.check->choices.size(); ++k) out.push_back({JsonPath("/check/choices", k), &step.check->choices[k]});
+  }
+  return out;
+}
+
 int Lesson::FindStep(const std::string& step_id) const {
   for (size_t i = 0; i < steps.size(); ++i)
     if (steps[i].id == step_id) return static_cast<int>(i);

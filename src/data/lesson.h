@@ -79,6 +79,17 @@ struct LessonStep {
   std::optional<Check> check;
 };
 
+// Every text of `step` a reader may be shown, each with its JSON path under the step: "/title",
+// "/body", "/further", "/teacher_notes", "/source", then "/predict", "/answer", each known mistake's
+// "/check/mistakes/K/hint" and each "/check/choices/K" (K 0-based) where the step has them. The one
+// list the loader's placeholder check (view::LoadLessonModel), the font atlas's strings
+// (app::ShownTexts) and the lesson tests read.
+struct StepText {
+  std::string path;
+  const LocalText* text = nullptr;
+};
+std::vector<StepText> StepTexts(const LessonStep& step);
+
 struct ScenarioRef {
   std::string relative_path;     // as written in the lesson
   std::filesystem::path path;    // resolved, inside the lesson's folder (not yet loaded: see

@@ -200,30 +200,13 @@ std::vector<std::string> ShownTexts(const AppState& s) {
     const auto& L = *s.model.lesson;
     texts.push_back(L.lesson.title.zh);
     texts.push_back(L.lesson.title.en);
-    for (const auto& st : L.lesson.steps) {
-      for (const auto* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source}) {
-        texts.push_back(t->zh);
-        texts.push_back(t->en);
+    // Every text of every step, a checked exercise's choice buttons and hints among them (BWD/r1's
+    // 得 and 样 were "?" without the choices).
+    for (const auto& st : L.lesson.steps)
+      for (const auto& t : data::StepTexts(st)) {
+        texts.push_back(t.text->zh);
+        texts.push_back(t.text->en);
       }
-      if (st.predict) {
-        texts.push_back(st.predict->zh);
-        texts.push_back(st.predict->en);
-      }
-      if (st.answer) {
-        texts.push_back(st.answer->zh);
-        texts.push_back(st.answer->en);
-      }
-      if (st.check) {  // a checked exercise's choice buttons (BWD/r1's 得 and 样 were "?" without this) and hints
-        for (const auto& c : st.check->choices) {
-          texts.push_back(c.zh);
-          texts.push_back(c.en);
-        }
-        for (const auto& m : st.check->mistakes) {
-          texts.push_back(m.hint.zh);
-          texts.push_back(m.hint.en);
-        }
-      }
-    }
     for (const auto& [k, m] : L.scenarios) add_model(*m);
   }
   if (s.model.standalone) add_model(*s.model.standalone);

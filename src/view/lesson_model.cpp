@@ -114,22 +114,9 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
       }
     }
   };
-  const auto check = [&](const data::LocalText& text, const char* field) { check_at(text, data::JsonPath(step_path, field)); };
-  check(st.title, "title");
-  check(st.body, "body");
-  check(st.further, "further");
-  check(st.teacher_notes, "teacher_notes");
-  check(st.source, "source");
-  if (st.predict) check(*st.predict, "predict");
-  if (st.answer) check(*st.answer, "answer");
-  // A known mistake's hint and a choice are filled like the rest (a typo in a hint passed `check` and
-  // the student saw "{avrage|fraction?}": issue 32's re-walk).
-  if (st.check) {
-    const std::string cp = data::JsonPath(step_path, "check");
-    for (size_t k = 0; k < st.check->mistakes.size(); ++k)
-      check_at(st.check->mistakes[k].hint, data::JsonPath(data::JsonPath(data::JsonPath(cp, "mistakes"), k), "hint"));
-    for (size_t k = 0; k < st.check->choices.size(); ++k) check_at(st.check->choices[k], data::JsonPath(data::JsonPath(cp, "choices"), k));
-  }
+  // Every text the step can show, a known mistake's hint and a choice among them (a typo in a hint
+  // passed `check` and the student saw "{avrage|fraction?}": issue 32's re-walk).
+  for (const auto& t : data::StepTexts(st)) check_at(*t.text, step_path + t.path);
 }
 
 }  // namespace

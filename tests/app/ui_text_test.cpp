@@ -7,6 +7,7 @@
 #include <string>
 
 #include "english_words.h"
+#include "view/cjk.h"
 #include "view/ui_text.h"
 
 namespace bw::app {
@@ -14,17 +15,7 @@ namespace {
 
 using view::Str;
 
-// Whether `t` holds a CJK ideograph or CJK punctuation (U+3000–303F, U+4E00–9FFF, U+FF00–FFEF).
-bool HasCjk(const std::string& t) {
-  for (size_t i = 0; i + 2 < t.size(); ++i) {
-    const auto c = static_cast<unsigned char>(t[i]);
-    if ((c & 0xF0) != 0xE0) continue;
-    const unsigned cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(t[i + 1]) & 0x3Fu) << 6) |
-                        (static_cast<unsigned char>(t[i + 2]) & 0x3Fu);
-    if ((cp >= 0x3000 && cp <= 0x303F) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xFF00 && cp <= 0xFFEF)) return true;
-  }
-  return false;
-}
+using view::HasCjk;  // the rule the app wraps by (view/cjk.h)
 
 std::vector<Str> AllStr() {
   std::vector<Str> out;
@@ -59,6 +50,25 @@ TEST(UiText, ChineseTextsAreChinese) {
     if (names_english.count(s)) continue;
     for (const auto& w : EnglishWords(zh, also)) ADD_FAILURE() << view::StrName(s) << ": \"" << w << "\" in \"" << zh << "\"";
   }
+}
+
+// The one CJK rule (view/cjk.h) at its edges: what the zh texts must hold and the en texts must not.
+TEST(UiText, TheCjkRuleTakesItsRangesAndNothingElse) {
+  EXPECT_FALSE(view::IsCjk(0x2E7F));
+  EXPECT_TRUE(view::IsCjk(0x2E80));   // CJK radicals
+  EXPECT_TRUE(view::IsCjk(0x3002));   // 。
+  EXPECT_TRUE(view::IsCjk(0x9FFF));
+  EXPECT_FALSE(view::IsCjk(0xA000));
+  EXPECT_FALSE(view::IsCjk(0xF8FF));
+  EXPECT_TRUE(view::IsCjk(0xF900));   // compatibility ideographs
+  EXPECT_TRUE(view::IsCjk(0xFAFF));
+  EXPECT_FALSE(view::IsCjk(0xFB00));
+  EXPECT_TRUE(view::IsCjk(0xFF0C));   // ，
+  EXPECT_FALSE(view::IsCjk(0xFFF0));
+  EXPECT_TRUE(HasCjk("tile \u5206\u5757"));        // 分块
+  EXPECT_TRUE(HasCjk("(1\uff0c2)"));                // a full-width comma alone
+  EXPECT_FALSE(HasCjk("tile (1,2) \u2248 0.4 \u00d7 m\u2081"));  // ≈ × ₁: not CJK
+  EXPECT_FALSE(HasCjk("\xe5\x88"));                // a cut sequence is no character
 }
 
 TEST(UiText, FormatsFillTheirPlaceholdersInOrder) {

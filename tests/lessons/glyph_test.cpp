@@ -35,12 +35,9 @@ std::vector<Shown> AllShownStrings() {
     for (int i = 0; i < static_cast<int>(m.lesson.steps.size()); ++i) {
       const auto& st = m.lesson.steps[i];
       const auto q = m.ScenarioOf(i).QuantitiesAt(m.EventOf(i));
-      std::vector<const data::LocalText*> texts = {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source};
-      if (st.predict) texts.push_back(&*st.predict);
-      if (st.answer) texts.push_back(&*st.answer);
-      for (const auto* t : texts)
+      for (const auto& t : data::StepTexts(st))
         for (const char* lang : {"zh", "en"})
-          out.push_back({st.id + " " + lang, m.Fill(t->In(lang), q).text});
+          out.push_back({st.id + t.path + " " + lang, m.Fill(t.text->In(lang), q).text});
     }
     for (const auto& [key, sc] : m.scenarios)
       for (const auto& t : sc->Texts()) out.push_back({f + " scenario " + key, t});

@@ -14,6 +14,7 @@
 #include "lesson_files.h"
 #include "view/numerics_panel.h"
 #include "view/attention_model.h"
+#include "view/cjk.h"
 #include "view/lesson_model.h"
 #include "view/moe_model.h"
 
@@ -23,20 +24,7 @@ namespace {
 using lessons_test::kRoot;
 using lessons_test::ShippedLessons;
 using lessons_test::ShippedScenarios;
-using Field = const data::LocalText data::LessonStep::*;
-
-const std::pair<const char*, Field> kFields[] = {{"title", &data::LessonStep::title},
-                                                 {"body", &data::LessonStep::body},
-                                                 {"further", &data::LessonStep::further},
-                                                 {"teacher_notes", &data::LessonStep::teacher_notes},
-                                                 {"source", &data::LessonStep::source}};
-
-bool HasCjk(const std::string& s) {
-  // UTF-8 lead byte of U+3000–U+9FFF (CJK symbols, ideographs) is 0xE3–0xE9.
-  for (unsigned char c : s)
-    if (c >= 0xE3 && c <= 0xE9) return true;
-  return false;
-}
+using view::HasCjk;  // the rule the app wraps by (view/cjk.h)
 
 bool HasHan(const std::string& s) {
   for (size_t i = 0; i + 2 < s.size(); ++i) {
@@ -86,11 +74,7 @@ TEST(ShippedLessons, LoadFillAndHighlight) {
       SCOPED_TRACE(st.id);
       ++steps;
       EXPECT_EQ(st.id.rfind(m.lesson.id + "/", 0), 0u) << "step ids start with the lesson id";
-      std::vector<std::pair<std::string, const data::LocalText*>> texts;
-      for (const auto& [name, f] : kFields) texts.push_back({name, &(st.*f)});
-      if (st.predict) texts.push_back({"predict", &*st.predict});
-      if (st.answer) texts.push_back({"answer", &*st.answer});
-      for (const auto& [name, t] : texts) {
+      for (const auto& [name, t] : data::StepTexts(st)) {
         for (const char* lang : {"zh", "en"}) {
           const std::string& raw = t->In(lang);
           EXPECT_FALSE(raw.empty()) << name << " " << lang;
@@ -135,11 +119,11 @@ TEST(AuthoringExample, LoadsAndGivesTheNumbersTheGuideQuotes) {
   ASSERT_EQ(m.lesson.steps.size(), 4u);
   for (int i = 0; i < 4; ++i) {
     const auto& st = m.lesson.steps[static_cast<size_t>(i)];
-    for (const data::LocalText* t : {&st.title, &st.body, &st.further, &st.teacher_notes, &st.source})
+    for (const auto& [path, t] : data::StepTexts(st))
       for (const char* lang : {"zh", "en"}) {
         std::vector<std::string> unknown;
         Filled(m, i, t->In(lang), &unknown);
-        EXPECT_TRUE(unknown.empty()) << st.id << " " << lang;
+        EXPECT_TRUE(unknown.empty()) << st.id << path << " " << lang;
       }
   }
   const Quantities q = m.ScenarioOf(0).QuantitiesAt(m.ScenarioOf(0).EventCount() - 1);
@@ -277,8 +261,32 @@ TEST(SeedFigures, LessonTextShowsThem) {
   // N51 generalises the rule without pinning the 160/7 numbers to three blocks.
   const auto n51 = LoadLessonModel(kRoot + "/lessons/n51-three-blocks.json");
   for (int i = 0; i < static_cast<int>(n51.lesson.steps.size()); ++i)
-    for (const auto& [name, f] : kFields)
-      for (const char* lang : {"zh", "en"}) EXPECT_EQ(n51.Text(i, f, lang).text.find("160/7"), std::string::npos);
+    for (const auto& [path, t] : data::StepTexts(n51.lesson.steps[static_cast<size_t>(i)]))
+      for (const char* lang : {"zh", "en"}) {
+        std::vector<std::string> unknown;
+        EXPECT_EQ(Filled(n51, i, t->In(lang), &unknown).find("160/7"), std::string::npos) << path << " " << lang;
+      }
+}
+
+// A step's texts, listed once (data::StepTexts): what the loader checks, the atlas bakes and these
+// tests read, with the JSON path each is at.
+TEST(StepTexts, EveryTextOfAStepWithItsPath) {
+  data::LessonStep st;
+  EXPECT_EQ(data::StepTexts(st).size(), 5u);  // the five fields every step has
+  st.predict = data::LocalText{"zh?", "en?"};
+  st.answer = data::LocalText{"zh!", "en!"};
+  st.check.emplace();
+  st.check->mistakes = {{"65/3", {"zh m", "en m"}}};
+  st.check->choices = {{"zh a", "en a"}, {"zh b", "en b"}};
+  const auto texts = data::StepTexts(st);
+  std::vector<std::string> paths;
+  for (const auto& t : texts) paths.push_back(t.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"/title", "/body", "/further", "/teacher_notes", "/source", "/predict", "/answer",
+                                             "/check/mistakes/0/hint", "/check/choices/0", "/check/choices/1"}));
+  EXPECT_EQ(texts[1].text, &st.body);
+  EXPECT_EQ(texts[5].text->en, "en?");
+  EXPECT_EQ(texts[7].text->en, "en m");
+  EXPECT_EQ(texts[9].text->zh, "zh b");
 }
 
 TEST(SeedFigures, MoeTotalAndActive) {

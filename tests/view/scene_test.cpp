@@ -123,12 +123,12 @@ TEST(LessonText, EveryShippedStepFillsWithoutUnknownPlaceholders) {
   const auto lesson = LoadLessonModel(kRoot + "/lessons/rc-t3.json");
   for (int i = 0; i < static_cast<int>(lesson.lesson.steps.size()); ++i) {
     const auto& st = lesson.lesson.steps[i];
-    for (auto field : {&data::LessonStep::title, &data::LessonStep::body, &data::LessonStep::further,
-                       &data::LessonStep::teacher_notes, &data::LessonStep::source})
+    const auto q = lesson.ScenarioOf(i).QuantitiesAt(lesson.EventOf(i));
+    for (const auto& [path, t] : data::StepTexts(st))  // the step's texts, listed once
       for (const char* lang : {"zh", "en"}) {
-        const auto filled = lesson.Text(i, field, lang);
-        EXPECT_TRUE(filled.unknown.empty()) << st.id << ": " << (filled.unknown.empty() ? "" : filled.unknown[0]);
-        EXPECT_EQ(filled.text.find("NaN"), std::string::npos) << st.id;
+        const auto filled = lesson.Fill(t->In(lang), q);
+        EXPECT_TRUE(filled.unknown.empty()) << st.id << path << ": " << (filled.unknown.empty() ? "" : filled.unknown[0]);
+        EXPECT_EQ(filled.text.find("NaN"), std::string::npos) << st.id << path;
       }
   }
 }
