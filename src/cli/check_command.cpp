@@ -7,6 +7,8 @@
 
 #include "cli/numerics_report.h"
 #include "data/json_file.h"
+#include "session/app_state.h"
+#include "session/shown.h"
 #include "view/document.h"
 #include "view/lesson_model.h"
 #include "view/scenario_model.h"
@@ -22,7 +24,16 @@ struct Checked {
   std::vector<std::shared_ptr<const view::ScenarioModel>> numerics;
   // Files given logits, not weights: their numbers are decimals (issue 32: "exactness is a trap").
   std::set<std::string> logits;
+  // Number questions whose answer is drawn while they are open, with their lesson file.
+  std::vector<std::pair<std::string, app::AnswerShown>> answers_shown;
 };
+
+// Opens `lesson_path` as the app does and looks for answers on screen before their reveal.
+void LookForShownAnswers(const std::string& lesson_path, Checked& c) {
+  app::AppState s;
+  if (!app::OpenFile(s, lesson_path) || !s.model.lesson) return;  // (loaded already: it does not fail here)
+  for (auto& a : app::AnswersShownBeforeReveal(s)) c.answers_shown.emplace_back(lesson_path, std::move(a));
+}
 
 // What the app's OpenFile does (view::OpenDocument), without the window.
 Checked Check(const std::string& path) {
@@ -40,6 +51,7 @@ Checked Check(const std::string& path) {
       const view::LessonModel m = view::LoadLessonModel(l.path);
       for (const auto& [key, sc] : m.scenarios) note(sc);
       steps += m.lesson.steps.size();
+      LookForShownAnswers(l.path.string(), c);
     }
     c.summary = "course \"" + cm.course.id + "\", " + std::to_string(cm.LessonCount()) + " lessons, " + std::to_string(steps) +
                 " steps, " + std::to_string(cm.TotalMinutes()) + " minutes planned";
@@ -48,6 +60,7 @@ Checked Check(const std::string& path) {
   if (doc.lesson) {
     const view::LessonModel& m = *doc.lesson;
     for (const auto& [key, sc] : m.scenarios) note(sc);
+    LookForShownAnswers(path, c);
     c.summary = "lesson \"" + m.lesson.id + "\", " + std::to_string(m.lesson.steps.size()) + " steps, " +
                 std::to_string(m.scenarios.size()) + " scenarios";
     return c;
@@ -67,17 +80,26 @@ void AddCheckCommand(CLI::App& app) {
   auto strict = std::make_shared<bool>(false);
   cmd->add_flag("--strict", *strict, "Exit with status 4 when a file loads but its numerics report is not empty");
   cmd->callback([files, strict]() {
-    bool all_ok = true, any_numerics = false;
+    bool all_ok = true, any_numerics = false, any_answer_shown = false;
     for (const auto& f : *files) {
       try {
         const Checked c = Check(f);  // before printing: a failure prints nothing on stdout
-        std::cout << "ok: " << f << ": " << c.summary
-                  << (c.numerics.empty() ? "" : "; numerics: see the warnings (overflow, underflow or NaN)") << "\n";
+        // A question whose answer is drawn while it is open loads, but gives itself away: one error
+        // line each, in place of "ok".
+        for (const auto& [file, a] : c.answers_shown)
+          std::cerr << "error: " << file << ": " << data::JsonPath(data::JsonPath("/steps", static_cast<size_t>(a.step)), "check") << "/number: "
+                    << a.step_id << " asks for " << a.number << ", and its answer " << a.token << " is on screen while the question is open ("
+                    << a.where << ": \"" << a.text << "\"; " << a.lang << (a.projector ? ", projector" : "")
+                    << "): conceal what shows it, or ask at an earlier position (docs/authoring.md)\n";
+        if (c.answers_shown.empty())
+          std::cout << "ok: " << f << ": " << c.summary
+                    << (c.numerics.empty() ? "" : "; numerics: see the warnings (overflow, underflow or NaN)") << "\n";
         for (const auto& file : c.logits)
           std::cerr << "note: " << file << ": /logits: the weights are e^logit, so its numbers are decimals; give \"weights\" "
                     << "(integers or fractions) for exact answers (docs/authoring.md)\n";
         for (const auto& m : c.numerics)
           PrintNumericsWarnings(std::cerr, m->File(), *m->Numerics(), [&m](const engine::NumericsEvent& ev) { return m->InputPath(ev); });
+        any_answer_shown = any_answer_shown || !c.answers_shown.empty();
         any_numerics = any_numerics || !c.numerics.empty();
       } catch (const data::LoadError& e) {
         std::cerr << "error: " << e.what() << "\n";
@@ -88,6 +110,7 @@ void AddCheckCommand(CLI::App& app) {
       }
     }
     if (!all_ok) throw CLI::RuntimeError(2);
+    if (any_answer_shown) throw CLI::RuntimeError(kAnswerShownExit);
     if (*strict && any_numerics) throw CLI::RuntimeError(kStrictExit);
   });
 }

@@ -13,6 +13,7 @@
 namespace bw::cli {
 
 inline constexpr int kStrictExit = 4;  // --strict and the numerics report is not empty
+inline constexpr int kAnswerShownExit = 3;  // check: a lesson loads, but a question's answer is on screen before its reveal
 
 // "numerics: none (every number finite and in range)" or "numerics: 3 events" and one line each,
 // 1-based, with the JSON path of the input when the event names one.

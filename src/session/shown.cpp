@@ -3,10 +3,13 @@
 #include "view/ui_text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 
+#include "session/answer_check.h"
 #include "session/texts.h"
 #include "view/scenario_model.h"
+#include "view/single_query_model.h"
 
 namespace bw::app {
 
@@ -159,34 +162,131 @@ std::string AwayFromStepLine(const AppState& s) {
          s.Current()->EventTitle(e, s.options.lang) + "  \u00b7  " + T(s, view::Str::text_go_back);
 }
 
-std::vector<std::string> VisibleTexts(const AppState& s) {
-  std::vector<std::string> out;
+std::vector<VisibleText> VisibleTextsWhere(const AppState& s) {
+  std::vector<VisibleText> out;
+  const auto add = [&](std::string where, const std::string& text) {
+    if (!text.empty()) out.push_back({std::move(where), text});
+  };
   const ShownStep st = StepTextNow(s);
-  if (const std::string away = AwayFromStepLine(s); !away.empty()) out.push_back(away);
-  for (const auto* t : {&st.title, &st.body, &st.predict, &st.reveal, &st.answer, &st.further})
-    if (!t->empty()) out.push_back(*t);
+  add("step text", AwayFromStepLine(s));
+  add("step title", st.title);
+  add("step text", st.body);
+  add("step question", st.predict);
+  add("step text", st.reveal);
+  add("step answer", st.answer);
+  add("step text", st.further);
   if (const auto* step = s.CurrentStep(); step && step->check && !st.reveal.empty())
-    for (const auto& c : step->check->choices) out.push_back(c.In(s.options.lang));
-  if (const std::string hint = MistakeHint(s); !hint.empty()) out.push_back(hint);
+    for (const auto& c : step->check->choices) add("step question", c.In(s.options.lang));
+  add("step text", MistakeHint(s));
   for (const auto& sec : PanelsNow(s)) {
-    out.push_back(sec.title);
-    for (const auto& c : sec.columns) out.push_back(c);
+    const std::string where = "panel " + sec.id;
+    add(where, sec.title);
+    for (const auto& c : sec.columns) add(where, c);
     for (const auto& r : sec.rows) {
-      out.push_back(r.name);
-      out.push_back(r.value);
+      add(where, r.name);
+      add(where, r.value);
     }
   }
   if (const auto* cur = s.Current()) {
     const auto scene = SceneNow(s);
     for (const auto& r : scene.rects) {
-      if (!r.label.empty()) out.push_back(r.label);
-      if (!r.sublabel.empty()) out.push_back(r.sublabel);
+      add("diagram " + r.id, r.label);
+      add("diagram " + r.id, r.sublabel);
     }
-    for (const auto& t : scene.texts) out.push_back(t.text);
-    for (const auto& a : scene.arrows)
-      if (!a.label.empty()) out.push_back(a.label);
-    out.push_back(cur->EventTitle(s.ui.event, s.options.lang));
+    for (const auto& t : scene.texts) add(t.id.empty() ? "diagram" : "diagram " + t.id, t.text);
+    for (const auto& a : scene.arrows) add("diagram arrow", a.label);
+    add("timeline", cur->EventTitle(s.ui.event, s.options.lang));
   }
+  return out;
+}
+
+std::vector<std::string> VisibleTexts(const AppState& s) {
+  std::vector<std::string> out;
+  for (auto& v : VisibleTextsWhere(s)) out.push_back(std::move(v.text));
+  return out;
+}
+
+std::vector<std::string> NumbersIn(const std::string& text) {
+  std::vector<std::string> out;
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (size_t i = 0; i < text.size();) {
+    if (!digit(text[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (digit(text[j]) || ((text[j] == '.' || text[j] == '/') && j + 1 < text.size() && digit(text[j + 1])))) ++j;
+    // A sign right before it: "-", or U+2212 (the minus sign the panels print).
+    size_t from = i;
+    if (i >= 1 && text[i - 1] == '-') from = i - 1;
+    else if (i >= 3 && text.compare(i - 3, 3, "\xe2\x88\x92") == 0) from = i - 3;
+    // (a number inside a longer word or id, "l@3" or "K_12", is not one: a letter or '@' or '_' right before)
+    const char before = from > 0 ? text[from - 1] : ' ';
+    if (!(std::isalpha(static_cast<unsigned char>(before)) || before == '@' || before == '_'))
+      out.push_back(text.substr(from, j - from));
+    i = j;
+  }
+  return out;
+}
+
+std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
+  std::vector<AnswerShown> out;
+  if (!s.model.lesson) return out;
+  const view::LessonModel& L = *s.model.lesson;
+  const std::string lang = s.options.lang;
+  const bool projector = s.options.projector;
+  for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+    const auto& step = L.lesson.steps[static_cast<size_t>(i)];
+    if (!step.predict || !step.check || step.check->number.empty()) continue;
+    const std::optional<StepQuestion> q = QuestionOf(L, i);
+    if (!q || !q->number) continue;
+    GoToStep(s, i);
+    if (!s.PredictPending()) continue;
+    // A scenario's own inputs are on screen from the start (the K/V tile's "w 3, 1 · v 30, 40"): a
+    // label whose numbers (two or more) are all inputs gives nothing away, even when the answer
+    // happens to equal one of them (EXAMPLE's output is 40, key 4's value).
+    std::vector<view::ExpectedNumber> inputs;
+    if (const auto* sq = dynamic_cast<const view::SingleQueryModel*>(&L.ScenarioOf(i))) {
+      const engine::SingleQueryProblem& p = sq->run().problem;
+      for (size_t k = 0; k < p.scores.size(); ++k)
+        inputs.push_back({p.scores[k], p.exact_weights ? std::optional((*p.exact_weights)[k]) : std::nullopt});
+      for (Eigen::Index r = 0; r < p.values.rows(); ++r)
+        for (Eigen::Index c = 0; c < p.values.cols(); ++c)
+          inputs.push_back({p.values(r, c), p.exact_values ? std::optional((*p.exact_values)[static_cast<size_t>(r)][static_cast<size_t>(c)])
+                                                           : std::nullopt});
+    }
+    const auto is_input = [&](const std::string& token) {
+      return std::any_of(inputs.begin(), inputs.end(),
+                         [&](const view::ExpectedNumber& x) { return view::CheckTypedNumber(token, x) == view::CheckVerdict::kRight; });
+    };
+    bool found = false;
+    for (const bool proj : {false, true}) {
+      s.options.projector = proj;
+      for (const char* l : {"zh", "en"}) {
+        s.options.lang = l;
+        for (const VisibleText& v : VisibleTextsWhere(s)) {
+          if (v.where.rfind("step ", 0) == 0) continue;  // the author's own words: theirs to read
+          const std::vector<std::string> numbers = NumbersIn(v.text);
+          if (numbers.size() >= 2 && std::all_of(numbers.begin(), numbers.end(), is_input)) continue;
+          for (const std::string& token : numbers) {
+            size_t digits = 0;
+            for (char c : token) digits += (c >= '0' && c <= '9') ? 1 : 0;
+            if (digits < 2) continue;  // one digit ("2", "7") stands for too many other things on screen
+            if (CheckNumberAnswer(*q, token).verdict != view::CheckVerdict::kRight) continue;
+            out.push_back({i, step.id, step.check->number, token, v.where, v.text, l, proj});
+            found = true;
+            break;
+          }
+          if (found) break;
+        }
+        if (found) break;
+      }
+      if (found) break;
+    }
+  }
+  s.options.lang = lang;
+  s.options.projector = projector;
+  GoToStep(s, 0);
   return out;
 }
 

@@ -46,6 +46,38 @@ void MarkQuotedNumbers(view::Scene& scene, const AppState& s);
 
 // Every string the main window shows now (step text, panels, diagram labels, timeline label).
 std::vector<std::string> VisibleTexts(const AppState& s);
+// The same, each with where it is drawn: "step text", "step title", "step question", "step answer",
+// "panel <section id>", "diagram <rect or text id>", "diagram arrow", "timeline".
+struct VisibleText {
+  std::string where;
+  std::string text;
+};
+std::vector<VisibleText> VisibleTextsWhere(const AppState& s);
+
+// The numbers written in `text`: runs of digits with a '.' or '/' between digits ("160/7", "22.857",
+// "0.5"), with a sign right before ("-", U+2212). Not a number: one right after a letter, '@' or '_'
+// (the 3 of "l@3", "K_12").
+std::vector<std::string> NumbersIn(const std::string& text);
+
+// A checked number question whose answer is on screen while it is open (issue 32: a lesson that
+// asks at its last position, where the output is drawn, gives its answer away and loads "ok"): for
+// each number question of the open lesson, at its step with the question open, in zh and en, in
+// the window and in projector mode, the first number the engine draws (the diagram, the panels, the
+// timeline: VisibleTextsWhere less the step's own texts, which are the author's to read) that the
+// question's own check would take as right. Not looked at: numbers of one digit (a "7" on screen may
+// be a block count) and a label whose numbers, two or more, all equal a single-query scenario's input
+// weights or values ("w 3, 1 · v 30, 40": on screen from the start). Moves the lesson to its first step; keeps the language and mode.
+struct AnswerShown {
+  int step = 0;
+  std::string step_id;     // "N50/w1"
+  std::string number;      // the check's quantity ("output")
+  std::string token;       // what is drawn: "160/7"
+  std::string where;       // VisibleText::where
+  std::string text;        // the whole text it is in
+  std::string lang;        // "zh" or "en" (the first that shows it)
+  bool projector = false;
+};
+std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s);
 // Scrubbed away from the current step's own event: the line above its text that says which event
 // the text is about (with a way back); "" at the step's event or outside a lesson.
 std::string AwayFromStepLine(const AppState& s);

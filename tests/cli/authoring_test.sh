@@ -93,6 +93,32 @@ grep -q '^hbm\.O' "$T/out" && bad "lesson ids lists hbm.O"
 "$CLI" lesson ids "$ROOT/assets/scenarios/attention_causal_small.json" --position tile:2,1 >"$T/out" 2>"$T/err" || bad "lesson ids on v2 exited $?"
 grep -qx 'heatmap' "$T/out" || bad "lesson ids on an attention scenario lacks the heatmap"
 
+# A question whose answer the engine draws while it is open is refused (exit 3) with the step, the
+# check's path, the number and where it is drawn; concealing what shows it makes it check.
+mkdir -p "$T/A"
+cp -r "$ROOT/lessons/examples/." "$T/A/"
+conceal_e3() {  # position, conceal (JSON)
+  python3 - "$T/A/my-first-lesson.json" "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+e3 = next(s for s in d["steps"] if s["id"] == "EXAMPLE/e3")
+e3["position"] = sys.argv[2]
+e3["conceal"] = json.loads(sys.argv[3])
+json.dump(d, open(sys.argv[1], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+}
+conceal_e3 end '[]'
+"$CLI" check "$T/A/my-first-lesson.json" >"$T/out" 2>"$T/err"
+[ $? -eq 3 ] || bad "a question at end with its answer on screen did not exit 3: $(cat "$T/err")"
+[ -s "$T/out" ] && bad "an answer on screen still printed ok: $(cat "$T/out")"
+grep -q '/steps/2/check/number: EXAMPLE/e3 asks for output, and its answer 40 is on screen while the question is open (panel accumulator: ' "$T/err" \
+  || bad "answer on screen: $(cat "$T/err")"
+conceal_e3 end '["accumulator"]'
+"$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q 'its answer 40 is on screen .*(diagram hbm.o: "O = 40"' "$T/err" || bad "the written O was not found: $(cat "$T/err")"
+conceal_e3 end '["accumulator", "hbm.o"]'
+"$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "concealed, it still does not check: $(cat "$T/err")"
+
 # The worked example of docs/authoring.md loads.
 "$CLI" check "$ROOT/lessons/examples/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "the authoring example fails: $(cat "$T/err")"
 
