@@ -110,16 +110,11 @@ engine::Mask ParseMask(const JsonReader& r, const nlohmann::json& v, I64 n_q, I6
 
 AttentionScenario ParseAttentionScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "Q", "K", "V", "logits", "scale", "mask", "tiles",
-                     "sram_elements", "order", "precision", "merge", "backward", "dO"});
-  r.SchemaVersion(doc, 2);
-  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "attention") r.Fail("/kind", "expected \"attention\", found \"" + kind + "\"");
-
   AttentionScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "attention", 2,
+                            {"Q", "K", "V", "logits", "scale", "mask", "tiles", "sram_elements", "order", "precision", "merge",
+                             "backward", "dO"});
 
   // Q, K, V — or logits and V.
   engine::AttentionProblem& p = sc.problem;

@@ -17,14 +17,9 @@ std::string Id(const JsonReader& r, const nlohmann::json& obj, const std::string
 
 ChartScenario ParseChartScenario(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.SchemaVersion(doc, 1);
-  const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "chart") r.Fail("/kind", "expected \"chart\", found \"" + kind + "\"");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "columns", "items", "links"});
   ChartScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "chart", 1, {"columns", "items", "links"});
 
   const auto& cols = r.Require(doc, "", "columns");
   r.ExpectArray(cols, "/columns", 1);

@@ -9,16 +9,10 @@ namespace bw::data {
 
 DecodeScenario ParseDecodeScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "block_sizes", "mode",
-                     "splits", "d", "paged", "gpu"});
-  r.SchemaVersion(doc, 1);
-  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "decode") r.Fail("/kind", "expected \"decode\", found \"" + kind + "\"");
-
   DecodeScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "decode", 1,
+                            {"weights", "logits", "values", "block_sizes", "mode", "splits", "d", "paged", "gpu"});
   engine::SplitKvProblem& p = sc.problem;
   p.query = ParseQueryProblem(r, doc);
   const int tiles = static_cast<int>(p.query.block_sizes.size());

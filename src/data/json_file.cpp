@@ -255,8 +255,11 @@ std::string DidYouMean(const std::string& word, const std::vector<std::string>& 
 }
 
 void JsonReader::Fields(const nlohmann::json& obj, const std::string& path, std::initializer_list<const char*> known) const {
+  FieldsIn(obj, path, std::vector<std::string>(known.begin(), known.end()));
+}
+
+void JsonReader::FieldsIn(const nlohmann::json& obj, const std::string& path, const std::vector<std::string>& names) const {
   ExpectObject(obj, path);
-  const std::vector<std::string> names(known.begin(), known.end());
   for (const auto& [key, value] : obj.items()) {
     if (std::find(names.begin(), names.end(), key) != names.end()) continue;
     const std::string near = DidYouMean(key, names);
@@ -309,6 +312,18 @@ void JsonReader::SchemaVersion(const nlohmann::json& doc, int expected) const {
   if (got != expected)
     Fail("/schema_version", "this file is schema version " + std::to_string(got) + "; this reader expects " +
                                 std::to_string(expected));
+}
+
+LocalText JsonReader::OpenScenario(const nlohmann::json& doc, const char* kind, int version,
+                                   std::initializer_list<const char*> fields) const {
+  ExpectObject(doc, "");
+  std::vector<std::string> names = {"$schema", "schema_version", "kind", "title"};
+  names.insert(names.end(), fields.begin(), fields.end());
+  FieldsIn(doc, "", names);
+  SchemaVersion(doc, version);
+  const std::string found = String(Require(doc, "", "kind"), "/kind");
+  if (found != kind) Fail("/kind", "expected \"" + std::string(kind) + "\", found \"" + found + "\"");
+  return doc.contains("title") ? Text(doc["title"], "/title") : LocalText{};
 }
 
 bool InsideFolder(const std::filesystem::path& folder, const std::filesystem::path& child, std::error_code& ec) {

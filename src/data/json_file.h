@@ -63,8 +63,13 @@ class JsonReader {
   std::int64_t Integer(const nlohmann::json& v, const std::string& path, std::int64_t lo, std::int64_t hi) const;
   // Checks schema_version == expected.
   void SchemaVersion(const nlohmann::json& doc, int expected) const;
+  // The opening every scenario loader shares: `doc` is an object whose keys are "$schema",
+  // "schema_version", "kind", "title" and the loader's own `fields` (no other: Fields), of schema
+  // version `version` and kind `kind`. Returns its "title" (empty when it has none).
+  LocalText OpenScenario(const nlohmann::json& doc, const char* kind, int version, std::initializer_list<const char*> fields) const;
 
  private:
+  void FieldsIn(const nlohmann::json& obj, const std::string& path, const std::vector<std::string>& names) const;
   std::string file_;
 };
 

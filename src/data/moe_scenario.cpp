@@ -11,15 +11,9 @@ namespace bw::data {
 
 MoeScenario ParseMoeScenario(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "parameters", "router", "tokens", "deployment"});
-  r.SchemaVersion(doc, 1);
-  const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "moe") r.Fail("/kind", "expected \"moe\", found \"" + kind + "\"");
-
   MoeScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "moe", 1, {"parameters", "router", "tokens", "deployment"});
 
   const auto& params = r.Require(doc, "", "parameters");
   r.ExpectObject(params, "/parameters");

@@ -8,15 +8,10 @@ namespace bw::data {
 
 RingScenario ParseRingScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "devices", "order", "causal", "d",
-                     "element_bytes"});
-  r.SchemaVersion(doc, 1);
-  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "ring") r.Fail("/kind", "expected \"ring\", found \"" + kind + "\"");
   RingScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "ring", 1,
+                            {"weights", "logits", "values", "devices", "order", "causal", "d", "element_bytes"});
 
   const bool has_w = doc.contains("weights"), has_s = doc.contains("logits");
   if (has_w == has_s) r.Fail("", has_w ? "give either \"weights\" or \"logits\", not both" : "\"weights\" or \"logits\" is required");

@@ -104,15 +104,9 @@ engine::SingleQueryProblem ParseQueryProblem(const JsonReader& r, const nlohmann
 
 SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const std::string& file) {
   JsonReader r(file);
-  r.ExpectObject(doc, "");
-  r.Fields(doc, "", {"$schema", "schema_version", "kind", "title", "weights", "logits", "values", "block_sizes", "mode"});
-  r.SchemaVersion(doc, 1);
-  const auto kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind != "single_query") r.Fail("/kind", "expected \"single_query\", found \"" + kind + "\"");
-
   SingleQueryScenario sc;
   sc.file = file;
-  if (doc.contains("title")) sc.title = r.Text(doc["title"], "/title");
+  sc.title = r.OpenScenario(doc, "single_query", 1, {"weights", "logits", "values", "block_sizes", "mode"});
 
   sc.problem = ParseQueryProblem(r, doc);
   return sc;
