@@ -19,6 +19,7 @@
 #include "data/load_error.h"
 #include "data/schema_url.h"
 #include "view/document.h"
+#include "view/lesson_model.h"
 #include "view/scenario_model.h"
 
 namespace bw::cli {
@@ -107,7 +108,7 @@ void AddNew(CLI::App& lesson) {
 }
 
 void AddIds(CLI::App& lesson) {
-  auto* cmd = lesson.add_subcommand("ids", "List the ids a step can name at a position: scene rects (highlight, conceal), panels, heatmap");
+  auto* cmd = lesson.add_subcommand("ids", "List the ids a step can name at a position: scene rects (highlight, conceal), panels, heatmap, strip");
   auto file = std::make_shared<std::string>();
   auto position = std::make_shared<std::string>();
   auto key = std::make_shared<std::string>();
@@ -130,7 +131,8 @@ void AddIds(CLI::App& lesson) {
       }
       std::cout << "# side-panel sections: \"panel\" and \"conceal\"\n";
       for (const auto& p : t.model->Panels(t.event, "en")) std::cout << p.id << "\t" << p.title << "\n";
-      if (t.model->HeatmapAt(t.event)) std::cout << "# the P heatmap: \"conceal\"\nheatmap\n";
+      if (t.model->HeatmapAt(t.event)) std::cout << "# the P heatmap: \"conceal\"\n" << view::kConcealHeatmap << "\n";
+      if (view::HasMergeStrip(scene)) std::cout << "# the merge strip under the diagram: \"conceal\"\n" << view::kConcealStrip << "\n";
     });
   });
 }

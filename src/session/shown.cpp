@@ -8,6 +8,7 @@
 
 #include "session/answer_check.h"
 #include "session/texts.h"
+#include "view/lesson_model.h"
 #include "view/scenario_model.h"
 #include "view/single_query_model.h"
 
@@ -122,14 +123,16 @@ void MarkQuotedNumbers(view::Scene& scene, const AppState& s) {
 void DropAnswers(view::Scene& scene, const AppState& s) {
   if (!s.PredictPending()) return;
   std::erase_if(scene.rects, [](const view::SceneRect& r) { return r.answer; });
-  // The merge strip under the diagram says where it went: one muted line in place of its first line
-  // (a blank band there read as a missing picture).
-  const auto strip = std::find_if(scene.texts.begin(), scene.texts.end(),
-                                  [](const view::SceneText& t) { return t.answer && t.id.rfind("strip.", 0) == 0; });
+  // The merge strip under the diagram, where the step's "conceal" names it (view::kConcealStrip), says
+  // where it went: one muted line in place of its first line (a blank band there read as a missing
+  // picture). Not named, it stays: a question about something else keeps its picture (issue 32).
+  const bool strip_hidden = ConcealedNow(s, view::kConcealStrip);
+  const auto is_strip = [](const view::SceneText& t) { return t.id.rfind("strip.", 0) == 0; };
+  const auto strip = std::find_if(scene.texts.begin(), scene.texts.end(), is_strip);
   std::optional<view::SceneText> placeholder;
-  if (strip != scene.texts.end())
+  if (strip_hidden && strip != scene.texts.end())
     placeholder = view::SceneText{"strip.hidden", strip->x, strip->y, strip->size_em, s.Palette().text_muted, T(s, view::Str::hidden_merge)};
-  std::erase_if(scene.texts, [](const view::SceneText& t) { return t.answer; });
+  std::erase_if(scene.texts, [&](const view::SceneText& t) { return is_strip(t) ? strip_hidden : t.answer; });
   if (placeholder) scene.texts.push_back(std::move(*placeholder));
   // The step's "conceal": a named rect stays (the layout does not jump on reveal), its label reads
   // "? (predict first)", and what is drawn inside it is left out.

@@ -218,14 +218,18 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
       for (size_t k = 0; k < st.conceal.size(); ++k) {
         const std::string& id = st.conceal[k];
         const bool section = std::any_of(panels.begin(), panels.end(), [&](const PanelSection& p) { return p.id == id; });
-        if (section || scene.FindRect(id) || (id == kConcealHeatmap && sc.HeatmapAt(e))) continue;
+        if (section || scene.FindRect(id) || (id == kConcealHeatmap && sc.HeatmapAt(e)) || (id == kConcealStrip && HasMergeStrip(scene)))
+          continue;
         std::string rects, sections;
         for (size_t q = 0; q < scene.rects.size() && q < 8; ++q) rects += (q ? ", " : "") + scene.rects[q].id;
         if (scene.rects.size() > 8) rects += ", …";
         for (const auto& p : panels) sections += (sections.empty() ? "" : ", ") + p.id;
+        std::string others;
+        if (sc.HeatmapAt(e)) others += std::string("; also: ") + kConcealHeatmap;
+        if (HasMergeStrip(scene)) others += std::string(others.empty() ? "; also: " : ", ") + kConcealStrip;
         r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "conceal"), k),
                "the scenario \"" + st.scenario + "\" has no scene rect or panel \"" + id + "\" at this step (rects: " + rects +
-                   "; panels: " + sections + ")");
+                   "; panels: " + sections + others + ")");
       }
     }
     const std::string cp = data::JsonPath(data::JsonPath("/steps", i), "check");
@@ -248,6 +252,10 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
           no_number(data::JsonPath(data::JsonPath(data::JsonPath(cp, "mistakes"), k), "number"), st.check->mistakes[k].number);
   }
   return m;
+}
+
+bool HasMergeStrip(const Scene& scene) {
+  return std::any_of(scene.texts.begin(), scene.texts.end(), [](const SceneText& t) { return t.id.rfind("strip.", 0) == 0; });
 }
 
 }  // namespace bw::view

@@ -17,6 +17,11 @@ namespace bw::view {
 // A step's "conceal" may name the P heatmap beside the diagram (where the scenario draws one): it
 // shows "? (predict first)" while the question is open (MASK/k1: the mask in it counts the skipped tiles).
 inline constexpr const char* kConcealHeatmap = "heatmap";
+// It may name the merge strip under the single-query diagram (the merge's formulas with their values,
+// scene texts "strip.*"): while the question is open one muted line stands where it was. Only when
+// named: a question about something else leaves the strip on screen (issue 32 — RC-T3/b1 names it).
+inline constexpr const char* kConcealStrip = "strip";
+bool HasMergeStrip(const Scene& scene);
 
 struct LessonModel {
   data::Lesson lesson;

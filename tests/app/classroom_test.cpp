@@ -412,6 +412,27 @@ TEST(Classroom, TheHiddenMergeStripSaysSo) {
   }
 }
 
+// The strip is hidden only where the step's "conceal" names it (issue 32: a question at update:1 about
+// something else lost the step's merge strip): RC-T3/b1 without "strip" keeps every strip line.
+TEST(Classroom, TheMergeStripStaysUnlessConcealed) {
+  AppState s = OpenAt("rc-t3.json", "RC-T3/b1", "en");
+  auto& conceal = s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step)].conceal;
+  ASSERT_NE(std::find(conceal.begin(), conceal.end(), view::kConcealStrip), conceal.end()) << "RC-T3/b1 names the strip";
+  std::erase(conceal, std::string(view::kConcealStrip));
+  s.frame = {};
+  ASSERT_TRUE(s.PredictPending());
+  const view::Scene full = s.frame.Scene(s);
+  size_t strip_lines = 0;
+  for (const auto& t : full.texts) strip_lines += t.id.rfind("strip.", 0) == 0 ? 1 : 0;
+  ASSERT_GT(strip_lines, 1u);
+  size_t shown = 0;
+  for (const auto& t : SceneNow(s).texts) {
+    EXPECT_NE(t.id, "strip.hidden");
+    shown += t.id.rfind("strip.", 0) == 0 ? 1 : 0;
+  }
+  EXPECT_EQ(shown, strip_lines);
+}
+
 }  // namespace
 }  // namespace bw::app
 

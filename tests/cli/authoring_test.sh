@@ -117,6 +117,9 @@ conceal_e3 end '["accumulator"]'
 "$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err"
 [ $? -eq 3 ] && grep -q 'its answer 40 is on screen .*(diagram hbm.o: "O = 40"' "$T/err" || bad "the written O was not found: $(cat "$T/err")"
 conceal_e3 end '["accumulator", "hbm.o"]'
+"$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q 'its answer 40 is on screen .*(diagram strip.o: "o = u/l = ' "$T/err" || bad "the merge strip's o was not found: $(cat "$T/err")"
+conceal_e3 end '["accumulator", "hbm.o", "strip"]'
 "$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "concealed, it still does not check: $(cat "$T/err")"
 
 # The worked example of docs/authoring.md loads.

@@ -360,7 +360,7 @@ bad("lesson_position_bwd_event", "lesson", LESSON, "/steps/1/position", "bwd:eve
 bad("lesson_position_unknown_tensor", "lesson", LESSON, "/steps/1/position", "read:X", "is no position")
 
 # ---- checked exercises (a lesson step's "check"; view/exercise.h) -------------------------------
-CHECKED = dict(LESSON, steps=[dict(STEP, position="end", predict=T, check={"number": "output"}), LESSON["steps"][1]])
+CHECKED = dict(LESSON, steps=[dict(STEP, position="start", predict=T, check={"number": "output"}), LESSON["steps"][1]])
 CHOICE = dict(LESSON, steps=[dict(STEP, predict=T, check={"choices": [T, T], "correct": 2}), LESSON["steps"][1]])
 add("ok_lesson_check_number", "lesson", CHECKED, ok=True)
 add("ok_lesson_check_choices", "lesson", CHOICE, ok=True)
@@ -372,7 +372,7 @@ bad("lesson_check_one_choice", "lesson", CHOICE, "/steps/0/check/choices", [T], 
 bad("lesson_check_unknown_number", "lesson", CHECKED, "/steps/0/check/number", "nope", "has no single number \"nope\"")
 bad("lesson_check_unknown_key", "lesson", CHECKED, "/steps/0/check/answer", 1, "unknown key")
 # A number question's known wrong answers ("mistakes"): each names another quantity and a hint.
-MISTAKE = dict(LESSON, steps=[dict(STEP, position="end", predict=T,
+MISTAKE = dict(LESSON, steps=[dict(STEP, position="start", predict=T,
                                    check={"number": "output", "mistakes": [{"number": "average", "hint": T}]}),
                               LESSON["steps"][1]])
 add("ok_lesson_check_mistakes", "lesson", MISTAKE, ok=True)
