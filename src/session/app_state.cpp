@@ -2,6 +2,7 @@
 #include "session/app_state.h"
 #include "session/replay_clock.h"
 #include "session/answer_check.h"
+#include "session/shown.h"
 
 #include <algorithm>
 #include <chrono>
@@ -19,7 +20,7 @@ namespace {
 // A new step is shown: its question is open (unless the class has seen its answer already: going
 // back to a revealed step shows the answer again) and nothing is typed.
 void NewStep(AppState& s) {
-  if (LessonStatus(s) || s.ui.status_of_step) s.ui.status.clear();
+  if (LessonStatus(s) || s.ui.status_of_step) ClearStatus(s);
   s.ui.status_of_step = false;
   s.ui.text_page = 0;
   s.ui.text_page_top = {0.0f};
@@ -49,11 +50,24 @@ void RestoreRevealed(AppState& s, const std::set<std::string>& ids) {
 }  // namespace
 
 std::optional<view::Str> LessonStatus(const AppState& s) {
-  for (const view::Str k : {view::Str::lesson_end, view::Str::play_question_open, view::Str::course_start,
-                            view::Str::presenter_one_screen})
-    for (const char* lang : {"zh", "en"})
-      if (s.ui.status == view::UiText(k, lang)) return k;
-  return std::nullopt;
+  if (s.ui.status.empty()) return std::nullopt;
+  return s.ui.status_lesson;
+}
+
+void SetStatus(AppState& s, std::string text) {
+  s.ui.status = std::move(text);
+  s.ui.status_lesson.reset();
+}
+
+void SetLessonStatus(AppState& s, view::Str k) {
+  s.ui.status = view::UiText(k, s.options.lang);
+  s.ui.status_lesson = k;
+}
+
+void ClearStatus(AppState& s) { SetStatus(s, std::string()); }
+
+void ClearLessonStatus(AppState& s, view::Str k) {
+  if (LessonStatus(s) == k) ClearStatus(s);
 }
 
 void SetEvent(AppState& s, int event) {
@@ -91,11 +105,11 @@ void StepLesson(AppState& s, int delta) {
   if (s.OnTitleCard()) {  // the card stands before the lesson's first step
     if (delta > 0) {
       s.ui.title_card = false;
-      if (LessonStatus(s)) s.ui.status.clear();  // "the course's first lesson" is stale on its first step
+      if (LessonStatus(s)) ClearStatus(s);  // "the course's first lesson" is stale on its first step
     } else if (s.ui.course_lesson > 0) {
       OpenCourseLesson(s, s.ui.course_lesson - 1, /*at_end=*/true);
     } else {
-      s.ui.status = view::UiText(view::Str::course_start, s.options.lang);
+      SetLessonStatus(s, view::Str::course_start);
     }
     return;
   }
@@ -127,7 +141,7 @@ void StepLesson(AppState& s, int delta) {
     // The clicker at the end: the course's end card (it says so, and what PageUp does), or for a lesson
     // on its own a line that says so — never nothing.
     if (s.InCourse()) s.ui.end_card = true;
-    else s.ui.status = view::UiText(view::Str::lesson_end, s.options.lang);
+    else SetLessonStatus(s, view::Str::lesson_end);
     return;
   }
   if (delta < 0 && s.ui.step == 0 && s.InCourse()) {
@@ -149,22 +163,22 @@ void Reveal(AppState& s) {
     // "Not right yet: think again (or ask for the reveal)" is stale once the answer is shown.
     if (s.ui.answer_verdict != static_cast<int>(view::CheckVerdict::kRight)) s.ui.answer_verdict = s.ui.answer_mistake = -1;
   }
-  if (s.ui.status == view::UiText(view::Str::play_question_open, s.options.lang)) s.ui.status.clear();
+  ClearLessonStatus(s, view::Str::play_question_open);
 }
 
 void CancelPresenterConfirm(AppState& s) {
   if (!s.ui.presenter_confirm) return;
   s.ui.presenter_confirm = false;
-  if (s.ui.status == view::UiText(view::Str::presenter_one_screen, s.options.lang)) s.ui.status.clear();
+  ClearLessonStatus(s, view::Str::presenter_one_screen);
 }
 
 void TogglePresenter(AppState& s, int monitors) {
   if (!s.ui.presenter && monitors <= 1 && !s.ui.presenter_confirm) {
     s.ui.presenter_confirm = true;
-    s.ui.status = view::UiText(view::Str::presenter_one_screen, s.options.lang);
+    SetLessonStatus(s, view::Str::presenter_one_screen);
     return;
   }
-  if (s.ui.status == view::UiText(view::Str::presenter_one_screen, s.options.lang)) s.ui.status.clear();
+  ClearLessonStatus(s, view::Str::presenter_one_screen);
   s.ui.presenter_confirm = false;
   s.ui.presenter = !s.ui.presenter;
 }
@@ -273,7 +287,7 @@ bool PlayTick(AppState& s) {
   // carrying the class into the next step before the answer was shown (PageDown or R reveals it).
   if (s.PredictPending() && s.model.lesson->OwnerStep(step, s.ui.event + 1) != step) {
     s.ui.playing = false;
-    s.ui.status = view::UiText(view::Str::play_question_open, s.options.lang);
+    SetLessonStatus(s, view::Str::play_question_open);
     return false;
   }
   // Playing never jumps over steps: the next event may belong to a step further on in the lesson
@@ -295,7 +309,7 @@ void StepEvent(AppState& s, int delta) {
   if (cur && delta > 0 && s.ui.event + 1 >= cur->EventCount() && s.InLesson() &&
       s.ui.step + 1 < static_cast<int>(s.model.lesson->lesson.steps.size())) {
     const auto& next = s.model.lesson->lesson.steps[static_cast<size_t>(s.ui.step + 1)];
-    s.ui.status = view::UiFormat(view::Str::trace_end_next, s.options.lang, {next.id});
+    SetStatus(s, view::UiFormat(view::Str::trace_end_next, s.options.lang, {next.id}));
     s.ui.status_of_step = true;
     return;
   }
@@ -375,6 +389,13 @@ void Reload(AppState& s) {
   const auto unsaved = s.ui.unsaved;
   const bool newer = s.ui.disk_newer, asked = s.ui.disk_changed;
   if (OpenFile(s, s.ui.opened_path)) {
+    // The author's loop (edit, save, look): a number question whose answer the engine draws while it
+    // is open is named in the status line, as blockwise-cli check refuses it (issue 32) — by step and
+    // place only, never the number: the status line may be on the projector. (Every question is
+    // open here: OpenFile asks each afresh; what the class had revealed is restored below.)
+    std::string shown;
+    for (const AnswerShown& a : AnswersShownBeforeReveal(s))
+      shown += "; \u26a0 " + a.step_id + ": the answer to its question is on screen while it is open (" + a.where + ")";
     s.ui.course_revealed = revealed;
     if (s.InLesson()) {
       RestoreRevealed(s, revealed[s.ui.course_lesson]);
@@ -382,7 +403,7 @@ void Reload(AppState& s) {
     }
     SetEvent(s, event);
     s.ui.title_card = card && s.InCourse();
-    s.ui.status = "reloaded " + s.ui.opened_path;
+    SetStatus(s, "reloaded " + s.ui.opened_path + shown);
   } else {
     s.ui.watched = watched;  // keep watching the file that failed, with what it holds now
     s.ui.unsaved = unsaved;  // the model still holds the edits
@@ -467,7 +488,7 @@ std::optional<view::CourseModel> CourseBeside(AppState& s, const std::filesystem
     view::CourseModel c = view::LoadCourseModel(file);
     if (c.FindLesson(lesson) >= 0) return c;
   } catch (const std::exception& e) {
-    s.ui.status = e.what();
+    SetStatus(s, e.what());
   }
   return std::nullopt;
 }
@@ -597,7 +618,7 @@ bool OpenFile(AppState& s, const std::string& path) {
     Watch(s, s.InCourse() ? s.model.course->course.lessons[static_cast<size_t>(s.ui.course_lesson)].path.string() : lesson_path);
   });
   if (!ok) return false;
-  if (std::exchange(s.ui.status_of_save, false)) s.ui.status.clear();  // "saved x.json" is not about this file
+  if (std::exchange(s.ui.status_of_save, false)) ClearStatus(s);  // "saved x.json" is not about this file
   // Recent files are absolute (and normal), so they open from any working folder.
   std::error_code ec;
   const std::string full = std::filesystem::absolute(path, ec).lexically_normal().string();

@@ -176,6 +176,38 @@ TEST(Editing, AChangeOnDiskNeverReplacesUnsavedEdits) {
   fs::remove_all(dir);
 }
 
+// An author saves a lesson whose question now asks at the end, where the answer is drawn: the reload's
+// status line names the step and the place, as blockwise-cli check does — never the number (the top
+// bar may be on the projector); moved back, the line is plain again.
+TEST(Editing, AReloadNamesAQuestionWhoseAnswerIsOnScreen) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("bw_edit_answer_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy(lessons_test::kRoot + "/lessons/examples", dir, fs::copy_options::recursive);
+  const fs::path file = dir / "my-first-lesson.json";
+  const auto e3_at = [&](const std::string& position) {
+    nlohmann::json d = nlohmann::json::parse(std::ifstream(file));
+    for (auto& st : d["steps"])
+      if (st["id"] == "EXAMPLE/e3") st["position"] = position;
+    std::ofstream(file, std::ios::trunc) << d.dump(1);
+  };
+  AppState s;
+  s.options.lang = "en";
+  ASSERT_TRUE(OpenFile(s, file.string())) << s.ui.error;
+  e3_at("end");
+  ReloadFromDisk(s);
+  ASSERT_TRUE(s.ui.error.empty()) << s.ui.error;
+  EXPECT_NE(s.ui.status.find("EXAMPLE/e3: the answer to its question is on screen while it is open (panel accumulator)"), std::string::npos)
+      << s.ui.status;
+  const std::string said = s.ui.status.substr(std::min(s.ui.status.size(), ("reloaded " + file.string()).size()));  // (the path may hold digits)
+  EXPECT_EQ(said.find("40"), std::string::npos) << "the line gives the answer away: " << said;
+  e3_at("update:2");
+  ReloadFromDisk(s);
+  EXPECT_EQ(s.ui.status, "reloaded " + file.string());
+  fs::remove_all(dir);
+}
+
 // A change on disk put off while edits were unsaved is not forgotten: once the edits are gone (the
 // step's way back to the shipped numbers), the newer file is loaded — and a reload that fails keeps
 // the edits and the question (the reviewer's cases).
