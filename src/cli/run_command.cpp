@@ -1,5 +1,5 @@
 // `blockwise-cli run`: loads a scenario file v1, runs the engine, prints each block's merge —
-// m, l, u (exact when the inputs are integers), the rescale factor, output so far — then the final
+// m, l, u (exact when the weights and values are integers; logits give decimals), the rescale factor, output so far — then the final
 // output beside the direct reference and the wrong average of block outputs, then the numerics
 // report (overflow, underflow, NaN). --json for machines; --strict exits 4 when the report is not
 // empty. Blocks and positions are numbered from 1, as in the app and the papers.
