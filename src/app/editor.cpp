@@ -134,7 +134,7 @@ void DrawEditor(AppState& s) {
   if (save) {
     ed.confirm_replace.clear();
     if (const std::string err = SaveScenarioAs(s, ed.save_path); err.empty()) {
-      s.ui.status = T(s, view::Str::saved) + " " + s.options.recent[0];
+      SetStatus(s, T(s, view::Str::saved) + " " + s.options.recent[0]);
       EditsSaved(s);  // a change on disk to the opened file loses nothing now (a put-off one loads)
       s.ui.status_of_save = true;
     } else {

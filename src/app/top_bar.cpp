@@ -136,7 +136,7 @@ void DrawErrorBanner(AppState& s) {
 void DrawStatus(AppState& s, float max_w) {
   if (s.ui.status.empty()) return;
   // A lesson's status follows the language switch (L) like everything else on screen.
-  if (const auto k = LessonStatus(s)) s.ui.status = view::UiText(*k, s.options.lang);
+  if (const auto k = LessonStatus(s)) SetLessonStatus(s, *k);
   ImGui::SameLine();
   // (At least a few characters: with no room at all the buttons take the next row, as before.)
   const std::string shown = ImGui::CalcTextSize(s.ui.status.c_str()).x <= max_w

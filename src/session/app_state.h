@@ -150,7 +150,10 @@ struct Transient {
   bool settings_dirty = false;   // options changed: save them
   double anim_start = -1;        // glfwGetTime() when the current event's transfer started animating
   Editor editor;
-  std::string status;            // last non-error message (export written, file reloaded, …)
+  std::string status;            // last non-error message (export written, file reloaded, …): written by SetStatus
+  // The lesson message the status shows ("end of the lesson", "reveal first"), by its key: set with
+  // the text by SetLessonStatus, cleared by SetStatus; LessonStatus reads it, never the text.
+  std::optional<view::Str> status_lesson;
   bool status_of_step = false;   // the status is about the step shown (→ at a trace's end): it goes with the step
   bool status_of_save = false;   // the status line says "saved …": another file opened clears it
   std::string opened_path;       // the file last opened (lesson or scenario): reloaded when it changes
@@ -344,9 +347,15 @@ std::string ApplyEdit(AppState& s, std::shared_ptr<const view::ScenarioModel> mo
 bool EditedNow(const AppState& s);
 // Back to the lesson's own numbers for the current step's scenario (the position kept).
 void RevertEdit(AppState& s);
-// The status line's lesson message ("end of the lesson", "reveal first"), in either language, if it
-// shows one: such a message clears at the next step and follows the language switch.
+// The status line's lesson message ("end of the lesson", "reveal first"), if it shows one (read from
+// `ui.status_lesson`): such a message clears at the next step and follows the language switch.
 std::optional<view::Str> LessonStatus(const AppState& s);
+// The status line says `text` (not a lesson message) / the lesson message `k` in the current language.
+void SetStatus(AppState& s, std::string text);
+void SetLessonStatus(AppState& s, view::Str k);
+// The status line says nothing (when it says the lesson message `k`: only then).
+void ClearStatus(AppState& s);
+void ClearLessonStatus(AppState& s, view::Str k);
 void Reveal(AppState& s);                  // R or the Reveal button: show the predict box's answer (not for a student of a locked class)
 // F5: the presenter notes window opens or closes. With one screen (`monitors` ≤ 1, a mirrored
 // projector) it would open over the projected picture, notes and answers in front of the class: the
