@@ -1,5 +1,6 @@
 // The main window's arrangement and the glyph texts; see panels.h.
 #include "app/panels.h"
+#include "app/diagram_layout.h"
 #include "session/shown.h"
 #include "app/widgets.h"
 
@@ -313,33 +314,11 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     DrawHelp(s);
     return painted;
   }
-  const auto* cur = s.Current();
-  view::LayoutInput in;
-  in.width = avail.x;
-  in.height = avail.y;
-  in.font_px = s.FontPx();  // physical: the logical setting × the content scale
-  in.chrome_px = fonts.chrome_px;
-  in.projector = s.options.projector;
-  in.presenter = s.ui.presenter;
-  in.heatmap = cur && cur->HeatmapAt(s.ui.event).has_value();
-  // A projector shows no empty panel: while the open question conceals every section (RC-T3/b0),
-  // the diagram and the step text take its width, and the panel comes back with the answer.
-  in.side = !(s.options.projector && PanelsNow(s).empty());
-  // A projector's table keeps its numbers whole at 24 px em: the panel widens for it (MASK/k3's six
-  // columns broke "0.7071" in two).
-  // So does a laptop's, at its own floor (MASK/k3's "0.7071" broke into "0.707 / 1" at 1280×720).
   const float display_h = ImGui::GetIO().DisplaySize.y;
-  in.side_min = PanelsLeastWidth(s, fonts, s.options.projector ? view::ProjectorFloors(display_h).text : view::DeskFloors(display_h).text);
-  view::Layout L = view::ComputeLayout(in);
-  // The scene is laid out for the whole diagram box (Ctrl + may use its spare height); what it then
-  // leaves unused goes to the step text below.
+  // The side panel's least width: its table's numbers whole at the floor (PanelsLeastWidth).
+  const float side_min = PanelsLeastWidth(s, fonts, FloorsFor(s, display_h).text);
+  view::Layout L = LayOutMainWindow(s, {avail.x, avail.y, fonts.chrome_px, side_min, display_h});
   const float text_scale = s.DiagramTextScale();
-  // (With the floors DrawDiagram paints at, for the boxes' sizes, and Noto Sans CJK's line over its em
-  // as designed, 1.448 — not the baked font's measured ratio, which differs a little between the
-  // desktop and the web edition and made their layouts, and so their text pages, differ.)
-  const view::LabelFloors label_floors = s.options.projector ? view::ProjectorFloors(display_h) : view::DeskFloors(display_h);
-  s.frame.SetSceneFrame({L.diagram.w, L.diagram.h, text_scale, s.options.projector, /*floors=*/true, label_floors.text, label_floors.key, 1.448f});
-  if (cur) view::GiveUnusedDiagramHeight(L, s.frame.Scene(s).width, s.frame.Scene(s).height);
   const auto place = [&](const view::Box& b) { ImGui::SetCursorPos(ImVec2(origin.x + b.x, origin.y + b.y)); };
 
   place(L.diagram);

@@ -1,5 +1,6 @@
-// The painter: turns a view::Scene (em units) into ImDrawList calls. The only place the diagram
-// touches ImGui. Returns where each rectangle landed in pixels (for --dump-scene and the tests).
+// The painter: turns a view::Scene (em units) and its labels' placement (view::PlaceLabels, decided
+// before painting: src/view/placement.h) into ImDrawList calls. The only place the diagram touches
+// ImGui. Returns where each rectangle, arrow and label landed in pixels (for --dump-scene and the tests).
 #pragma once
 
 #include <imgui.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "app/fonts.h"
+#include "view/placement.h"
 #include "view/scene.h"
 
 namespace bw::app {
@@ -60,14 +62,25 @@ struct Painted {
   float em = 0;           // pixels per em the scene was painted at
 };
 
-// Labels never collide: a rectangle's label and state word are fitted inside it (smaller, or left
-// out when they cannot be read); free texts and arrow labels move to the nearest free place that
-// overlaps no other label and no arrow. Text is never drawn outside the scene.
-// Paints `scene` with its top-left at `origin` (pixels) and 1 em = `em_px` pixels. Arrows are drawn
-// up to `arrow_progress` (0–1) of their length: the transfer animation.
-// `text_scale` (Ctrl ±: the base font over its default) enlarges the diagram's labels as far as
-// their boxes and free space allow; in a scene laid out for them (Scene::floors) no label is drawn under
-// `floors` (a shorter form, or none, instead). `highlight`: ids of rectangles the lesson step points at, drawn with a thick outline.
+// The fonts' metrics for view::PlaceLabels: the baked font nearest in size, scaled.
+class FontMetrics : public view::TextMetrics {
+ public:
+  explicit FontMetrics(const Fonts& fonts) : fonts_(fonts) {}
+  view::PxPoint Measure(float px, const std::string& text) const override;
+  float EmRatio() const override { return fonts_.em_ratio; }
+
+ private:
+  const Fonts& fonts_;
+};
+
+// Paints `scene` with its labels where `placed` put them (view::PlaceLabels: labels never collide,
+// and none is under the floors; its origin, em and highlights — the rectangles the lesson step points
+// at, drawn with a thick outline). Arrows are drawn up to `arrow_progress` (0–1) of their length: the
+// transfer animation.
+Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placement& placed, const Fonts& fonts,
+                   const view::Palette& palette, float arrow_progress = 1.0f);
+// Places the labels (view::PlaceLabels with FontMetrics(fonts): `scene` with its top-left at `origin`
+// (pixels), 1 em = `em_px` pixels, Ctrl ± `text_scale`, `floors`, `highlight`) and paints them.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
                    const view::Palette& palette, float arrow_progress = 1.0f,
                    const std::vector<std::string>& highlight = {}, float text_scale = 1.0f,

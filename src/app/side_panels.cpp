@@ -1,5 +1,6 @@
 // The diagram, the side-panel sections and the P heatmap; see panels.h.
 #include "app/panels.h"
+#include "app/diagram_layout.h"
 #include "session/shown.h"
 #include "app/widgets.h"
 
@@ -23,28 +24,13 @@ float PanelCtrlUndo(const AppState& s) {
 
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
                     float arrow_progress, float* label_px) {
-  const auto* cur = s.Current();
-  if (!cur) return {};
-  const auto pal = s.Palette();
-  // The scene as its builder laid it out for the frame the caller set (FrameCache::SetSceneFrame: the
-  // box and the Ctrl ± scale; a kind that does not use them leaves the enlarging to the painter).
-  const view::Scene scene = SceneNow(s);
-  // The scene fills its box (centred across it): its scale follows the window, not the font.
-  const float em = view::FitEm({0, 0, width, height}, scene.width, scene.height);
-  const float ts = text_scale / scene.text_scale;     // what is left for the painter to enlarge (or shrink: Ctrl −)
-  if (label_px) *label_px = em * 1.15f * text_scale;  // the largest label size the painter uses
-  ImVec2 origin = ImGui::GetCursorScreenPos();
-  origin.x += std::max(0.0f, (width - scene.width * em) / 2);
-  // The step's highlights apply at the step's own event (not while scrubbing away from it).
-  std::vector<std::string> highlight;
-  // (A lesson must not highlight its own question's answer: the lesson tests check MOE's.)
-  if (const auto* st = s.CurrentStep(); st && s.ui.event == s.model.lesson->EventOf(s.ui.step))
-    highlight = st->highlight;
-  // A projector's floors (issue 29), for the scenes laid out for them.
-  const float display_h = ImGui::GetIO().DisplaySize.y;
-  const view::LabelFloors floors = s.options.projector ? view::ProjectorFloors(display_h) : view::DeskFloors(display_h);
-  auto painted = PaintScene(ImGui::GetWindowDrawList(), scene, origin, em, fonts, pal, arrow_progress, highlight, ts, floors);
-  ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
+  if (!s.Current()) return {};
+  // Laid out and placed before painting (diagram_layout.h: the geometry test calls the same).
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const DiagramPlan plan = PlanDiagram(s, FontMetrics(fonts), {at.x, at.y, width, height}, text_scale, ImGui::GetIO().DisplaySize.y);
+  if (label_px) *label_px = plan.label_px;
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), plan.scene, plan.placement, fonts, s.Palette(), arrow_progress);
+  ImGui::Dummy(ImVec2(plan.scene.width * plan.placement.input.em, plan.scene.height * plan.placement.input.em));
   return painted;
 }
 
