@@ -39,8 +39,7 @@ void RequestGlyphs(AppState& s, const Fonts& fonts, std::set<unsigned>& tried) {
     if (tried.insert(c).second) s.ui.fonts_dirty = true;
 }
 
-const std::vector<std::string>& FolderTexts(const std::string& opened_path) {
-  static std::map<std::string, std::vector<std::string>> cache;
+const std::vector<std::string>& FolderTexts(FolderTextCache& cache, const std::string& opened_path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path folder = fs::path(opened_path).parent_path();

@@ -28,8 +28,8 @@ namespace platform {
 // content scale, kept inside its work area; web: the page's canvas), with its GL context current and
 // `state` as its user pointer. It wires only a dropped file (into OpenFile) and, on the desktop, the
 // content scale; the input callbacks (keys into the queue, mouse, scroll, characters, focus, refresh)
-// are main()'s, set after ImGui's GLFW backend. Null when no window can be opened (the reason is
-// printed on stderr).
+// are the app's (startup.cpp, InstallInputCallbacks), set after ImGui's GLFW backend. Null when no
+// window can be opened (the reason is printed on stderr).
 GLFWwindow* OpenWindow(int width, int height, bool vsync, AppState* state);
 // Calls `frame` once per frame until the window should close, then returns (desktop: a loop; web:
 // emscripten_set_main_loop — the browser owns the loop, so on the web this never returns).

@@ -496,7 +496,8 @@ namespace {
 // The first atlas holds the glyphs of the whole course: FolderTexts of one lesson lists the strings
 // of the other lessons beside it and of their scenarios (so opening MOE after RC-T3 rebuilds nothing).
 TEST(Glyphs, FolderTextsListTheOtherLessonsOfTheCourse) {
-  const auto& texts = FolderTexts((kRoot / "lessons" / "rc-t3.json").string());
+  FolderTextCache cache;
+  const auto& texts = FolderTexts(cache, (kRoot / "lessons" / "rc-t3.json").string());
   const auto has = [&](const std::string& needle) {
     return std::any_of(texts.begin(), texts.end(), [&](const std::string& t) { return t.find(needle) != std::string::npos; });
   };
@@ -504,8 +505,8 @@ TEST(Glyphs, FolderTextsListTheOtherLessonsOfTheCourse) {
   EXPECT_TRUE(has(moe["title"]["zh"].get<std::string>())) << "another lesson's title";
   nlohmann::json three = nlohmann::json::parse(std::ifstream(kRoot / "lessons" / "scenarios" / "three_blocks.json"));
   EXPECT_TRUE(has(three["title"]["zh"].get<std::string>())) << "a scenario's title";
-  EXPECT_EQ(&FolderTexts((kRoot / "lessons" / "moe.json").string()), &texts) << "read once per folder";
-  EXPECT_TRUE(FolderTexts((kRoot / "no-such-folder" / "x.json").string()).empty());
+  EXPECT_EQ(&FolderTexts(cache, (kRoot / "lessons" / "moe.json").string()), &texts) << "read once per folder";
+  EXPECT_TRUE(FolderTexts(cache, (kRoot / "no-such-folder" / "x.json").string()).empty());
 }
 
 // Issue 31, items 2 and 3: a sibling file in a lesson's folder crashed every lesson there — nested
@@ -517,7 +518,8 @@ TEST(Glyphs, AHostileSiblingFileCrashesNothing) {
   std::ofstream(dir / "deep.json") << std::string(100000, '[') << std::string(100000, ']');
   std::ofstream(dir / "nul.json") << R"({"t": "a\u0000b"})";
   std::ofstream(dir / "fine.json") << R"({"t": "乙丙丁"})";
-  const auto& texts = FolderTexts((dir / "rc-t3.json").string());
+  FolderTextCache cache;
+  const auto& texts = FolderTexts(cache, (dir / "rc-t3.json").string());
   EXPECT_NE(std::find(texts.begin(), texts.end(), "乙丙丁"), texts.end());
   for (const auto& t : texts) EXPECT_EQ(t.find('\0'), std::string::npos);
   // … and a text holding U+0000 that reaches the fonts another way still gets its atlas.
