@@ -50,6 +50,41 @@ view::PxPoint FontMetrics::Measure(float px, const std::string& text) const {
 
 namespace {
 
+// An arrow along `pts` (pixels), its head at the last point, drawn up to `progress` (0–1) of its length.
+void DrawArrow(ImDrawList* dl, std::vector<ImVec2> pts, ImU32 col, float em, float arrow_progress) {
+  const float thick = std::max(2.0f, 0.2f * em);
+  // While animating, the arrow grows along its path from the source (eased by the caller).
+  if (arrow_progress < 1.0f) {
+    float total = 0;
+    for (size_t i = 1; i < pts.size(); ++i) total += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    float left = std::max(total * arrow_progress, 1.0f);
+    std::vector<ImVec2> cut = {pts[0]};
+    for (size_t i = 1; i < pts.size() && left > 0; ++i) {
+      const float seg = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+      if (seg <= left) {
+        cut.push_back(pts[i]);
+        left -= seg;
+      } else {
+        const float t = left / seg;
+        cut.push_back({pts[i - 1].x + (pts[i].x - pts[i - 1].x) * t, pts[i - 1].y + (pts[i].y - pts[i - 1].y) * t});
+        left = 0;
+      }
+    }
+    pts = cut;
+    if (pts.size() < 2) return;
+  }
+  // Stop the shaft short of the tip so the head stays sharp.
+  const ImVec2 tip = pts.back(), prev = pts[pts.size() - 2];
+  const float len = std::max(1e-3f, std::hypot(tip.x - prev.x, tip.y - prev.y));
+  const ImVec2 dir{(tip.x - prev.x) / len, (tip.y - prev.y) / len};
+  const float head = 0.75f * em;
+  pts.back() = {tip.x - dir.x * head * 0.8f, tip.y - dir.y * head * 0.8f};
+  dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, thick);
+  const ImVec2 n{-dir.y, dir.x};
+  dl->AddTriangleFilled(tip, {tip.x - dir.x * head + n.x * head * 0.5f, tip.y - dir.y * head + n.y * head * 0.5f},
+                        {tip.x - dir.x * head - n.x * head * 0.5f, tip.y - dir.y * head - n.y * head * 0.5f}, col);
+}
+
 void DashedLine(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float thick, float dash) {
   const float len = std::hypot(b.x - a.x, b.y - a.y);
   if (len <= 0) return;
@@ -157,65 +192,21 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placeme
     layers.SetCurrentChannel(dl, 0);
     dl->AddCallback(fill_pass.begin, fill_pass.data);
   }
-  // Where each opaque rectangle's fill surely covers: inside it by its corner radius plus the
-  // anti-aliased edge. Nothing queued earlier is filled there (issue 16: with software GL every
-  // covered pixel costs a texture fetch and a blend; the scene's background and the HBM and SRAM
-  // panels under their tiles were half of a frame's fill), so the picture is the same pixel for pixel.
-  std::vector<ImRect> covers(scene.rects.size());  // empty where a fill covers nothing surely
-  const float margin = 0.15f * em + 2.0f;
-  for (size_t i = 0; i < scene.rects.size(); ++i) {
-    const auto& r = scene.rects[i];
-    if (r.fill.a < 255 || r.w * em < 4 * margin || r.h * em < 4 * margin) continue;
-    covers[i] = ImRect(P(r.x, r.y).x + margin, P(r.x, r.y).y + margin, P(r.x + r.w, r.y + r.h).x - margin, P(r.x + r.w, r.y + r.h).y - margin);
-  }
+  // Where the fills queued later surely cover (Placement::covers): nothing is filled there first.
   const auto covered_after = [&](size_t first) {  // by the fills queued from rects[first] on
     std::vector<ImRect> out;
     if (!pass && first > 0) return out;
-    for (size_t j = first; j < covers.size(); ++j)
-      if (covers[j].GetWidth() > 0) out.push_back(covers[j]);
+    for (size_t j = first; j < placed.covers.size(); ++j)
+      if (const view::PxBox& c = placed.covers[j]; c.x1 - c.x0 > 0) out.emplace_back(c.x0, c.y0, c.x1, c.y1);
     return out;
   };
   for (const ImRect& piece : UncoveredParts(ImRect(P(0, 0), P(scene.width, scene.height)), covered_after(0)))
     dl->AddRectFilled(piece.Min, piece.Max, ToImColor(scene.background));
 
-  const std::vector<float>& label_bottom = placed.label_bottom;  // (em) each rectangle's labels keep above it
-  // A fill joins the fills' pass only where that changes no pixel: everything an earlier rectangle
-  // draws besides its fill (border, hatch, labels) comes after the pass, so the fill must lie inside
-  // each earlier outlined rectangle it touches — off its border and rounded corners, below its
-  // labels, not on a hatch — and off every fill already drawn in order. Otherwise it is drawn in
-  // order (MOE/e4's red capacity line across the expert boxes' borders).
-  std::vector<size_t> outlined;  // rectangles so far with a border and labels
-  std::vector<ImRect> in_order;  // fills drawn in order so far (with their anti-aliased edge)
-  const auto in_fill_pass = [&](ImVec2 a, ImVec2 b) {
-    // Bounded work per frame: past 64 fills in order (never so far: MASK has 34), the rest follow
-    // them in order too — always the same picture, only without the cheaper shader.
-    if (in_order.size() >= 64) return false;
-    const ImRect box(a.x - 1, a.y - 1, b.x + 1, b.y + 1);
-    for (const ImRect& o : in_order)
-      if (o.Overlaps(box)) return false;
-    for (size_t i : outlined) {
-      const auto& o = scene.rects[i];
-      // Its border is stroked on its edge: half the stroke and the anti-aliased pixel lie outside
-      // (BWD/r2: dK_2's fill, 1.6 px below dK_1, touched dK_1's border).
-      const float stroke = std::max(1.0f, o.border_em * em), out = stroke / 2 + 1.0f;
-      const ImRect outer(P(o.x, o.y).x - out, P(o.x, o.y).y - out, P(o.x + o.w, o.y + o.h).x + out, P(o.x + o.w, o.y + o.h).y + out);
-      if (!outer.Overlaps(box)) continue;
-      const float inset = stroke + 1.0f + 0.05f * em;  // 0.05 em: the corners' arcs
-      const ImRect inner(P(o.x, o.y).x + inset, std::max(P(o.x, o.y).y + inset, P(0, label_bottom[i]).y), P(o.x + o.w, o.y + o.h).x - inset,
-                         P(o.x + o.w, o.y + o.h).y - inset);
-      if (o.hatched || !inner.Contains(box)) return false;
-    }
-    return true;
-  };
   for (size_t ri = 0; ri < scene.rects.size(); ++ri) {
     const auto& r = scene.rects[ri];
     const ImVec2 a = P(r.x, r.y), b = P(r.x + r.w, r.y + r.h);
-    if (in_fill_pass(a, b)) {
-      to_channel(0);
-    } else {
-      to_channel(1);
-      in_order.emplace_back(a.x - 1, a.y - 1, b.x + 1, b.y + 1);
-    }
+    to_channel(placed.fill_in_pass[ri] ? 0 : 1);  // (Placement::fill_in_pass)
     // Tiny tiles (a 64 × 64 grid): two triangles each, no rounding or border — thousands of them
     // must stay cheap to draw, and the gaps between them already separate them.
     if (b.x - a.x < 0.8f * em || b.y - a.y < 0.8f * em) {
@@ -225,7 +216,6 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placeme
     }
     FillAround(dl, a, b, ToImColor(r.fill), 0.15f * em, covered_after(ri + 1));
     to_channel(1);
-    outlined.push_back(ri);
     if (r.hatched) {  // diagonal hatch: the pattern that says "masked / not stored" without colour
       dl->PushClipRect(a, b, true);
       const float step = 0.6f * em;
@@ -267,42 +257,10 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placeme
 
   for (const auto& ar : scene.arrows) {
     if (ar.points.size() < 2) continue;
-    const ImU32 col = ToImColor(ar.color);
-    const float thick = std::max(2.0f, 0.2f * em);
     std::vector<ImVec2> pts;
     for (const auto& p : ar.points) pts.push_back(P(p.x, p.y));
     painted.arrows.push_back({ar.id, pts, ar.color});
-    // While animating, the arrow grows along its path from the source (eased by the caller).
-    if (arrow_progress < 1.0f) {
-      float total = 0;
-      for (size_t i = 1; i < pts.size(); ++i) total += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-      float left = std::max(total * arrow_progress, 1.0f);
-      std::vector<ImVec2> cut = {pts[0]};
-      for (size_t i = 1; i < pts.size() && left > 0; ++i) {
-        const float seg = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-        if (seg <= left) {
-          cut.push_back(pts[i]);
-          left -= seg;
-        } else {
-          const float t = left / seg;
-          cut.push_back({pts[i - 1].x + (pts[i].x - pts[i - 1].x) * t, pts[i - 1].y + (pts[i].y - pts[i - 1].y) * t});
-          left = 0;
-        }
-      }
-      pts = cut;
-      if (pts.size() < 2) continue;
-    }
-    // Stop the shaft short of the tip so the head stays sharp.
-    const ImVec2 tip = pts.back(), prev = pts[pts.size() - 2];
-    const float len = std::max(1e-3f, std::hypot(tip.x - prev.x, tip.y - prev.y));
-    const ImVec2 dir{(tip.x - prev.x) / len, (tip.y - prev.y) / len};
-    const float head = 0.75f * em;
-    pts.back() = {tip.x - dir.x * head * 0.8f, tip.y - dir.y * head * 0.8f};
-    dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), col, 0, thick);
-    const ImVec2 n{-dir.y, dir.x};
-    dl->AddTriangleFilled(tip, {tip.x - dir.x * head + n.x * head * 0.5f, tip.y - dir.y * head + n.y * head * 0.5f},
-                          {tip.x - dir.x * head - n.x * head * 0.5f, tip.y - dir.y * head - n.y * head * 0.5f}, col);
-
+    DrawArrow(dl, std::move(pts), ToImColor(ar.color), em, arrow_progress);
   }
   // Free texts and arrow labels over the arrows.
   for (const view::PlacedLabel* l : free_labels) {

@@ -289,6 +289,61 @@ bool PlaceFree(float px, PxPoint want, Color col, const std::string& text, const
   return false;
 }
 
+// Placement::covers and fill_in_pass (needs label_bottom).
+void FindOcclusion(const Scene& scene, Placement& out) {
+  const float em = out.input.em;
+  const auto P = [&](float x, float y) { return out.At(x, y); };
+  // Where each opaque rectangle's fill surely covers: inside it by its corner radius plus the
+  // anti-aliased edge. Nothing queued earlier is filled there (issue 16: with software GL every
+  // covered pixel costs a texture fetch and a blend; the scene's background and the HBM and SRAM
+  // panels under their tiles were half of a frame's fill), so the picture is the same pixel for pixel.
+  out.covers.assign(scene.rects.size(), PxBox{});
+  const float margin = 0.15f * em + 2.0f;
+  for (size_t i = 0; i < scene.rects.size(); ++i) {
+    const auto& r = scene.rects[i];
+    if (r.fill.a < 255 || r.w * em < 4 * margin || r.h * em < 4 * margin) continue;
+    out.covers[i] = {P(r.x, r.y).x + margin, P(r.x, r.y).y + margin, P(r.x + r.w, r.y + r.h).x - margin, P(r.x + r.w, r.y + r.h).y - margin};
+  }
+  // A fill joins the fills' pass only where that changes no pixel: everything an earlier rectangle
+  // draws besides its fill (border, hatch, labels) comes after the pass, so the fill must lie inside
+  // each earlier outlined rectangle it touches — off its border and rounded corners, below its
+  // labels, not on a hatch — and off every fill already drawn in order. Otherwise it is drawn in
+  // order (MOE/e4's red capacity line across the expert boxes' borders).
+  std::vector<size_t> outlined;  // rectangles so far with a border and labels
+  std::vector<PxBox> in_order;   // fills drawn in order so far (with their anti-aliased edge)
+  const auto in_fill_pass = [&](PxPoint a, PxPoint b) {
+    // Bounded work per frame: past 64 fills in order (never so far: MASK has 34), the rest follow
+    // them in order too — always the same picture, only without the cheaper shader.
+    if (in_order.size() >= 64) return false;
+    const PxBox box{a.x - 1, a.y - 1, b.x + 1, b.y + 1};
+    for (const PxBox& o : in_order)
+      if (o.Overlaps(box)) return false;
+    for (size_t i : outlined) {
+      const auto& o = scene.rects[i];
+      // Its border is stroked on its edge: half the stroke and the anti-aliased pixel lie outside
+      // (BWD/r2: dK_2's fill, 1.6 px below dK_1, touched dK_1's border).
+      const float stroke = std::max(1.0f, o.border_em * em), outside = stroke / 2 + 1.0f;
+      const PxBox outer{P(o.x, o.y).x - outside, P(o.x, o.y).y - outside, P(o.x + o.w, o.y + o.h).x + outside,
+                        P(o.x + o.w, o.y + o.h).y + outside};
+      if (!outer.Overlaps(box)) continue;
+      const float inset = stroke + 1.0f + 0.05f * em;  // 0.05 em: the corners' arcs
+      const PxBox inner{P(o.x, o.y).x + inset, std::max(P(o.x, o.y).y + inset, P(0, out.label_bottom[i]).y), P(o.x + o.w, o.y + o.h).x - inset,
+                        P(o.x + o.w, o.y + o.h).y - inset};
+      if (o.hatched || !inner.Contains(box)) return false;
+    }
+    return true;
+  };
+  out.fill_in_pass.assign(scene.rects.size(), false);
+  for (size_t ri = 0; ri < scene.rects.size(); ++ri) {
+    const auto& r = scene.rects[ri];
+    const PxPoint a = P(r.x, r.y), b = P(r.x + r.w, r.y + r.h);
+    out.fill_in_pass[ri] = in_fill_pass(a, b);
+    if (!out.fill_in_pass[ri]) in_order.push_back({a.x - 1, a.y - 1, b.x + 1, b.y + 1});
+    // Tiny tiles (a 64 × 64 grid) have no border or labels.
+    if (!(b.x - a.x < 0.8f * em || b.y - a.y < 0.8f * em)) outlined.push_back(ri);
+  }
+}
+
 }  // namespace
 
 Placement PlaceLabels(const Scene& scene, const TextMetrics& metrics, const PlaceInput& in) {
@@ -318,6 +373,7 @@ Placement PlaceLabels(const Scene& scene, const TextMetrics& metrics, const Plac
     for (const auto& t : scene.texts)
       if (t.x >= r.x && t.x < r.x + r.w && t.y >= r.y + 1.0f && t.y < r.y + r.h) label_bottom[i] = std::min(label_bottom[i], t.y);
   }
+  FindOcclusion(scene, out);
   // Each rectangle's labels, in the scene's order (a label is kept off the ones placed before it).
   // Tiny tiles (a 64 × 64 grid) carry none.
   for (size_t ri = 0; ri < scene.rects.size(); ++ri) {

@@ -1,5 +1,6 @@
 // Label placement before painting (issue 35, item 3): where each of a scene's labels goes on screen,
-// in pixels, and which are shortened or left out under the floors — plain data that the painter
+// in pixels, and which are shortened or left out under the floors, and the fills' occlusion (which
+// fill may go to the painter's fills' pass, where each surely covers) — plain data that the painter
 // (src/app/painter.cpp) only paints, and that --dump-scene and the geometry test read.
 //
 // Labels never collide: a rectangle's label and state word are fitted inside it (smaller, or left
@@ -66,6 +67,13 @@ struct Placement {
   // Each rectangle's labels keep above this y (em, scene units): the first rectangle inside it, or a
   // text laid out inside it (the accumulator's rows).
   std::vector<float> label_bottom;
+  // The fills' occlusion (issue 16), for the painter's fills' pass: where each opaque rectangle's fill
+  // surely covers (inside it by its corner radius plus the anti-aliased edge; an empty box where it
+  // covers nothing surely), and whether its fill may be queued in the pass, before everything else,
+  // without changing a pixel (it lies inside each earlier outlined rectangle it touches — off its
+  // border, corners, hatch and labels — and off every fill drawn in order before it).
+  std::vector<PxBox> covers;
+  std::vector<bool> fill_in_pass;
 
   PxPoint At(float x, float y) const { return {input.origin.x + x * input.em, input.origin.y + y * input.em}; }
   // The labels of rects[rect], or every free text and arrow label (rect = -1), in order.
