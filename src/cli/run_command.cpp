@@ -71,7 +71,11 @@ nlohmann::json TraceJson(const data::SingleQueryScenario& sc, const engine::Sing
 void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun& run) {
   const auto& p = run.problem;
   std::cout << sc.file << "  (" << engine::ToString(p.mode) << " mode, " << p.scores.size() << " positions, "
-            << run.BlockCount() << " blocks" << (run.exact ? ", exact rationals" : "") << ")\n";
+            << run.BlockCount() << " blocks" << (run.exact ? ", exact rationals" : "")
+            << (p.rescale_threshold ? ", conditional rescale (FA-4) with tau = " + view::FormatDouble(*p.rescale_threshold) + ": " +
+                                          std::to_string(run.rescales_skipped) + " of " + std::to_string(run.BlockCount()) + " merges kept m"
+                                    : "")
+            << ")\n";
   for (const auto& b : run.blocks) {
     const std::string j = std::to_string(b.block);
     auto q = view::StateQuantitiesAt(run, run.FindEvent("update:" + j));  // linear in blocks
@@ -79,7 +83,8 @@ void PrintText(const data::SingleQueryScenario& sc, const engine::SingleQueryRun
     std::cout << "block " << j << "  positions " << b.begin + 1 << ".." << b.end << "\n"
               << "  alone:        m_b = " << q.at("m_b@" + j) << "   l_b = " << q.at("l_b@" + j)
               << "   u_b = " << q.at("u_b@" + j) << "   u_b/l_b = " << q.at("local_output@" + j) << "\n"
-              << "  rescale:      old × " << q.at("alpha@" + j) << ", block × " << q.at("beta@" + j) << "\n"
+              << "  rescale:      old × " << q.at("alpha@" + j) << ", block × " << q.at("beta@" + j)
+              << (b.rescale_skipped ? "   (skipped: m_b - m <= tau, m kept)" : "") << "\n"
               << "  after merge:  m = " << q.at("m") << "   l = " << q.at("l") << "   u = " << q.at("u")
               << "   output so far = " << q.at("output_so_far") << "\n";
   }

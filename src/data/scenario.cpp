@@ -106,9 +106,18 @@ SingleQueryScenario ParseSingleQueryScenario(const nlohmann::json& doc, const st
   JsonReader r(file);
   SingleQueryScenario sc;
   sc.file = file;
-  sc.title = r.OpenScenario(doc, "single_query", 1, {"weights", "logits", "values", "block_sizes", "mode"});
+  sc.title = r.OpenScenario(doc, "single_query", 1, {"weights", "logits", "values", "block_sizes", "mode", "rescale_threshold"});
 
   sc.problem = ParseQueryProblem(r, doc);
+  // FlashAttention-4's conditional rescale (engine/online_softmax.h, MergeConditional): τ in natural-log units.
+  if (const auto it = doc.find("rescale_threshold"); it != doc.end()) {
+    const double tau = r.FiniteNumber(*it, "/rescale_threshold");
+    if (tau < 0) r.Fail("/rescale_threshold", "must be >= 0 (natural-log units), found " + it->dump());
+    if (sc.problem.mode != engine::SoftmaxMode::kStable)
+      r.Fail("/rescale_threshold", "needs \"mode\": \"stable\" (raw mode has no running max to keep)");
+    sc.problem.rescale_threshold = tau;
+    if (auto err = engine::Validate(sc.problem)) r.Fail("/" + err->field, err->reason);
+  }
   return sc;
 }
 
@@ -139,6 +148,7 @@ nlohmann::json SingleQueryScenarioToJson(const SingleQueryScenario& sc) {
   j["values"] = values;
   j["block_sizes"] = p.block_sizes;
   j["mode"] = engine::ToString(p.mode);
+  if (p.rescale_threshold) j["rescale_threshold"] = *p.rescale_threshold;
   return j;
 }
 

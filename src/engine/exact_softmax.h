@@ -14,8 +14,10 @@ namespace bw::engine {
 // The empty state: M = 0 (m = −∞), l = 0, u = 0 (d_v components).
 ExactState ExactEmpty(std::size_t d_v);
 // M' = max(M_a, M_b); l' = α l_a + β l_b; u' = α u_a + β u_b with α = M_a / M', β = M_b / M'
-// (0 for an empty part). alpha / beta may be null.
-ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha = nullptr, Rational* beta = nullptr);
+// (0 for an empty part). alpha / beta may be null. keep_reference: FlashAttention-4's skipped rescale
+// (online_softmax.h, MergeConditional) — M' = M_a, α = 1, β = M_b / M_a; the caller decides when.
+ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha = nullptr, Rational* beta = nullptr,
+                      bool keep_reference = false);
 // u / l, or zeros for the empty state.
 std::vector<Rational> ExactOutput(const ExactState& s);
 

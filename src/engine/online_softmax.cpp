@@ -25,6 +25,20 @@ SoftmaxState Merge(const SoftmaxState& a, const SoftmaxState& b, MergeFactors* f
   return out;
 }
 
+SoftmaxState MergeConditional(const SoftmaxState& a, const SoftmaxState& b, double tau, MergeFactors* factors, bool* skipped) {
+  assert(a.u.size() == b.u.size());
+  const bool skip = !a.IsEmpty() && !b.IsEmpty() && b.m > a.m && b.m - a.m <= tau;
+  if (skipped) *skipped = skip;
+  if (!skip) return Merge(a, b, factors);
+  const double beta = std::exp(b.m - a.m);   // ≤ e^τ: the block's weights against the kept reference
+  if (factors) *factors = {a.m, 1.0, beta};
+  SoftmaxState out;
+  out.m = a.m;
+  out.l = a.l + beta * b.l;
+  out.u = a.u + beta * b.u;
+  return out;
+}
+
 Eigen::VectorXd Output(const SoftmaxState& s) {
   if (s.l == 0.0) return Eigen::VectorXd::Zero(s.u.size());
   return s.u / s.l;

@@ -35,6 +35,15 @@ struct MergeFactors {
 // Merging two empty states yields the empty state (no NaN). a.u and b.u must have the same size.
 SoftmaxState Merge(const SoftmaxState& a, const SoftmaxState& b, MergeFactors* factors = nullptr);
 
+// FlashAttention-4's conditional rescale (Zadouri et al. 2025, "FlashAttention-4", §3 "online softmax
+// with conditional rescaling"; τ = log 256 there, in log2 units): the running state keeps its
+// reference m unless the block's max exceeds it by more than τ. A block whose max grows by at most τ
+// is merged with α = 1 and β = e^{m_b − m} (≤ e^τ, so nothing overflows) and m stays: the rescale of
+// (l, u) is skipped. o = u / l is unchanged — u and l share the one reference — only m is a stale
+// upper bound's stand-in. *skipped says whether this merge skipped a rescale the plain merge makes
+// (m_b > m, the state not empty). τ ≥ 0, finite; τ = 0 is Merge.
+SoftmaxState MergeConditional(const SoftmaxState& a, const SoftmaxState& b, double tau, MergeFactors* factors, bool* skipped);
+
 // o = u / l; an empty state (l = 0: every key masked) has no defined output and returns zeros —
 // callers flag such rows rather than show a NaN.
 Eigen::VectorXd Output(const SoftmaxState& s);

@@ -42,6 +42,12 @@ std::optional<ProblemError> Validate(const SingleQueryProblem& p) {
   if (sum != n)
     return ProblemError{"block_sizes", -1, "sizes sum to " + std::to_string(sum) + " but there are " +
                                                std::to_string(n) + " positions"};
+  if (p.rescale_threshold) {
+    if (p.mode != SoftmaxMode::kStable)
+      return ProblemError{"rescale_threshold", -1, "needs the stable mode (raw mode has no running max to keep)"};
+    if (!std::isfinite(*p.rescale_threshold) || *p.rescale_threshold < 0)
+      return ProblemError{"rescale_threshold", -1, "must be a finite number >= 0 (natural-log units)"};
+  }
   if (p.exact_weights && static_cast<int>(p.exact_weights->size()) != n)
     return ProblemError{"scores", -1, "exact copy has the wrong length"};
   return std::nullopt;
@@ -163,9 +169,9 @@ namespace {
 Rational ExactFactor(const Rational& M, const Rational& M_new) { return M == 0 ? Rational(0) : Rational(M / M_new); }
 }  // namespace
 
-ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha, Rational* beta) {
+ExactState ExactMerge(const ExactState& a, const ExactState& b, Rational* alpha, Rational* beta, bool keep_reference) {
   ExactState out;
-  out.M = std::max(a.M, b.M);
+  out.M = keep_reference ? a.M : std::max(a.M, b.M);
   const Rational f_a = ExactFactor(a.M, out.M), f_b = ExactFactor(b.M, out.M);
   out.l = f_a * a.l + f_b * b.l;
   out.u.resize(a.u.size());
@@ -211,7 +217,9 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
     step.all_masked = AllMasked(p, step.begin, step.end);
     step.local = LocalState(p, step.begin, step.end, p.mode, &run.numerics, static_cast<int>(j));
     step.before = state;
-    step.after = Merge(state, step.local, &step.factors);
+    step.after = p.rescale_threshold ? MergeConditional(state, step.local, *p.rescale_threshold, &step.factors, &step.rescale_skipped)
+                                     : Merge(state, step.local, &step.factors);
+    run.rescales_skipped += step.rescale_skipped ? 1 : 0;
     CheckMerge(step, run.numerics, static_cast<int>(j));
     step.local_output = Output(step.local);
     step.output_so_far = Output(step.after);
@@ -223,7 +231,8 @@ SingleQueryRun RunSingleQuery(const SingleQueryProblem& p) {
       QueryBlockStep::Exact ex;
       ex.local = ExactLocal(p, step.begin, step.end);
       ex.before = exact_state;
-      ex.after = ExactMerge(exact_state, ex.local, &ex.alpha, &ex.beta);
+      // (The exact state keeps the same reference where the double run kept it: one decision.)
+      ex.after = ExactMerge(exact_state, ex.local, &ex.alpha, &ex.beta, step.rescale_skipped);
       ex.local_output = ExactOutput(ex.local);
       ex.output_so_far = ExactOutput(ex.after);
       if (!ex.local.IsEmpty())

@@ -36,6 +36,10 @@ struct SingleQueryProblem {
   Eigen::MatrixXd values;         // (n × d_v)
   std::vector<int> block_sizes;   // each ≥ 1, summing to n
   SoftmaxMode mode = SoftmaxMode::kRaw;
+  // Stable mode only: FlashAttention-4's conditional rescale (online_softmax.h, MergeConditional) with
+  // this threshold τ ≥ 0 in natural-log units (weights: a block's max weight may reach e^τ times the
+  // kept reference before the state is rescaled). Unset: every merge rescales (FlashAttention-2).
+  std::optional<double> rescale_threshold;
   // Exact copies, present only when every weight and value is an integer (score_kind = kWeights).
   std::optional<std::vector<Rational>> exact_weights;               // n
   std::optional<std::vector<std::vector<Rational>>> exact_values;   // n × d_v
@@ -67,6 +71,9 @@ struct QueryBlockStep {
   SoftmaxState local;            // the block alone: m_b, l_b, u_b (raw mode: m_b = 0)
   SoftmaxState before, after;    // running state before and after merging this block
   MergeFactors factors;          // m', α = e^{m−m'} on the old state, β = e^{m_b−m'} on the block
+  // Conditional rescale (SingleQueryProblem::rescale_threshold): the block's max grew past the
+  // state's m by at most τ, so m stayed, α = 1 and β = e^{m_b − m} ≥ 1 (the FA-2 merge rescales here).
+  bool rescale_skipped = false;
   Eigen::VectorXd local_output;  // u_b / l_b — the block's own (partial) answer; 0 if l_b = 0
   Eigen::VectorXd output_so_far; // u' / l'; 0 while l' = 0 (see after.IsEmpty())
   struct Exact {
@@ -99,6 +106,7 @@ struct SingleQueryRun {
   bool all_masked = false;                 // every position masked by the input: output defined as 0, flagged
   // Every overflow, underflow and NaN of the blocked run (numerics.h), with its block and position.
   NumericsReport numerics;
+  int rescales_skipped = 0;                // blocks with rescale_skipped (0 without a threshold)
   struct Exact {
     std::vector<Rational> output, reference_output, average_of_block_outputs;
   };

@@ -56,11 +56,20 @@ float AddMergeStrip(Scene& sc, const engine::SingleQueryRun& run, int event, con
     const Rational* alpha = ex ? &ex->alpha : nullptr;
     const Rational* beta = ex ? &ex->beta : nullptr;
     const std::string a = Num(b.factors.alpha, alpha), be = Num(b.factors.beta, beta);
-    const std::vector<TextSpan> m_spans = {{"m\u2032 = max(", txt},
-                                           {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
-                                           {", ", txt},
-                                           {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
-                                           {") = " + LogNum(b.after.m, ex ? &ex->after.M : nullptr), txt}};
+    // FA-4's skipped rescale (engine: rescale_skipped): m′ is the kept m, not the max, and m_b − m ≤ τ
+    // says why — the formula "m′ = max(m, m_b)" would be false there.
+    const std::vector<TextSpan> m_spans =
+        b.rescale_skipped
+            ? std::vector<TextSpan>{{"m\u2032 = ", txt},
+                                    {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
+                                    {"  (", txt},
+                                    {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
+                                    {", m_b \u2212 m \u2264 \u03c4 = " + FormatDouble(*run.problem.rescale_threshold) + ")", txt}}
+            : std::vector<TextSpan>{{"m\u2032 = max(", txt},
+                                    {"m = " + LogNum(b.before.m, ex ? &ex->before.M : nullptr), st},
+                                    {", ", txt},
+                                    {"m_b = " + LogNum(b.local.m, ex ? &ex->local.M : nullptr), bl},
+                                    {") = " + LogNum(b.after.m, ex ? &ex->after.M : nullptr), txt}};
     const std::vector<TextSpan> ab_spans = {{"\u03b1 = e^(m\u2212m\u2032) = " + a, st},
                                             {"    ", txt},
                                             {"\u03b2 = e^(m_b\u2212m\u2032) = " + be, bl}};

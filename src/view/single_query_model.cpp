@@ -173,14 +173,16 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
   PanelSection acc;
   acc.id = "accumulator";
   acc.title = T(Str::panel_accumulator);
-  const std::string mode = T(run_.problem.mode == engine::SoftmaxMode::kRaw ? Str::mode_raw : Str::mode_stable);
+  const auto& tau = run_.problem.rescale_threshold;
+  const std::string mode = tau ? UiFormat(Str::mode_conditional, lang, {FormatDouble(*tau)})
+                               : T(run_.problem.mode == engine::SoftmaxMode::kRaw ? Str::mode_raw : Str::mode_stable);
   acc.rows.push_back({T(Str::mode), mode + (run_.exact ? "  \u00b7  " + T(Str::exact_note) : "")});
   const bool raw = run_.problem.mode == engine::SoftmaxMode::kRaw;  // raw: no maximum is subtracted, no m, no rescale
   const auto key = [](PanelRow r) {
     r.key = true;
     return r;
   };
-  if (!raw) acc.rows.push_back(key({"m", q.at("m")}));
+  if (!raw) acc.rows.push_back(key({tau ? T(Str::m_reference) : "m", q.at("m")}));
   acc.rows.push_back(key({"l", q.at("l")}));
   acc.rows.push_back(key({"u", q.at("u")}));
   acc.rows.push_back(key({T(Str::output_so_far), q.at("output_so_far")}));
@@ -193,7 +195,15 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
                                                                                    : T(raw ? Str::empty_state_raw : Str::empty_state)});
     // The factor answers "what happens to the old l and u?" (RC-T3/b1), and its name says "rescale":
     // the row is held back while a question is open. Raw mode never rescales.
-    if (!raw) acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", q.at("alpha@" + j), false, -1, true, true});
+    const bool skipped = run_.blocks[static_cast<size_t>(merged - 1)].rescale_skipped;
+    if (!raw)
+      acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")",
+                          q.at("alpha@" + j) + (skipped ? "  \u00b7  " + T(Str::rescale_skipped_note) : ""), false, -1, true, true});
+    if (tau) {  // FA-4: how many merges so far kept m (the output is the same: u and l share it)
+      int so_far = 0;
+      for (int b = 0; b < merged; ++b) so_far += run_.blocks[static_cast<size_t>(b)].rescale_skipped ? 1 : 0;
+      acc.rows.push_back({T(Str::rescales_skipped), std::to_string(so_far) + " / " + std::to_string(merged)});
+    }
     acc.rows.push_back({T(Str::block) + " " + j + (raw ? " (l_b, u_b)" : " (m_b, l_b, u_b)"),
                         (raw ? "" : q.at("m_b@" + j) + ", ") + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }

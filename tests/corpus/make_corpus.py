@@ -80,6 +80,12 @@ def bad(name, loader, base, pointer, value, reason, path=None):
 add("ok_v1", "scenario", V1, ok=True)
 add("ok_v1_vector_values", "scenario", V1VEC, ok=True)
 add("ok_v1_logits", "scenario", V1LOG, ok=True)
+# FlashAttention-4's conditional rescale: a threshold τ, stable mode only.
+V1TAU = dict(V1, mode="stable", rescale_threshold=0.7)
+add("ok_v1_rescale_threshold", "scenario", V1TAU, ok=True)
+bad("v1_rescale_threshold_negative", "scenario", V1TAU, "/rescale_threshold", -1, "must be >= 0")
+bad("v1_rescale_threshold_string", "scenario", V1TAU, "/rescale_threshold", "8", "expected a number")
+bad("v1_rescale_threshold_raw", "scenario", V1TAU, "/mode", "raw", "needs \"mode\": \"stable\"", path="/rescale_threshold")
 add("ok_v2", "scenario", V2, ok=True)
 add("ok_v2_key_padding", "scenario", V2PAD, ok=True)
 add("ok_v2_explicit_mask", "scenario", V2EXP, ok=True)
