@@ -40,16 +40,31 @@ nlohmann::json NewLesson(const std::string& id, const std::string& scenario_rel,
   };
   const std::string first = position("start", 0), last = position("end", m.EventCount() - 1);
   const bool output = m.NumberAt(m.FindPosition(first), "output").has_value();
+  // Placeholders the scenario has (a single query's {l} and {u}; another kind's first two names): a
+  // template that used {l} on an attention scenario failed its own check (a new author's try).
+  const auto at_first = m.QuantitiesAt(m.FindPosition(first)), at_last = m.QuantitiesAt(m.FindPosition(last));
+  std::vector<std::string> some;
+  for (const char* n : {"l", "u"})
+    if (at_first.count(n)) some.push_back(n);
+  for (const auto& [n, v] : at_first)
+    if (some.size() < 2 && std::find(some.begin(), some.end(), n) == some.end()) some.push_back(n);
+  std::string zh_some, en_some;
+  for (const auto& n : some) {
+    zh_some += (zh_some.empty() ? "" : "、") + ("{" + n + "}");
+    en_some += (en_some.empty() ? "" : ", ") + ("{" + n + "}");
+  }
+  const bool output_at_last = at_last.count("output") > 0;
   nlohmann::json step1 = {
       {"id", id + "/s1"},
       {"scenario", "main"},
       {"position", first},
       {"title", Text("第一步：先猜输出", "Step 1: predict the output")},
-      {"body", Text("这里写这一步讲什么。可以引用引擎算出的数，例如 {l}、{u}（blockwise-cli placeholders 列出全部）。",
-                    "Say what this step shows. Numbers come from the engine: {l}, {u} (blockwise-cli placeholders lists them all).")},
+      {"body", Text("这里写这一步讲什么。可以引用引擎算出的数" + (some.empty() ? "" : "，例如 " + zh_some) + "（blockwise-cli placeholders 列出全部）。",
+                    "Say what this step shows. Numbers come from the engine" + (some.empty() ? "" : ": " + en_some) +
+                        " (blockwise-cli placeholders lists them all).")},
       {"further", Text("想多讲一点时的补充：一个细节、一段推导或一个链接。", "More, for a class that asks: a detail, a derivation, a link.")},
       {"predict", Text("所有块处理完以后，写回的输出是多少？", "Once every block is processed, what output is written back?")},
-      {"answer", Text("输出 = {output}。", "The output is {output}.")},
+      {"answer", output_at_last ? Text("输出 = {output}。", "The output is {output}.") : Text("在这里写答案。", "Write the answer here.")},
       {"teacher_notes", Text("先让学生写下答案，再揭晓。", "Let the class write an answer down before the reveal.")},
       {"source", Text("来源与条件：写明出处、精度和假设。", "Source and conditions: where this comes from, the precision, the assumptions.")}};
   if (output) step1["check"] = {{"number", "output"}};
@@ -58,7 +73,8 @@ nlohmann::json NewLesson(const std::string& id, const std::string& scenario_rel,
       {"scenario", "main"},
       {"position", last},
       {"title", Text("最后：写回输出", "Last: the output is written back")},
-      {"body", Text("所有块都处理完了，写回的输出是 {output}。", "Every block has been processed; the output written back is {output}.")},
+      {"body", output_at_last ? Text("所有块都处理完了，写回的输出是 {output}。", "Every block has been processed; the output written back is {output}.")
+                              : Text("所有块都处理完了：这里写写回了什么。", "Every block has been processed: say what was written back.")},
       {"further", Text("揭晓之后可以补充的推导。", "A derivation to add here.")},
       {"teacher_notes", Text("和第一步学生猜的数对照。", "Compare with what the class predicted in step 1.")},
       {"source", Text("来源与条件：由引擎精确计算。", "Source and conditions: computed exactly by the engine.")}};

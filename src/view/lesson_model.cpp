@@ -225,11 +225,21 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
         if (scene.rects.size() > 8) rects += ", …";
         for (const auto& p : panels) sections += (sections.empty() ? "" : ", ") + p.id;
         std::string others;
-        if (sc.HeatmapAt(e)) others += std::string("; also: ") + kConcealHeatmap;
-        if (HasMergeStrip(scene)) others += std::string(others.empty() ? "; also: " : ", ") + kConcealStrip;
+        std::vector<std::string> names;   // every id that would do, for "did you mean"
+        for (const auto& rc : scene.rects) names.push_back(rc.id);
+        for (const auto& p : panels) names.push_back(p.id);
+        if (sc.HeatmapAt(e)) {
+          others += std::string("; also: ") + kConcealHeatmap;
+          names.push_back(kConcealHeatmap);
+        }
+        if (HasMergeStrip(scene)) {
+          others += std::string(others.empty() ? "; also: " : ", ") + kConcealStrip;
+          names.push_back(kConcealStrip);
+        }
+        const std::string near = NearestName(names, id);
         r.Fail(data::JsonPath(data::JsonPath(data::JsonPath("/steps", i), "conceal"), k),
-               "the scenario \"" + st.scenario + "\" has no scene rect or panel \"" + id + "\" at this step (rects: " + rects +
-                   "; panels: " + sections + others + ")");
+               "the scenario \"" + st.scenario + "\" has no scene rect or panel \"" + id + "\" at this step" +
+                   (near.empty() ? "" : "; did you mean \"" + near + "\"?") + " (rects: " + rects + "; panels: " + sections + others + ")");
       }
     }
     const std::string cp = data::JsonPath(data::JsonPath("/steps", i), "check");

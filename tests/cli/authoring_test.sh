@@ -84,6 +84,14 @@ PY
 [ $? -eq 2 ] && grep -q "lies outside the lesson's folder" "$T/err" || bad "lesson new with a scenario elsewhere: $(cat "$T/err")"
 [ -e "$T/N/other.json" ] && bad "a refused lesson new left a file"
 
+# lesson new on an attention scenario: its template names only placeholders that scenario has (it used
+# {l} and {u} and failed its own check).
+mkdir -p "$T/AT/scenarios"
+cp "$ROOT/assets/scenarios/attention_causal_small.json" "$T/AT/scenarios/"
+"$CLI" lesson new --id ATT --scenario "$T/AT/scenarios/attention_causal_small.json" -o "$T/AT/att.json" >/dev/null 2>"$T/err" \
+  || bad "lesson new on an attention scenario exited $? ($(cat "$T/err"))"
+"$CLI" check "$T/AT/att.json" >/dev/null 2>"$T/err" || bad "the attention template does not check: $(cat "$T/err")"
+
 # lesson ids: what highlight, conceal and panel can name at a step (the single query's written O is hbm.o).
 "$CLI" lesson ids "$ROOT/lessons/rc-t3.json" --step b3 >"$T/out" 2>"$T/err" || bad "lesson ids exited $? ($(cat "$T/err"))"
 grep -qP '^hbm\.o\t' "$T/out" || bad "lesson ids lacks hbm.o: $(head -c 400 "$T/out")"

@@ -401,6 +401,8 @@ bad("lesson_conceal_not_array", "lesson", CONCEAL, "/steps/0/conceal", "sram.acc
 bad("lesson_conceal_empty_id", "lesson", CONCEAL, "/steps/0/conceal/1", "", "a conceal id is empty")
 bad("lesson_conceal_twice", "lesson", CONCEAL, "/steps/0/conceal/1", "sram.acc", "is listed twice")
 bad("lesson_conceal_unknown", "lesson", CONCEAL, "/steps/0/conceal/1", "nope", "has no scene rect or panel \"nope\"")
+bad("lesson_conceal_near_miss", "lesson", CONCEAL, "/steps/0/conceal/1", "accumulater",
+    "has no scene rect or panel \"accumulater\" at this step; did you mean \"accumulator\"?")
 
 # ---- inputs the fuzzer found (scripts/fuzz; tests/fuzz/crashes/ keeps the raw input) ------------
 CRASHES = os.path.join(HERE, "..", "fuzz", "crashes")
@@ -582,7 +584,7 @@ BEYOND = {
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
         "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
-        "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown"],
+        "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown", "lesson_conceal_near_miss"],
     "bundle references (the main file among the files, a file that is also a folder, the files' own formats)": [
         "bundle_main_not_a_file", "bundle_file_and_folder", "bundle_in_bundle", "bundle_bad_scenario", "bundle_missing_scenario"],
 }
