@@ -50,11 +50,11 @@ std::string Num(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "+inf" : "-inf";
   char buf[64];
-#ifndef __EMSCRIPTEN__
+#if defined(__cpp_lib_to_chars)  // floating-point std::to_chars (libstdc++ 11 on; a feature, not a platform: issue 35 item 7)
   const auto r = std::to_chars(buf, buf + sizeof buf, x);
   return std::string(buf, r.ptr);
 #else
-  // The web edition's libc++ (LLVM 14) has no floating-point to_chars: the same rule spelled out —
+  // Without it (the web edition's libc++, LLVM 14, has none): the same rule spelled out —
   // the fewest significant digits that read back as x, fixed or scientific, whichever is shorter
   // (fixed on a tie).
   int p = 1;

@@ -11,7 +11,7 @@
 #include <chrono>
 #include <set>
 
-#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#if defined(__linux__)  // (not the web edition: Emscripten defines no __linux__)
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -46,7 +46,7 @@ AttentionModel::AttentionModel(data::AttentionScenario sc, ComparisonMode mode)
     compared_ = false;
     const bool background = mode == ComparisonMode::kBackground;
     pending_ = std::async(background ? std::launch::async : std::launch::deferred, [this, background] {
-#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#if defined(__linux__)
       // Below the interface thread: on two busy cores the first frames come before the comparison.
       if (background) setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
 #endif

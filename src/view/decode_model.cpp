@@ -69,8 +69,8 @@ GpuFigures Figures(const data::DecodeGpu& g) {
 }
 
 // A tile as every scene draws it; the givens (q) have no state and stand on the panel's colour.
-SceneRect Box(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, const std::string& lang,
-              std::string label) {
+SceneRect TileBox(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, const std::string& lang,
+                  std::string label) {
   SceneRect r = TileRect(std::move(id), x, y, w, h, s, p, std::move(label), StateWord(s, lang));
   if (s == TileState::kNone) r.fill = p.background;
   return r;
@@ -403,10 +403,10 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   sc.rects.push_back(PanelRect("sram", 0, kSramY, kW, kSramH, pal.panel_sram, pal));
   sc.texts.push_back({"sram.title", 0.5f, kSramY + 0.2f, 0.9f, pal.text, T(Str::dec_sram_title)});
 
-  sc.rects.push_back(Box("hbm.q", 0.6f, kTileY, kLeft - 1.2f, kTileH, TileState::kNone, pal, lang, "q"));
+  sc.rects.push_back(TileBox("hbm.q", 0.6f, kTileY, kLeft - 1.2f, kTileH, TileState::kNone, pal, lang, "q"));
   const bool written = ev.kind == DecodeEventKind::kWrite;
   const auto& ex_out = run_.exact ? &run_.exact->output : nullptr;
-  sc.rects.push_back(Box("hbm.o", 0.6f, kPartY, kLeft - 1.2f, kPartH, written ? TileState::kWritten : TileState::kNotWritten, pal,
+  sc.rects.push_back(TileBox("hbm.o", 0.6f, kPartY, kLeft - 1.2f, kPartH, written ? TileState::kWritten : TileState::kNotWritten, pal,
                          lang, written ? "O\n" + ShortVec(run_.output, ex_out) : "O"));
 
   // A tile's name; in a paged cache with the physical page it lies in (the block table's entry), so the
@@ -440,13 +440,13 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
       for (int k = 1; k <= s.tiles; ++k) {
         const int tile = s.first_tile + k;  // 1-based in the cache
         const int end = begin + q.block_sizes[static_cast<size_t>(tile) - 1];
-        sc.rects.push_back(Box("hbm.kv." + std::to_string(tile), x0 + (tw + 0.3f) * static_cast<float>(k - 1), kTileY, tw, kTileH,
+        sc.rects.push_back(TileBox("hbm.kv." + std::to_string(tile), x0 + (tw + 0.3f) * static_cast<float>(k - 1), kTileY, tw, kTileH,
                                tile_state(k), pal, lang, TileTitle(tile, begin, end) + "\n" + KeyInputs(q, exact, shown, begin, end, 4)));
         begin = end;
       }
     } else {
       const TileState st = held ? TileState::kInSram : merged == s.tiles ? TileState::kProcessed : merged ? TileState::kInSram : TileState::kPending;
-      sc.rects.push_back(Box("hbm.kv." + std::to_string(s.first_tile + 1), x0, kTileY, w, kTileH, st, pal, lang,
+      sc.rects.push_back(TileBox("hbm.kv." + std::to_string(s.first_tile + 1), x0, kTileY, w, kTileH, st, pal, lang,
                              "K/V " + std::to_string(s.first_tile + 1) + "\u2013" + std::to_string(s.first_tile + s.tiles)));
     }
     // Its partial output and lse in HBM.
@@ -456,7 +456,7 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
                          Lse(s.lse, s.exact_state ? &*s.exact_state : nullptr);
     TileState part_state = partial ? TileState::kWritten : TileState::kNotWritten;
     if (combined >= s.split) part_state = TileState::kProcessed;
-    sc.rects.push_back(Box("hbm.partial." + j, x0, kPartY, w, kPartH, part_state, pal, lang, part));
+    sc.rects.push_back(TileBox("hbm.partial." + j, x0, kPartY, w, kPartH, part_state, pal, lang, part));
     // Its thread block: the split's running (m, l, u) and its output so far.
     std::string label = UiFormat(Str::dec_split, lang, {j});
     TileState st = held ? TileState::kInSram : merged == 0 ? TileState::kPending : TileState::kProcessed;
@@ -468,7 +468,7 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
       label += "\nl = " + ShortScalar(b.after.l, ex ? &ex->after.l : nullptr);
       label += "\nO = " + ShortVec(b.output_so_far, ex ? &ex->output_so_far : nullptr);
     }
-    SceneRect r = Box("split." + j, x0, kSplitY, w, kSplitH, st, pal, lang, label);
+    SceneRect r = TileBox("split." + j, x0, kSplitY, w, kSplitH, st, pal, lang, label);
     if (held == 0 && merged == s.tiles && !partial && ev.kind != DecodeEventKind::kStart) r.sublabel = T(Str::dec_idle);
     sc.rects.push_back(r);
   }
@@ -484,7 +484,7 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
     comb += "\n" + line + "\nu / l = " + ShortVec(step.output_so_far, cx ? &cx->output_so_far : nullptr);
   }
   const TileState comb_state = combined == 0 ? TileState::kPending : combined == S ? TileState::kProcessed : TileState::kInSram;
-  sc.rects.push_back(Box("combine", 0.6f, kCombY, kW - 1.2f, kCombH, comb_state, pal, lang, comb));
+  sc.rects.push_back(TileBox("combine", 0.6f, kCombY, kW - 1.2f, kCombH, comb_state, pal, lang, comb));
   return sc;
 }
 
