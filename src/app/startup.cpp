@@ -104,12 +104,20 @@ std::optional<int> OpenFirstDocument(AppState& state, AppRun& run) {
     if (!state.ui.error.empty()) std::cerr << "error: " << state.ui.error << "\n";
     // Echoed as one escaped line, cut (an ESC sequence or a newline in the argument reached the
     // terminal raw: issue 31).
-    std::string lessons;
+    std::string lessons, steps;
     if (state.model.course)
       for (const auto& l : state.model.course->outlines) lessons += (lessons.empty() ? "" : ", ") + l.id;
-    const std::string reason = "no step \"" + data::LoadError::OneLine(args.step, 200) + "\" in " +
-                               (state.ui.opened_path.empty() ? asked : state.ui.opened_path) +
-                               (state.model.course ? " or its course " + state.model.course->course.file + " (lessons: " + lessons + ")" : std::string());
+    // A lesson on its own (a bundle's, a new author's): its step ids, as many as a line holds.
+    if (!state.model.course && state.model.lesson) {
+      const auto& all = state.model.lesson->lesson.steps;
+      for (size_t k = 0; k < all.size() && k < 12; ++k) steps += (steps.empty() ? "" : ", ") + all[k].id;
+      if (all.size() > 12) steps += ", \u2026";
+    }
+    // Named as asked: a bundle's lesson is opened from a folder of the temporary directory, which the
+    // reader never saw (a new author got "in /tmp/blockwise-bundle-…/maxup.json").
+    const std::string reason = "no step \"" + data::LoadError::OneLine(args.step, 200) + "\" in " + (asked.empty() ? state.ui.opened_path : asked) +
+                               (state.model.course ? " or its course " + state.model.course->course.file + " (lessons: " + lessons + ")" : std::string()) +
+                               (steps.empty() ? std::string() : " (steps: " + steps + ")");
     std::cerr << "error: " << reason << "\n";
     if (!args.link) return 2;
     LinkError(state, run, reason);

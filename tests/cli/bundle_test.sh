@@ -74,6 +74,14 @@ tb = [(t["region"], t["text"]) for t in b["drawn_texts"] if t["region"] != "top"
 assert ta == tb, "texts differ: " + str([x for x in ta if x not in tb][:3]) + " / " + str([x for x in tb if x not in ta][:3])
 print("the bundle draws RC-T3/b2 as the lesson does:", len(a["rects"]), "rects,", len(ta), "texts")
 PY
+  # A step the bundle does not have: the one line names the bundle as given (not the folder it was
+  # unpacked into) and the lesson's steps.
+  (cd "$T/alone" && xvfb-run -a -s "-screen 0 1280x800x24" "$APP" --no-settings --lang en --width 640 --height 480 \
+     --lesson rc-t3.bundle.json --step RC-T3/zz --screenshot "$T/nostep.png" >"$T/nostep.log" 2>&1)
+  rc=$?
+  [ $rc -eq 2 ] || bad "a step the bundle lacks: exit $rc, not 2"
+  grep -qF 'error: no step "RC-T3/zz" in rc-t3.bundle.json (steps: RC-T3/b0, RC-T3/b1' "$T/nostep.log" || bad "no step: $(cat "$T/nostep.log")"
+  grep -q 'blockwise-bundle' "$T/nostep.log" && bad "no step names the unpacked folder: $(cat "$T/nostep.log")"
   # lesson preview: every step, zh and en, before and after its reveal, and the contact sheet.
   "$CLI" lesson preview "$ROOT/lessons/examples/my-first-lesson.json" --out "$T/preview" --app "$APP" >"$T/out" 2>"$T/err" \
     || bad "lesson preview exited $? ($(head -c 400 "$T/err"))"
