@@ -21,6 +21,24 @@ const PlacedLabel* Placement::Find(const std::string& owner) const {
   return nullptr;
 }
 
+bool SegmentHitsBox(PxPoint a, PxPoint b, const PxBox& r) {
+  float t0 = 0, t1 = 1;
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float p[4] = {-dx, dx, -dy, dy};
+  const float q[4] = {a.x - r.x0, r.x1 - a.x, a.y - r.y0, r.y1 - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (q[i] < 0) return false;
+      continue;
+    }
+    const float t = q[i] / p[i];
+    if (p[i] < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 namespace {
 
 std::vector<std::string> Lines(const std::string& s) {
@@ -56,24 +74,6 @@ struct Placer {
   // Whether the box lies across a panel's border ("write O = u/l" was drawn across the HBM panel's edge).
   bool CrossesWall(const PxBox& box) const {
     return std::any_of(walls.begin(), walls.end(), [&](const PxBox& w) { return w.Overlaps(box) && !w.Contains(box); });
-  }
-  // Liang–Barsky clipping: does the segment a→b pass through the box?
-  static bool SegmentHitsBox(PxPoint a, PxPoint b, const PxBox& r) {
-    float t0 = 0, t1 = 1;
-    const float dx = b.x - a.x, dy = b.y - a.y;
-    const float p[4] = {-dx, dx, -dy, dy};
-    const float q[4] = {a.x - r.x0, r.x1 - a.x, a.y - r.y0, r.y1 - a.y};
-    for (int i = 0; i < 4; ++i) {
-      if (p[i] == 0) {
-        if (q[i] < 0) return false;
-        continue;
-      }
-      const float t = q[i] / p[i];
-      if (p[i] < 0) t0 = std::max(t0, t);
-      else t1 = std::min(t1, t);
-      if (t0 > t1) return false;
-    }
-    return true;
   }
   PxPoint Measure(float px, const std::string& s) const { return metrics.Measure(px, s); }
   void Record(PlacedLabel l, PxPoint pos, PxPoint size) {

@@ -27,6 +27,10 @@ struct PxBox {
   bool Overlaps(const PxBox& r) const { return r.y0 < y1 && r.y1 > y0 && r.x0 < x1 && r.x1 > x0; }
 };
 
+// Liang–Barsky clipping: does the segment a→b pass through the box? (Labels keep off arrow shafts;
+// the geometry test asks the same of the placed labels.)
+bool SegmentHitsBox(PxPoint a, PxPoint b, const PxBox& r);
+
 // The text measurements placement needs: the app's fonts (app::FontMetrics), or a test's stand-in.
 class TextMetrics {
  public:

@@ -85,21 +85,7 @@ ImVec2 Px(const view::Placement& p, view::ScenePoint q) {
 }
 
 bool SegmentHits(ImVec2 a, ImVec2 b, const ImRect& r) {
-  float t0 = 0, t1 = 1;
-  const float dx = b.x - a.x, dy = b.y - a.y;
-  const float p[4] = {-dx, dx, -dy, dy};
-  const float q[4] = {a.x - r.Min.x, r.Max.x - a.x, a.y - r.Min.y, r.Max.y - a.y};
-  for (int i = 0; i < 4; ++i) {
-    if (p[i] == 0) {
-      if (q[i] < 0) return false;
-      continue;
-    }
-    const float t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
-    if (t0 > t1) return false;
-  }
-  return true;
+  return view::SegmentHitsBox({a.x, a.y}, {b.x, b.y}, {r.Min.x, r.Min.y, r.Max.x, r.Max.y});
 }
 
 // Defects of the app this test found when it began to read the window's own layout (issue 35, item 3:
