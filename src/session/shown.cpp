@@ -167,8 +167,8 @@ std::string AwayFromStepLine(const AppState& s) {
 
 std::vector<VisibleText> VisibleTextsWhere(const AppState& s) {
   std::vector<VisibleText> out;
-  const auto add = [&](std::string where, const std::string& text) {
-    if (!text.empty()) out.push_back({std::move(where), text});
+  const auto add = [&](std::string where, const std::string& text, bool rect_label = false) {
+    if (!text.empty()) out.push_back({std::move(where), text, rect_label});
   };
   const ShownStep st = StepTextNow(s);
   add("step text", AwayFromStepLine(s));
@@ -186,15 +186,15 @@ std::vector<VisibleText> VisibleTextsWhere(const AppState& s) {
     add(where, sec.title);
     for (const auto& c : sec.columns) add(where, c);
     for (const auto& r : sec.rows) {
-      add(where, r.name);
+      add(where, r.name, true);   // (a row's name is its label: "2" is block 2)
       add(where, r.value);
     }
   }
   if (const auto* cur = s.Current()) {
     const auto scene = SceneNow(s);
     for (const auto& r : scene.rects) {
-      add("diagram " + r.id, r.label);
-      add("diagram " + r.id, r.sublabel);
+      add("diagram " + r.id, r.label, true);
+      add("diagram " + r.id, r.sublabel, true);
     }
     for (const auto& t : scene.texts) add(t.id.empty() ? "diagram" : "diagram " + t.id, t.text);
     for (const auto& a : scene.arrows) add("diagram arrow", a.label);
@@ -274,7 +274,21 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
           for (const std::string& token : numbers) {
             size_t digits = 0;
             for (char c : token) digits += (c >= '0' && c <= '9') ? 1 : 0;
-            if (digits < 2) continue;  // one digit ("2", "7") stands for too many other things on screen
+            // One digit ("2", "7") stands for too many things on screen — but not as a panel value's or a
+            // free text's only number ("3 skipped", "l: 4"): there it is the count a question asks for.
+            const bool value = !v.rect_label && (v.where.rfind("panel ", 0) == 0 || v.where.rfind("diagram", 0) == 0);
+            // … or a count with its word after it ("6 computed, 3 skipped").
+            const auto counted = [&] {
+              for (size_t at = v.text.find(token + " "); at != std::string::npos; at = v.text.find(token + " ", at + 1)) {
+                const size_t next = at + token.size() + 1;
+                const bool starts = at == 0 || !std::isdigit(static_cast<unsigned char>(v.text[at - 1]));
+                const unsigned char c = next < v.text.size() ? static_cast<unsigned char>(v.text[next]) : 0;
+                // a letter, or a CJK character (UTF-8 lead bytes E3–E9; not × or ≈, which are signs: "3 × 3")
+                if (starts && (std::isalpha(c) || (c >= 0xE3 && c <= 0xE9))) return true;
+              }
+              return false;
+            };
+            if (digits < 2 && !(value && (numbers.size() == 1 || counted()))) continue;
             if (CheckNumberAnswer(*q, token).verdict != view::CheckVerdict::kRight) continue;
             out.push_back({i, step.id, step.check->number, token, v.where, v.text, l, proj});
             found = true;

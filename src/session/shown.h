@@ -51,6 +51,7 @@ std::vector<std::string> VisibleTexts(const AppState& s);
 struct VisibleText {
   std::string where;
   std::string text;
+  bool rect_label = false;   // a label, not a value: a diagram rectangle's label or sublabel ("K/V 3"), a panel row's name
 };
 std::vector<VisibleText> VisibleTextsWhere(const AppState& s);
 
@@ -64,9 +65,11 @@ std::vector<std::string> NumbersIn(const std::string& text);
 // each number question of the open lesson, at its step with the question open, in zh and en, in
 // the window and in projector mode, the first number the engine draws (the diagram, the panels, the
 // timeline: VisibleTextsWhere less the step's own texts, which are the author's to read) that the
-// question's own check would take as right. Not looked at: numbers of one digit (a "7" on screen may
-// be a block count) and a label whose numbers, two or more, all equal a single-query scenario's input
-// weights or values ("w 3, 1 · v 30, 40": on screen from the start). Moves the lesson to its first step; keeps the language and mode.
+// question's own check would take as right. Not looked at: a label whose numbers, two or more, all
+// equal a single-query scenario's input weights or values ("w 3, 1 · v 30, 40": on screen from the
+// start); a number of one digit, except in a panel's value or a free diagram text where it is the
+// text's only number or a count with its word after it ("6 computed, 3 skipped": a count question's
+// answer) — never in a label ("K/V 3", block 2's row). Moves the lesson to its first step; keeps the language and mode.
 struct AnswerShown {
   int step = 0;
   std::string step_id;     // "N50/w1"

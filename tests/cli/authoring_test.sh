@@ -130,6 +130,20 @@ conceal_e3 end '["accumulator", "hbm.o"]'
 conceal_e3 end '["accumulator", "hbm.o", "strip"]'
 "$CLI" check "$T/A/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "concealed, it still does not check: $(cat "$T/err")"
 
+# A one-digit count is looked for where it is a count ("10 computed, 6 skipped"): MASK/k1 asks how many
+# tiles are skipped; moved to the end, where the comparison panel counts them, it is refused.
+mkdir -p "$T/M"
+cp -r "$ROOT/lessons/." "$T/M/"
+python3 - "$T/M/masks.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+next(s for s in d["steps"] if s["id"] == "MASK/k1")["position"] = "end"
+json.dump(d, open(sys.argv[1], "w", encoding="utf-8"), ensure_ascii=False)
+PY
+"$CLI" check "$T/M/masks.json" >/dev/null 2>"$T/err"
+[ $? -eq 3 ] && grep -q 'MASK/k1 asks for total_tiles_skipped, and its answer 6 is on screen .*(panel compare: ' "$T/err" \
+  || bad "a count answer on screen: $(cat "$T/err")"
+
 # The worked example of docs/authoring.md loads.
 "$CLI" check "$ROOT/lessons/examples/my-first-lesson.json" >/dev/null 2>"$T/err" || bad "the authoring example fails: $(cat "$T/err")"
 
