@@ -344,6 +344,14 @@ for (const [query, want] of [['lesson=NOPE&step=b2', 'no step "NOPE/b2"'], ['les
   if (!d.projector) fail('projector=1 did not switch the palette');
   await page.screenshot({ path: path.join(out, 'web-projector.png') });
   await page.close();
+  // A link's settings are for that visit (issue 32: after one projector=1 link every later visit
+  // stayed in projector mode): the next plain visit, in the same browser, is not in projector mode.
+  const { page: plain } = await open('lesson=RC-T3&step=b2&lang=zh');
+  await frames(plain, 4);
+  const p = await plain.evaluate(() => window.bw.dump());
+  console.log(`after a projector=1 link, a plain visit: projector ${p.projector}`);
+  if (p.projector) fail('a projector=1 link changed the next plain visit');
+  await plain.close();
 }
 }  // BW_CLASS_ONLY
 
