@@ -37,11 +37,11 @@ fi
 
 if has tests; then
   echo "== tests"
-  timeout 240 "$B/test_cuda_hopper" > "$OUT/tests.log" 2>&1; echo "test_cuda_hopper rc=$?"
+  timeout ${BW_TEST_TIMEOUT:-240} "$B/test_cuda_hopper" > "$OUT/tests.log" 2>&1; echo "test_cuda_hopper rc=$?"
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |^\[       OK \]|^\[  FAILED  \]|Failure|mismatch|Expected|Which is|L " "$OUT/tests.log" | head -60
   # every schedule (BW_HOPPER_SCHED 0, 1; 2 is the default above) on the fixed shapes
   for sc in 0 1; do
-    BW_HOPPER_SCHED=$sc timeout 100 "$B/test_cuda_hopper" --gtest_filter='CudaHopper.FixedShapes*:CudaHopper.Causal*' > "$OUT/tests_sched$sc.log" 2>&1
+    BW_HOPPER_SCHED=$sc timeout ${BW_TEST_TIMEOUT:-100} "$B/test_cuda_hopper" --gtest_filter='CudaHopper.FixedShapes*:CudaHopper.Causal*' > "$OUT/tests_sched$sc.log" 2>&1
     echo "test_cuda_hopper (BW_HOPPER_SCHED=$sc, fixed shapes + causal) rc=$? failures=$(grep -c Failure "$OUT/tests_sched$sc.log")"
   done
 fi
@@ -49,7 +49,7 @@ fi
 if has bench || has benchq; then
   echo "== bench"
   q=""; has benchq && q=quick
-  timeout 300 "$B/hopper_bench" grid $q > "$OUT/peer.jsonl" 2> "$OUT/peer.err"
+  timeout ${BW_BENCH_TIMEOUT:-300} "$B/hopper_bench" grid $q > "$OUT/peer.jsonl" 2> "$OUT/peer.err"
   echo "hopper_bench rc=$?"; tail -3 "$OUT/peer.err"; cat "$OUT/peer.jsonl"
   if [ -n "${BW_SCHED_SWEEP:-}" ]; then  # the other schedules, same binary, same call
     for sc in 0 1; do
