@@ -21,6 +21,7 @@ using nlohmann::json;
 namespace {
 
 const char* kTileFields[] = {"q_tile", "kv_tile", "smid", "t_start_ns", "t_end_ns", "bytes_loaded", "bytes_written", "flags", "head"};
+const char* kWarpPhaseFields[] = {"cta", "smid", "warpgroup", "phase", "q_tile", "kv_tile", "t_start_ns", "t_end_ns"};
 
 json TrafficJson(const TensorTraffic& t) {
   return json{{"read_elems", t.read_elems}, {"read_bytes", t.read_bytes}, {"write_elems", t.write_elems}, {"write_bytes", t.write_bytes}};
@@ -84,7 +85,64 @@ E ParseEnum(const std::string& s, const Reader& rd, const std::string& path, E l
   rd.Fail(path, "unknown value '" + s + "'");
 }
 
+// "warp_phases": [[cta, smid, warpgroup, "phase", q_tile, kv_tile, start, end], ...], each a range of
+// the sampled CTA's own clock; every index inside the problem's grid and the device (`t_r` counts Q
+// tiles of every head, as q_tile does).
+std::vector<WarpPhaseRecord> ReadWarpPhases(const json& j, const Reader& rd, const RunSummary& r, std::int64_t t_r_all,
+                                            std::int64_t t_c) {
+  std::vector<WarpPhaseRecord> out;
+  if (!j.contains("warp_phases")) return out;
+  const json& a = j.at("warp_phases");
+  if (!a.is_array()) rd.Fail("/warp_phases", "expected an array");
+  if (static_cast<std::int64_t>(a.size()) > kMaxRecordedWarpPhases)
+    rd.Fail("/warp_phases", std::to_string(a.size()) + " phases is above the limit of " + std::to_string(kMaxRecordedWarpPhases));
+  out.reserve(a.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const json& e = a[i];
+    const std::string path = "/warp_phases/" + std::to_string(i);
+    if (!e.is_array() || e.size() != 8) rd.Fail(path, "expected [cta, smid, warpgroup, phase, q_tile, kv_tile, t_start_ns, t_end_ns]");
+    std::int64_t v[8] = {};
+    for (int f = 0; f < 8; ++f) {
+      if (f == 3) continue;
+      if (!e[f].is_number_integer() || e[f].get<std::int64_t>() < 0) rd.Fail(path + "/" + std::to_string(f), "expected a non-negative integer");
+      v[f] = e[f].get<std::int64_t>();
+    }
+    if (!e[3].is_string()) rd.Fail(path + "/3", "expected a phase name");
+    WarpPhaseRecord w;
+    w.phase = ParseEnum(e[3].get<std::string>(), rd, path + "/3", WarpPhase::kIdle, WarpPhaseName);
+    const std::int64_t below[8] = {kMaxRecordedGrid, r.sm_count, 3, 1, t_r_all, t_c, INT64_MAX, INT64_MAX};
+    const char* what[8] = {"cta: above the largest grid", "smid: not an SM of the device", "warpgroup: not 0 (producer), 1 or 2 (consumers)", "",
+                           "q_tile: above the last Q tile", "kv_tile: above the last K/V tile", "", ""};
+    for (int f = 0; f < 6; ++f)
+      if (f != 3 && v[f] >= below[f])
+        rd.Fail(path + "/" + std::to_string(f), std::string(what[f]) + " (" + std::to_string(v[f]) + " \u2265 " + std::to_string(below[f]) + ")");
+    if (v[7] < v[6]) rd.Fail(path + "/7", "ends before it starts");
+    w.cta = (std::uint32_t)v[0];
+    w.smid = (std::uint32_t)v[1];
+    w.warpgroup = (std::uint8_t)v[2];
+    w.q_tile = (std::uint32_t)v[4];
+    w.kv_tile = (std::uint32_t)v[5];
+    w.t_start_ns = (std::uint64_t)v[6];
+    w.t_end_ns = (std::uint64_t)v[7];
+    out.push_back(w);
+  }
+  return out;
+}
+
 }  // namespace
+
+const char* WarpPhaseName(WarpPhase p) {
+  switch (p) {
+    case WarpPhase::kTmaIssue: return "tma_issue";
+    case WarpPhase::kTmaWait: return "tma_wait";
+    case WarpPhase::kWgmmaS: return "wgmma_s";
+    case WarpPhase::kSoftmax: return "softmax";
+    case WarpPhase::kWgmmaPV: return "wgmma_pv";
+    case WarpPhase::kWrite: return "write";
+    case WarpPhase::kIdle: return "idle";
+  }
+  return "?";
+}
 
 std::string RunToJson(const RunSummary& r) {
   std::uint64_t t0 = 0;
@@ -108,6 +166,8 @@ std::string RunToJson(const RunSummary& r) {
       {"t0_ns", t0},
       {"tile_fields", kTileFields},
   };
+  if (!r.kernel.empty()) head["problem"]["kernel"] = r.kernel;
+  if (!r.warp_phases.empty()) head["warp_phase_fields"] = kWarpPhaseFields;
   std::string s = head.dump(2);
   s.pop_back();  // the closing brace: tiles go one per line
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
@@ -118,7 +178,17 @@ std::string RunToJson(const RunSummary& r) {
     os << (i ? ",\n    [" : "\n    [") << t.q_tile << ',' << t.kv_tile << ',' << t.smid << ',' << (t.t_start_ns - t0) << ','
        << (t.t_end_ns - t0) << ',' << t.bytes_loaded << ',' << t.bytes_written << ',' << t.flags << ',' << t.head << ']';
   }
-  os << (r.tiles.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  os << (r.tiles.empty() ? "]" : "\n  ]");
+  if (!r.warp_phases.empty()) {
+    os << ",\n  \"warp_phases\": [";
+    for (size_t i = 0; i < r.warp_phases.size(); ++i) {
+      const WarpPhaseRecord& w = r.warp_phases[i];
+      os << (i ? ",\n    [" : "\n    [") << w.cta << ',' << w.smid << ',' << int{w.warpgroup} << ",\"" << WarpPhaseName(w.phase) << "\","
+         << w.q_tile << ',' << w.kv_tile << ',' << w.t_start_ns << ',' << w.t_end_ns << ']';
+    }
+    os << "\n  ]";
+  }
+  os << "\n}\n";
   return os.str();
 }
 
@@ -153,6 +223,10 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
                                 " cells is above the limit of " + std::to_string(kMaxRecordedGrid));
   r.mask = ParseEnum(rd.Str(p, "mask", "/problem"), rd, "/problem/mask", MaskKind::Explicit, MaskKindName);
   r.pace_ns = (std::uint64_t)rd.IntIn(p, "pace_ns", "/problem", 0, INT64_MAX);
+  if (p.contains("kernel")) {
+    r.kernel = rd.Str(p, "kernel", "/problem");
+    if (r.kernel.empty() || r.kernel.size() > 64) rd.Fail("/problem/kernel", "expected a kernel name of 1 to 64 characters");
+  }
   const json& t = rd.At(j, "timing", "");
   r.kernel_ms = rd.NonNegative(t, "kernel_ms", "/timing");
   r.tflops = rd.NonNegative(t, "tflops", "/timing");
@@ -205,6 +279,7 @@ RunSummary RunFromJson(const std::string& text, const std::string& source) {
     if (tr.t_end_ns < tr.t_start_ns) rd.Fail(path, "ends before it starts");
     r.tiles.push_back(tr);
   }
+  r.warp_phases = ReadWarpPhases(j, rd, r, t_r * r.heads, t_c);
   return r;
 }
 

@@ -12,6 +12,13 @@
 //     "tile_fields": ["q_tile","kv_tile","smid","t_start_ns","t_end_ns","bytes_loaded","bytes_written","flags","head"],
 //     "tiles": [[i, j, smid, start - t0, end - t0, loaded, written, flags, head], ...] }   // completion order
 // flags: bit 0 skipped (fully masked), bit 1 partially masked or tail. Times in ns relative to t0_ns.
+// Optional (issue 33; absent in the older recordings, which load as before): "problem"/"kernel" (the
+// kernel's name, 1–64 characters) and the sampled CTAs' warpgroup phases,
+//     "warp_phase_fields": ["cta","smid","warpgroup","phase","q_tile","kv_tile","t_start_ns","t_end_ns"],
+//     "warp_phases": [[cta, smid, warpgroup, "tma_issue|tma_wait|wgmma_s|softmax|wgmma_pv|write|idle",
+//                      i + head·T_r, j, start, end], ...]   // ns since that CTA's first stamp (SM clock)
+// The schema is schemas/gpu-run-v1.schema.json (tests/cuda/gpu_run_schema_agreement.py holds the two
+// to one set of cases). Keys the loader does not know are ignored, as the schema allows.
 #pragma once
 
 #include "cuda/gpu_types.h"
@@ -34,6 +41,7 @@ inline constexpr int kMaxRecordedHeadDim = 1024;              // d, d_v
 inline constexpr int kMaxRecordedHeads = 1 << 16;
 inline constexpr int kMaxRecordedTileSide = 1 << 16;          // b_r, b_c
 inline constexpr std::int64_t kMaxRecordedGrid = 1 << 20;     // tile-grid cells
+inline constexpr std::int64_t kMaxRecordedWarpPhases = 1 << 20;  // warp_phases entries
 // The largest recording read (shipped ones are under 1 MB; 64 MiB holds ~600 000 tile records).
 inline constexpr std::uintmax_t kMaxRecordingBytes = 64u << 20;
 // Reads a recording (data::ReadUserFile: a regular file, at most kMaxRecordingBytes; data::LoadError

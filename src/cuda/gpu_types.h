@@ -89,6 +89,23 @@ inline bool operator==(const Counters& a, const Counters& b) {
          a.tiles_total == b.tiles_total && a.tiles_skipped == b.tiles_skipped && a.rows_fully_masked == b.rows_fully_masked;
 }
 
+// One phase of one warpgroup in a sampled CTA of the Hopper kernel (issue 33), timed with the SM's own
+// clock (clock64, cycles since the CTA's first stamp) and converted to ns with the SM clock rate.
+enum class WarpPhase : std::uint8_t { kTmaIssue = 0, kTmaWait = 1, kWgmmaS = 2, kSoftmax = 3, kWgmmaPV = 4, kWrite = 5, kIdle = 6 };
+struct WarpPhaseRecord {
+  std::uint64_t t_start_ns = 0, t_end_ns = 0;  // since the sampled CTA's first stamp
+  std::uint32_t cta = 0;        // linear block index
+  std::uint32_t smid = 0;
+  std::uint32_t kv_tile = 0;    // j of the tile the phase belongs to (0 for the Q load and the write)
+  std::uint32_t q_tile = 0;     // i (plus head * T_r)
+  std::uint8_t warpgroup = 0;   // 0 = producer, 1 and 2 = consumers
+  WarpPhase phase = WarpPhase::kIdle;
+  std::uint8_t pad[6] = {};
+};
+static_assert(sizeof(WarpPhaseRecord) == 40, "shared with the GPU");
+// The phase's name in a recording ("tma_issue", "tma_wait", "wgmma_s", "softmax", "wgmma_pv", "write", "idle").
+const char* WarpPhaseName(WarpPhase p);
+
 // A whole run as the app shows it (and as assets/gpu/*.json stores it).
 struct RunSummary {
   std::string device_name;
@@ -102,6 +119,10 @@ struct RunSummary {
   double gbps = 0;                 // (HBM read + write bytes in the model) / time
   Counters counters;
   std::vector<TileRecord> tiles;   // in completion order when recorded live
+  // The kernel that ran ("fa2-mma", "hopper" …); empty in the recordings made before issue 33, whose
+  // kernel the algorithm names (every Algorithm value is a FlashAttention-2 design or the materialising path).
+  std::string kernel;
+  std::vector<WarpPhaseRecord> warp_phases;  // sampled CTAs' warpgroup phases; empty unless recorded (issue 33)
 };
 
 // A device's peak rates, for the roofline (issue 15). Vendor datasheet figures, dense (no sparsity):

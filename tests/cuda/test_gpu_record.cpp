@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -46,6 +47,45 @@ TEST(GpuRecord, JsonRoundTripsExactly) {
     EXPECT_EQ(back.tiles[i].t_end_ns, r.tiles[i].t_end_ns);
     EXPECT_EQ(back.tiles[i].smid, r.tiles[i].smid);
     EXPECT_EQ(back.tiles[i].flags, r.tiles[i].flags);
+  }
+}
+
+// Issue 33: the kernel's name and the sampled CTAs' warpgroup phases round-trip exactly (a synthetic
+// run, test data only); a recording without them writes neither key and reads back empty.
+TEST(GpuRecord, KernelAndWarpPhasesRoundTrip) {
+  RunSummary r = Sample();
+  r.kernel = "hopper";
+  const WarpPhase phases[] = {WarpPhase::kTmaIssue, WarpPhase::kTmaWait, WarpPhase::kWgmmaS, WarpPhase::kSoftmax,
+                              WarpPhase::kWgmmaPV, WarpPhase::kWrite, WarpPhase::kIdle};
+  for (int k = 0; k < 7; ++k) {
+    WarpPhaseRecord w;
+    w.cta = 1; w.smid = 3; w.warpgroup = static_cast<std::uint8_t>(k % 3); w.phase = phases[k];
+    w.q_tile = 1; w.kv_tile = static_cast<std::uint32_t>(k % 2); w.t_start_ns = 100u * k; w.t_end_ns = 100u * k + 70;
+    r.warp_phases.push_back(w);
+  }
+  const std::string text = RunToJson(r);
+  EXPECT_NE(text.find("\"warp_phases\": [\n    [1,3,0,\"tma_issue\",1,0,0,70],\n"), std::string::npos) << text;
+  const RunSummary back = RunFromJson(text);
+  EXPECT_EQ(back.kernel, "hopper");
+  ASSERT_EQ(back.warp_phases.size(), 7u);
+  for (size_t k = 0; k < 7; ++k) {
+    const auto &a = back.warp_phases[k], &b = r.warp_phases[k];
+    EXPECT_EQ(std::tie(a.cta, a.smid, a.warpgroup, a.phase, a.q_tile, a.kv_tile, a.t_start_ns, a.t_end_ns),
+              std::tie(b.cta, b.smid, b.warpgroup, b.phase, b.q_tile, b.kv_tile, b.t_start_ns, b.t_end_ns));
+  }
+  const std::string old = RunToJson(Sample());
+  EXPECT_EQ(old.find("warp_phases"), std::string::npos);
+  EXPECT_EQ(old.find("kernel\""), std::string::npos);
+  EXPECT_TRUE(RunFromJson(old).warp_phases.empty());
+  EXPECT_TRUE(RunFromJson(old).kernel.empty());
+  // A bad phase is refused at its path, with the reason.
+  std::string bad = text;
+  bad.replace(bad.find("\"softmax\""), 9, "\"rescale\"");
+  try {
+    RunFromJson(bad, "p.json");
+    ADD_FAILURE() << "accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("p.json: /warp_phases/3/3: unknown value 'rescale'"), std::string::npos) << e.what();
   }
 }
 

@@ -35,7 +35,7 @@ TEST(SchemaUrl, EverySchemasIdIsItsUrl) {
     EXPECT_EQ(s["$id"], SchemaUrl(name)) << name;
     ++n;
   }
-  EXPECT_EQ(n, 10);  // bundle, class-message, course, lesson and six scenario kinds
+  EXPECT_EQ(n, 11);  // bundle, class-message, course, lesson, six scenario kinds and the GPU recording
 }
 
 TEST(SchemaUrl, PortableRefs) {
