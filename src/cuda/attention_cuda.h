@@ -37,6 +37,7 @@ constexpr Tiling TensorCoreTiling(MaskKind mask) {
 struct Options {
   bool record_tiles = true;      // per-tile records (SM id, times, bytes)
   std::uint64_t pace_ns = 0;     // slow motion: each computed tile lasts at least this long (tiled kernels)
+  int warp_sample_ctas = 0;      // Hopper kernel only: log each warpgroup's phases in this many CTAs (hopper_cuda.h)
 };
 
 struct Output {

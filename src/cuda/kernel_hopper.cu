@@ -14,6 +14,9 @@
 // first consumer warpgroup's first thread only stamps each computed tile's start and end (%globaltimer)
 // into shared memory; after the consumers arrive on named barrier 1 the producer warpgroup writes every
 // record of the Q tile (sealed, device memory) and the CTA's counters (one atomicAdd per slot).
+// size-exception: one kernel with its three schedules and its host side; the device code is a single __global__
+// function whose roles (producer, two consumers) share barriers and registers, so splitting it into files
+// would scatter one pipeline. (issue 35: files ≤ 500 lines, functions ≤ 150, kernels excepted with a reason)
 #include "cuda/cuda_util.h"
 #include "cuda/hopper_cuda.h"
 #include "cuda/hopper_layout.h"
@@ -62,6 +65,30 @@ struct HopperArgs {
   TileRecord* records;
   unsigned long long* counters;
   unsigned v_lbo, v_sbo;  // V's descriptor offsets (MN-major): 16384 (next 64-column panel), 1024 (next 8 keys)
+  // Warp phases (null: off): CTAs whose linear index is a multiple of mark_every, mark_ctas of them, log
+  // each warpgroup's phase changes (SM clock) into marks[(slot * 3 + warpgroup) * mark_cap ...].
+  HopperWarpMark* marks;
+  HopperWarpCta* mark_ctas;
+  int mark_every, mark_slots, mark_cap;
+};
+
+// One warpgroup's phase log in a sampled CTA, kept by its lead thread (`out` null elsewhere): each mark is
+// the SM clock at which the warpgroup entered `phase` for tile j; the phase lasts until the next mark.
+struct PhaseLog {
+  HopperWarpMark* out = nullptr;
+  unsigned n = 0, cap = 0;
+  __device__ __forceinline__ void Mark(unsigned phase, int j) {
+    if (out != nullptr) {
+      if (n < cap) {
+        HopperWarpMark mk;
+        mk.clk = clock64();
+        mk.j = (unsigned)j;
+        mk.phase = phase;
+        out[n] = mk;
+      }
+      ++n;
+    }
+  }
 };
 
 __device__ __forceinline__ float FastExp2(float x) {
@@ -118,12 +145,26 @@ __global__ void __launch_bounds__(kThreads, 1)
     *masked_rows = 0;
     FenceBarrierInit();
   }
+  const int cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
+  const bool sampled = a.marks != nullptr && cta_lin % a.mark_every == 0 && cta_lin / a.mark_every < a.mark_slots;
+  const int mark_slot = sampled ? cta_lin / a.mark_every : 0;
+  if (sampled && tid == 0) {
+    HopperWarpCta& h = a.mark_ctas[mark_slot];
+    h.clk0 = clock64();
+    h.gt0 = dev::GlobalTimer();
+    h.cta = cta_lin;
+    h.q_tile = i_tile;
+    h.head = head;
+  }
   __syncthreads();
 
   if (warp < 4) {
     // ---------------- producer warpgroup
     RegDealloc<40>();
+    PhaseLog plog;
+    if (sampled && tid == 0) plog = PhaseLog{a.marks + (size_t)mark_slot * 3 * a.mark_cap, 0u, (unsigned)a.mark_cap};
     if (tid == 0) {
+      plog.Mark(kMarkTmaIssue, 0);
       PrefetchTensorMap(&tm_q);
       PrefetchTensorMap(&tm_k);
       PrefetchTensorMap(&tm_v);
@@ -134,7 +175,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int j = 0; j < a.t_c; ++j) {
         if (cls_row[j] == 0) continue;  // fully masked: never loaded
         const int s = n % S, round = n / S;
-        if (round > 0) MbarWait(empty(s), (round - 1) & 1);
+        if (round > 0) {
+          plog.Mark(kMarkIdle, j);  // the slot is still being read
+          MbarWait(empty(s), (round - 1) & 1);
+        }
+        plog.Mark(kMarkTmaIssue, j);
         MbarArriveExpectTx(full_k(s), kTile);  // line 6: K_j, V_j
 #pragma unroll
         for (int pn = 0; pn < kPanels; ++pn)
@@ -145,9 +190,11 @@ __global__ void __launch_bounds__(kThreads, 1)
           TmaLoad3d(SmemAddr(v_s + s * kTile + pn * kPanelBytes), &tm_v, full_v(s), pn * 64, j * kBc, head);
         ++n;
       }
+      plog.Mark(kMarkIdle, a.t_c - 1);  // every copy issued: waits for the consumers
     }
     __syncwarp();
     NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
+    if (tid == 0) plog.Mark(kMarkWrite, a.t_c - 1);
     const unsigned smid = dev::SmId();
     if (a.records) {
       // every record of this Q tile, written here, off the consumers' path: computed tiles from the stamps,
@@ -179,6 +226,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, kv, kv, (unsigned long long)rows_i * D,
                             (unsigned long long)rows_i, (unsigned long long)a.t_c, skipped, (unsigned long long)*masked_rows);
     }
+    if (sampled && tid == 0) {
+      plog.Mark(kMarkEnd, a.t_c - 1);
+      HopperWarpCta& h = a.mark_ctas[mark_slot];
+      h.clk1 = clock64();
+      h.gt1 = dev::GlobalTimer();
+      h.smid = smid;
+      h.count[0] = plog.n;
+    }
   } else {
     // ---------------- consumer warpgroups
     RegAlloc<232>();
@@ -192,6 +247,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int e = 0; e < D / 2; ++e) o[e] = 0.f;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
     int last_done = -1;  // the last tile j computed
+    PhaseLog clog;
+    if (sampled && wtid == 0) clog = PhaseLog{a.marks + ((size_t)mark_slot * 3 + wg + 1) * a.mark_cap, 0u, (unsigned)a.mark_cap};
+    clog.Mark(kMarkTmaWait, 0);  // Q_i landing
     MbarWait(q_bar, 0);
     if constexpr (kSched == 0) {
     int n = 0;
@@ -361,12 +419,19 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int s = n % S;
         const unsigned ph = (n / S) & 1;
         const int cls = cls_row[j], key0 = j * kBc, c_j = min(kBc, p.n_k - key0);
+        clog.Mark(kMarkWgmmaS, j);  // S_n = Q K_j^T finishing
         WgmmaWait<0>();
         FenceRegs(sc);
+        clog.Mark(kMarkSoftmax, j);  // mask, online softmax, O rescaled, P packed
         unsigned pa[kBc / 16][4];
         softmax(sc, cls, key0, c_j, pa);
-        if (kPP) NamedBarSync(my_bar, 256);
+        if (kPP) {
+          clog.Mark(kMarkIdle, j);  // the other warpgroup's turn
+          NamedBarSync(my_bar, 256);
+        }
+        clog.Mark(kMarkTmaWait, j);  // V_j landing
         MbarWait(full_v(s), ph);
+        clog.Mark(kMarkWgmmaPV, j);  // O += P V_j issued with S_{n+1}; waits for P V_j
         WgmmaFence();
 #pragma unroll
         for (int kc = 0; kc < kBc / 16; ++kc)
@@ -391,7 +456,9 @@ __global__ void __launch_bounds__(kThreads, 1)
       };
       if (n_total > 0) {
         if (kPP && wg == 1) NamedBarArrive(2, 256);  // warpgroup 0 takes the first turn
+        clog.Mark(kMarkIdle, j);
         if (kPP) NamedBarSync(my_bar, 256);           // critical section 0: S_0
+        clog.Mark(kMarkTmaWait, j);                   // K_0 landing, then S_0 issued
         WgmmaFence();
         issue_s(sc, 0, 0);
         WgmmaCommit();
@@ -402,6 +469,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       }
     }
     // O_i = diag(l)^-1 O, L_i = m + log l (lines 12-13); fully masked rows: O = 0, L = -inf, flagged
+    clog.Mark(kMarkWrite, last_done < 0 ? 0 : last_done);
     int masked_here = 0;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -425,6 +493,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     if (a.counters && masked_here) atomicAdd(masked_rows, masked_here);
     if (lead && a.records && last_done == a.t_c - 1) stamps[2 * last_done + 1] = dev::GlobalTimer();
+    if (clog.out != nullptr) {
+      clog.Mark(kMarkEnd, last_done < 0 ? 0 : last_done);
+      a.mark_ctas[mark_slot].count[wg + 1] = clog.n;
+    }
     NamedBarArrive(1, kThreads);
   }
 #endif
@@ -483,6 +555,10 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   pl.args.row_masked = row_masked;
   pl.args.records = records;
   pl.args.counters = counters;
+  pl.args.marks = nullptr;  // warp phases: RunHopper turns them on
+  pl.args.mark_ctas = nullptr;
+  pl.args.mark_every = 1;
+  pl.args.mark_slots = pl.args.mark_cap = 0;
   pl.args.v_lbo = hopper::kVLbo;
   pl.args.v_sbo = hopper::kGroupBytes;
   if (std::getenv("BW_HOPPER_VDESC_SWAP")) std::swap(pl.args.v_lbo, pl.args.v_sbo);  // bring-up check of the layout reading
@@ -529,6 +605,40 @@ void Launch(const HopperPlan& pl, cudaStream_t st) {
   }
 }
 
+// Device logs of the warp phases for `slots` CTAs spread evenly over a grid of `grid` CTAs (none when
+// slots <= 0): each warpgroup's log holds every tile's marks (producer 2, consumer 5 per tile) plus the
+// Q load, the write and the end.
+struct WarpMarkBufs {
+  int slots = 0, cap = 0, every = 1;
+  DevBuf marks, ctas;
+  WarpMarkBufs(int want, int grid, int t_c) {
+    slots = std::min(std::max(want, 0), grid);
+    if (slots <= 0) return;
+    cap = 8 + 6 * t_c;
+    every = grid / slots;
+    marks = DevBuf((size_t)slots * 3 * cap * sizeof(HopperWarpMark));
+    ctas = DevBuf((size_t)slots * sizeof(HopperWarpCta));
+    marks.Zero();
+    ctas.Zero();
+  }
+  void Attach(HopperPlan& pl) const {
+    if (slots <= 0) return;
+    pl.args.marks = marks.as<HopperWarpMark>();
+    pl.args.mark_ctas = ctas.as<HopperWarpCta>();
+    pl.args.mark_every = every;
+    pl.args.mark_slots = slots;
+    pl.args.mark_cap = cap;
+  }
+  std::vector<WarpPhaseRecord> Read(int t_r) const {
+    if (slots <= 0) return {};
+    std::vector<HopperWarpCta> hc((size_t)slots);
+    std::vector<HopperWarpMark> hm((size_t)slots * 3 * cap);
+    ctas.Download(hc.data(), hc.size() * sizeof(HopperWarpCta));
+    marks.Download(hm.data(), hm.size() * sizeof(HopperWarpMark));
+    return WarpPhasesFromMarks(hc, hm, cap, t_r);
+  }
+};
+
 }  // namespace
 }  // namespace detail
 
@@ -573,8 +683,10 @@ Output RunHopper(const Problem& p, const Options& opt) {
   MaskBuffers mb = UploadMask(p);
   DevProblem dp = MakeDevProblem(p, mb.dev);
   dp.d = dp.d_v = D;
-  const HopperPlan pl = MakePlan(dp, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(), rm.as<std::uint8_t>(),
-                                 opt.record_tiles ? rec.as<TileRecord>() : nullptr, cnt.as<unsigned long long>());
+  HopperPlan pl = MakePlan(dp, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(), rm.as<std::uint8_t>(),
+                           opt.record_tiles ? rec.as<TileRecord>() : nullptr, cnt.as<unsigned long long>());
+  WarpMarkBufs wm(opt.warp_sample_ctas, t_r * p.heads, t_c);
+  wm.Attach(pl);
   Events ev;
   ev.Record(0, nullptr);
   Launch(pl, nullptr);
@@ -594,6 +706,8 @@ Output RunHopper(const Problem& p, const Options& opt) {
     rec.Download(out.run.tiles.data(), n_rec * sizeof(TileRecord));
   }
   FillSummary(p, Algorithm::TensorCoreBf16, t, 0, ev.Ms(0, 1), out.run);
+  out.run.kernel = "hopper";
+  out.run.warp_phases = wm.Read(t_r);
   return out;
 }
 
@@ -620,8 +734,16 @@ PeerBenchResult PeerBench(const PeerBenchConfig& c) {
   DevProblem dp = MakeDevProblem(p, dev::MaskDev{static_cast<int>(p.mask.kind), c.n, c.n, nullptr, nullptr});
   dp.d = dp.d_v = D;
   unsigned long long* counters = c.counters ? cnt.as<unsigned long long>() : nullptr;
+  const int t_r = (c.n + t.b_r - 1) / t.b_r, t_c = (c.n + t.b_c - 1) / t.b_c;
+  if (!hopper && (c.records || c.warp_ctas > 0)) throw std::invalid_argument("PeerBench: records and warp phases are the Hopper kernel's here");
+  DevBuf rec(c.records ? (size_t)c.heads * t_r * t_c * sizeof(TileRecord) : 0);
+  WarpMarkBufs wm(c.warp_ctas, t_r * c.heads, t_c);
   HopperPlan pl{};
-  if (hopper) pl = MakePlan(dp, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(), rm.as<std::uint8_t>(), nullptr, counters);
+  if (hopper) {
+    pl = MakePlan(dp, q.ptr, k.ptr, v.ptr, dcls.as<std::uint8_t>(), o.ptr, lse.as<float>(), rm.as<std::uint8_t>(),
+                  c.records ? rec.as<TileRecord>() : nullptr, counters);
+    wm.Attach(pl);
+  }
   auto launch = [&] {
     if (hopper) Launch(pl, nullptr);
     else

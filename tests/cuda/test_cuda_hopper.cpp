@@ -10,6 +10,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <map>
 #include <random>
 #include <string>
 
@@ -153,6 +155,50 @@ TEST(CudaHopper, CausalSkipsTilesAboveTheDiagonal) {
   EXPECT_EQ(out.run.counters.tiles_skipped, 28);                         // 8 x 8 tiles, 28 above the diagonal
   EXPECT_EQ(out.run.counters.k.read_elems, (64 - 28) * 128LL * 128);      // 36 tiles of 128 keys x 128
   ExpectClose(p, out, Reference(p), 2e-2, "causal 1024");
+}
+
+// Warp phases of sampled CTAs: the same O (logging changes no arithmetic); each sampled CTA has all three
+// warpgroups; per consumer warpgroup one S wait, one softmax and one P V per computed tile, in time order
+// and never overlapping; the producer one issue per computed tile plus Q; all inside the CTA's span.
+TEST(CudaHopper, WarpPhasesLogEveryTileOfTheSampledCtas) {
+  REQUIRE_HOPPER();
+  std::mt19937 rng(34);
+  for (MaskKind k : {MaskKind::None, MaskKind::CausalTopLeft}) {
+    const Problem p = RandomProblem(rng, 1024, 1024, 128, 128, k, 4);
+    SCOPED_TRACE(Name(p));
+    Options plain, logged;
+    logged.warp_sample_ctas = 3;
+    const Output a = RunHopper(p, plain), b = RunHopper(p, logged);
+    ASSERT_EQ(a.o.size(), b.o.size());
+    for (size_t e = 0; e < a.o.size(); ++e) ASSERT_EQ(std::memcmp(&a.o[e], &b.o[e], 4), 0) << "O differs at " << e;
+    EXPECT_TRUE(a.run.warp_phases.empty());
+    const Tiling t = kHopperTiling;
+    const int t_r = (p.n_q + t.b_r - 1) / t.b_r, t_c = (p.n_k + t.b_c - 1) / t.b_c;
+    const auto cls = ClassifyTiles(p, t);
+    std::map<std::uint32_t, std::vector<const WarpPhaseRecord*>> per;  // key cta * 3 + warpgroup
+    for (const WarpPhaseRecord& r : b.run.warp_phases) per[r.cta * 3 + r.warpgroup].push_back(&r);
+    ASSERT_EQ(per.size(), 9u) << "3 CTAs x 3 warpgroups";
+    for (const auto& [key, rs] : per) {
+      const int wg = key % 3, i = rs.front()->q_tile % t_r;
+      int computed = 0;
+      for (int j = 0; j < t_c; ++j) computed += cls[(size_t)i * t_c + j] != 0;
+      std::map<WarpPhase, int> n;
+      for (size_t x = 0; x < rs.size(); ++x) {
+        ++n[rs[x]->phase];
+        EXPECT_LE(rs[x]->t_start_ns, rs[x]->t_end_ns);
+        if (x > 0) EXPECT_LE(rs[x - 1]->t_end_ns, rs[x]->t_start_ns) << "warpgroup " << wg << " phases overlap";
+        EXPECT_LT(rs[x]->t_end_ns, 10'000'000u) << "a phase past 10 ms: the clock conversion is off";
+      }
+      if (wg == 0) {
+        EXPECT_EQ(n[WarpPhase::kTmaIssue], computed + 1) << "Q and every computed K_j, V_j";
+      } else {
+        EXPECT_EQ(n[WarpPhase::kWgmmaS], computed);
+        EXPECT_EQ(n[WarpPhase::kSoftmax], computed);
+        EXPECT_EQ(n[WarpPhase::kWgmmaPV], computed);
+        EXPECT_EQ(n[WarpPhase::kWrite], 1);
+      }
+    }
+  }
 }
 
 TEST(CudaHopper, RejectsWhatItCannotRun) {
