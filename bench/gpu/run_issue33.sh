@@ -5,13 +5,13 @@
 # Binaries come prebuilt in .devbuild/ (bench/gpu/build_here.sh). Results go to $OUT: sass.txt,
 # tests.log, sanitizer.log, peer.jsonl, sdpa_peer.jsonl, ncu/*.csv, packed into $OUT/issue33_results.tgz
 # (BW_NO_PACK=1 leaves them loose). BW_SCHED_SWEEP=1 also benchmarks schedules 0 and 1 of the Hopper kernel.
-# Usage: bench/gpu/run_issue33.sh [steps...]   steps: probe sass tests sanitizer bench benchq sdpa sdpaq ncu
-#   (default: probe sass tests bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only, sdpaq with FlexAttention)
+# Usage: bench/gpu/run_issue33.sh [steps...]   steps: probe sass tests record sanitizer bench benchq sdpa sdpaq ncu
+#   (default: probe sass tests record bench sdpa ncu sanitizer; benchq / sdpaq: N 4096 and 8192 only, sdpaq with FlexAttention)
 set -u
 B=${BW_DEVBUILD:-.devbuild}
 OUT=${OUT:-${TMPDIR:-/tmp}/out}
 mkdir -p "$OUT"
-steps=${*:-probe sass tests bench sdpa ncu sanitizer}
+steps=${*:-probe sass tests record bench sdpa ncu sanitizer}
 has() { [[ " $steps " == *" $1 "* ]]; }
 export PYTHONUNBUFFERED=1
 echo "== start $(date -u +%FT%TZ)"
@@ -44,6 +44,17 @@ if has tests; then
     BW_HOPPER_SCHED=$sc timeout ${BW_TEST_TIMEOUT:-100} "$B/test_cuda_hopper" --gtest_filter='CudaHopper.FixedShapes*:CudaHopper.Causal*' > "$OUT/tests_sched$sc.log" 2>&1
     echo "test_cuda_hopper (BW_HOPPER_SCHED=$sc, fixed shapes + causal) rc=$? failures=$(grep -c Failure "$OUT/tests_sched$sc.log")"
   done
+fi
+
+if has record; then  # GPU-panel recordings with warp phases (4 sampled CTAs), for the app and the FA-3 lesson
+  echo "== record"
+  mkdir -p "$OUT/rec"
+  for c in "8192 128 0 4" "8192 128 1 4"; do
+    set -- $c
+    timeout 60 "$B/hopper_bench" record $1 $2 $3 $4 4 "$OUT/rec/recorded_run_h200_hopper_bf16_n$1_d$2_$([ $3 = 1 ] && echo causal_top_left || echo none).json"
+    echo "record rc=$?"
+  done
+  for f in "$OUT"/rec/*.json; do python3 bench/gpu/warp_table.py "$f"; done
 fi
 
 if has bench || has benchq; then
