@@ -49,9 +49,10 @@ fi
 if has record; then  # GPU-panel recordings with warp phases (4 sampled CTAs), for the app and the FA-3 lesson
   echo "== record"
   mkdir -p "$OUT/rec"
+  card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($2)}')  # h200, h100
   for c in "8192 128 0 4" "8192 128 1 4"; do
     set -- $c
-    timeout 60 "$B/hopper_bench" record $1 $2 $3 $4 4 "$OUT/rec/recorded_run_h200_hopper_bf16_n$1_d$2_$([ $3 = 1 ] && echo causal_top_left || echo none).json"
+    timeout 60 "$B/hopper_bench" record $1 $2 $3 $4 4 "$OUT/rec/recorded_run_${card:-gpu}_hopper_bf16_n$1_d$2_$([ $3 = 1 ] && echo causal_top_left || echo none).json"
     echo "record rc=$?"
   done
   for f in "$OUT"/rec/*.json; do python3 bench/gpu/warp_table.py "$f"; done
