@@ -51,15 +51,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   sc.height = kH;
   sc.floors = floors;
   sc.background = pal.background;
-  const auto panel = [&](std::string id, float x, float w, Color fill) {
-    SceneRect r;
-    r.id = std::move(id);
-    r.x = x, r.y = 0, r.w = w, r.h = kH;
-    r.fill = fill;
-    r.border = pal.border;
-    r.border_em = pal.line_em;
-    sc.rects.push_back(r);
-  };
+  const auto panel = [&](std::string id, float x, float w, Color fill) { sc.rects.push_back(PanelRect(std::move(id), x, 0, w, kH, fill, pal)); };
   panel("hbm", 0, kHbmW, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
   sc.texts.push_back({"hbm.title", floors ? 0.4f : 0.6f, floors ? 0.2f : 0.5f, floors ? 1.0f : 1.15f, pal.text,
@@ -68,19 +60,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
                       T(floors ? Str::sram_title_short : Str::sram_title)});
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
-    SceneRect r;
-    r.id = std::move(id);
-    r.x = x, r.y = y, r.w = w, r.h = h;
-    r.state = s;
-    const TileStyle style = Style(s, pal);
-    r.fill = style.fill;
-    r.border = pal.border;
-    r.border_em = h < 0.8f ? 0.03f : pal.line_em * 0.6f;
-    r.hatched = style.hatched && h >= 0.9f;
-    r.dashed = style.dashed && h >= 0.8f;
-    if (h >= 1.1f && w >= 1.6f) r.label = std::move(label);
-    if (h >= 2.2f && s != TileState::kNone) r.sublabel = ShortStateWord(s, lang);
-    return r;
+    return TileRect(std::move(id), x, y, w, h, s, pal, std::move(label), ShortStateWord(s, lang), kGridCell);
   };
   const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
 

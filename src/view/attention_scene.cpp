@@ -54,15 +54,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   sc.height = kH;
   sc.background = pal.background;
   sc.floors = any_floors;
-  const auto panel = [&](std::string id, float x, float w, Color fill) {
-    SceneRect r;
-    r.id = std::move(id);
-    r.x = x, r.y = 0, r.w = w, r.h = kH;
-    r.fill = fill;
-    r.border = pal.border;
-    r.border_em = pal.line_em;
-    sc.rects.push_back(r);
-  };
+  const auto panel = [&](std::string id, float x, float w, Color fill) { sc.rects.push_back(PanelRect(std::move(id), x, 0, w, kH, fill, pal)); };
   panel("hbm", 0, tiled ? kHbmW : kHbmW + kMidW + 1, pal.panel_hbm);
   panel("sram", kSramX, kSramW, pal.panel_sram);
   sc.texts.push_back({"hbm.title", 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::hbm_title, lang)});
@@ -88,18 +80,7 @@ Scene AttentionModel::BuildScene(int e, const std::string& lang, const Palette& 
   }
 
   const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
-    SceneRect r;
-    r.id = std::move(id);
-    r.x = x, r.y = y, r.w = w, r.h = h;
-    r.state = s;
-    const TileStyle style = Style(s, pal);
-    r.fill = style.fill;
-    r.border = pal.border;
-    r.border_em = h < 0.8f ? 0.03f : pal.line_em * 0.6f;
-    r.hatched = style.hatched && h >= 0.9f;  // tiny cells: the flat masked colour reads better
-    r.dashed = style.dashed && h >= 0.8f;
-    if (h >= 1.1f && w >= 1.6f) r.label = std::move(label);
-    return r;
+    return TileRect(std::move(id), x, y, w, h, s, pal, std::move(label), "", kGridCell);
   };
 
   // HBM columns: Q (T_r blocks), K, V (T_c), O and L (T_r); FA-1 keeps m, l in HBM instead of L.

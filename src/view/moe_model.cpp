@@ -151,15 +151,7 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   sc.floors = fl;
   sc.background = pal.background;
   const auto box = [&](std::string id, float x, float y, float w, float h, Color fill, TileState st = TileState::kNone) {
-    SceneRect r;
-    r.id = std::move(id);
-    r.x = x, r.y = y, r.w = w, r.h = h;
-    r.fill = fill;
-    r.border = pal.border;
-    r.border_em = pal.line_em * 0.6f;
-    r.state = st;
-    r.hatched = st == TileState::kMasked;
-    return r;
+    return BoxRect(std::move(id), x, y, w, h, fill, pal, st);
   };
   const auto state_fill = [&](TileState s) { return Style(s, pal).fill; };
 

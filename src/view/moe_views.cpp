@@ -29,18 +29,6 @@ std::string FormatFlops(const engine::BigInt& z) {
 
 namespace {
 
-SceneRect BoxRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& pal, TileState st = TileState::kNone) {
-  SceneRect r;
-  r.id = std::move(id);
-  r.x = x, r.y = y, r.w = w, r.h = h;
-  r.fill = st == TileState::kNone ? fill : Style(st, pal).fill;
-  r.border = pal.border;
-  r.border_em = pal.line_em * 0.6f;
-  r.state = st;
-  r.hatched = Style(st, pal).hatched && st != TileState::kNone;
-  return r;
-}
-
 std::string Times(std::int64_t num, std::int64_t den) {
   return FormatDouble(static_cast<double>(num) / static_cast<double>(den)) + "\u00d7";
 }
@@ -320,22 +308,9 @@ Scene MoeModel::BuildCpuGpuFloorsScene(std::int64_t token, const std::string& la
   SceneRect link = BoxRect("link", kGpuW + 0.1f, 0, kCpuX - kGpuW - 0.2f, kTopH, pal.background, pal);
   sc.rects.push_back(link);
   sc.texts.push_back({"link.title", kLinkX + 0.1f, 0.2f, 1.0f, pal.text, T(Str::het_link)});
-  SceneArrow back;
-  back.id = "link.back";
-  back.kind = ArrowKind::kWrite;
-  back.color = pal.write_arrow;
-  back.points = {{kCpuX, 3.6f}, {kGpuW, 3.6f}};
-  back.label = FormatInt(pl.link_bytes_each_way) + " " + unit;
-  back.label_at = {kLinkX + 0.2f, 2.0f};
-  sc.arrows.push_back(back);
-  SceneArrow out;
-  out.id = "link.out";
-  out.kind = ArrowKind::kRead;
-  out.color = pal.read_arrow;
-  out.points = {{kGpuW, 6.0f}, {kCpuX, 6.0f}};
-  out.label = FormatInt(pl.link_bytes_each_way) + " " + unit;
-  out.label_at = {kLinkX + 0.2f, 6.3f};
-  sc.arrows.push_back(out);
+  const std::string bytes = FormatInt(pl.link_bytes_each_way) + " " + unit;
+  sc.arrows.push_back({"link.back", ArrowKind::kWrite, {{kCpuX, 3.6f}, {kGpuW, 3.6f}}, pal.write_arrow, bytes, {kLinkX + 0.2f, 2.0f}});
+  sc.arrows.push_back({"link.out", ArrowKind::kRead, {{kGpuW, 6.0f}, {kCpuX, 6.0f}}, pal.read_arrow, bytes, {kLinkX + 0.2f, 6.3f}});
 
   SceneRect cpu = BoxRect("cpu", kCpuX, 0, kCpuW, kTopH, pal.panel_sram, pal);
   cpu.border_em = pal.line_em;

@@ -116,19 +116,25 @@ std::string KeyInputs(const engine::SingleQueryProblem& p, bool exact, const std
 }
 
 SceneRect TileRect(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, std::string label,
-                   std::string sublabel) {
+                   std::string sublabel, const TileFit& fit) {
   SceneRect r;
   r.id = std::move(id);
   r.x = x, r.y = y, r.w = w, r.h = h;
   r.state = s;
   const TileStyle style = Style(s, p);
   r.fill = style.fill;
-  r.border = s == TileState::kWritten ? p.write_arrow : p.border;
-  r.border_em = p.line_em;
-  r.hatched = style.hatched;
-  r.dashed = style.dashed;
-  r.label = std::move(label);
-  r.sublabel = std::move(sublabel);
+  r.border = fit.written_border && s == TileState::kWritten ? p.write_arrow : p.border;
+  r.border_em = h < fit.thin_below_h ? fit.thin_border_em : p.line_em * fit.border_scale;
+  r.hatched = style.hatched && h >= fit.hatch_min_h;  // tiny cells: the flat colour reads better
+  r.dashed = style.dashed && h >= fit.dash_min_h;
+  if (h >= fit.label_min_h && w >= fit.label_min_w) r.label = std::move(label);
+  if (h >= fit.sublabel_min_h) r.sublabel = std::move(sublabel);
+  return r;
+}
+
+SceneRect BoxRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& p, TileState s) {
+  SceneRect r = TileRect(std::move(id), x, y, w, h, s, p, "", "", kBoxTile);
+  if (s == TileState::kNone) r.fill = fill;
   return r;
 }
 
@@ -154,9 +160,6 @@ SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, 
   return TileRect(std::move(id), x, y, w, h, s, p, std::move(label), StateWord(s, lang));
 }
 
-SceneRect Panel(std::string id, float x, float y, float w, float h, Color fill, const Palette& p) {
-  return PanelRect(std::move(id), x, y, w, h, fill, p);
-}
 
 // Read/write arrows run above the tiles: up from the source, across, down into the target.
 SceneArrow OverTheTop(std::string id, ArrowKind kind, float x_from, float x_to, float y_tiles, float y_lane,
@@ -373,8 +376,8 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
   sc.height = kH;
   sc.background = pal.background;
 
-  sc.rects.push_back(Panel("hbm", kHbmX, 0, kHbmW, kH, pal.panel_hbm, pal));
-  sc.rects.push_back(Panel("sram", kSramX, 0, kSramW, kH, pal.panel_sram, pal));
+  sc.rects.push_back(PanelRect("hbm", kHbmX, 0, kHbmW, kH, pal.panel_hbm, pal));
+  sc.rects.push_back(PanelRect("sram", kSramX, 0, kSramW, kH, pal.panel_sram, pal));
   sc.texts.push_back({"hbm.title", kHbmX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::hbm_title, lang)});
   sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(Str::sram_title, lang)});
 
@@ -477,7 +480,7 @@ Scene BuildQueryScene(const engine::SingleQueryRun& run, int event, const std::s
     sc.rects.push_back(std::move(r));
   }
   // (At the floors the box is a little wider: its title "accumulator m, l, u" fits at 24 px em.)
-  SceneRect acc = Panel("sram.acc", kSramX + (projector ? 0.5f : 1.0f), kAccTop, projector ? 18.0f : 17.0f, acc_h, {255, 255, 255}, pal);
+  SceneRect acc = PanelRect("sram.acc", kSramX + (projector ? 0.5f : 1.0f), kAccTop, projector ? 18.0f : 17.0f, acc_h, {255, 255, 255}, pal);
   acc.label = UiText(raw ? Str::acc_title_raw : Str::acc_title, lang);
   sc.rects.push_back(acc);
   const Quantities q = StateQuantitiesAt(run, event);

@@ -190,11 +190,36 @@ inline constexpr float kSceneEdgeEm = 0.35f;
 // that already keep the margin are unchanged. The frame cache applies it to every scene it shows.
 void PadSceneEdges(Scene& scene);
 
-// A diagram tile in state `s`: fill, hatching and dash from the state's style (tile_style.h), the border
-// in the write colour when written, the palette's line width; `sublabel` under the label (usually
+// What a tile keeps as it gets small, and how its border is drawn (TileRect). A tile below a
+// threshold (em) drops that detail: a hatch or dash too fine to read, a label or sublabel that
+// cannot fit. The default keeps everything at any size, with the palette's border.
+struct TileFit {
+  float hatch_min_h = 0;                      // hatched only from this height
+  float dash_min_h = 0;                       // dashed only from this height
+  float label_min_h = 0, label_min_w = 0;     // the label only from this height and width
+  float sublabel_min_h = 0;                   // the sublabel only from this height
+  float thin_below_h = 0, thin_border_em = 0; // below this height the border is thin_border_em wide
+  float border_scale = 1;                     // otherwise the palette's line_em times this
+  bool written_border = true;                 // a written tile's border in the write colour
+};
+// The big tiles of the single-query, decode and ring diagrams: everything, the written border.
+inline constexpr TileFit kDiagramTile = {};
+// The cells of a grid of many (the attention diagrams' HBM columns and tile grid, forward and
+// backward): the hatch from 0.9 em high, the dash from 0.8, the label from 1.1 × 1.6 em, the
+// sublabel from 2.2; a hairline border under 0.8 em, else 0.6 of the palette's; no write colour.
+inline constexpr TileFit kGridCell = {0.9f, 0.8f, 1.1f, 1.6f, 2.2f, 0.8f, 0.03f, 0.6f, false};
+// The MoE pictures' boxes (tokens, experts, devices, their load): 0.6 of the palette's border.
+inline constexpr TileFit kBoxTile = {0, 0, 0, 0, 0, 0, 0, 0.6f, false};
+
+// The one tile builder: a diagram tile in state `s` — fill, hatching and dash from the state's style
+// (Style), the border and what a small tile drops from `fit`; `sublabel` under the label (usually
 // StateWord(s, lang), which kNone leaves empty). Sizes in em. Every scene builds its tiles with it.
 SceneRect TileRect(std::string id, float x, float y, float w, float h, TileState s, const Palette& p, std::string label,
-                   std::string sublabel);
+                   std::string sublabel, const TileFit& fit = kDiagramTile);
+// A box that has a state only at times (the MoE pictures' tokens, experts, devices): in `fill` while
+// it has none (kNone), else its state's tile (TileRect with kBoxTile); no labels. Sizes in em.
+SceneRect BoxRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& p,
+                  TileState s = TileState::kNone);
 // A background panel (HBM, SRAM …) in `fill` with the palette's border. Sizes in em.
 SceneRect PanelRect(std::string id, float x, float y, float w, float h, Color fill, const Palette& p);
 
