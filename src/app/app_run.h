@@ -89,7 +89,8 @@ struct AppRun {
 #endif
   std::optional<GpuPanel> gpu;
   HeatmapRenderer heatmap;
-  FillShader fill_shader;  // the diagram's fills without ImGui's texture fetch (painter.h: FillPass)
+  FillShader fill_shader;  // the diagram's fills without ImGui's texture fetch
+  FillPass fill_pass;      // what the paint calls get (painter.h): fill_shader's, unless --imgui-fills
   Fonts fonts;
   NotesWindow notes;
   DamageTracker damage;

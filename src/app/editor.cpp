@@ -79,7 +79,7 @@ void DrawEditor(AppState& s) {
     try {
       ed.masked_hint = NeedsMaskedHint(ed.scores);
       const nlohmann::json doc = EditedDocument(ed, EditedCaption(ed));
-      auto model = view::ParseScenarioModel(doc, "(editor)");
+      auto model = view::ParseScenarioModel(doc, "(editor)", s.model.options);
       // In a lesson the edit replaces the step's scenario: its text and question stay (ApplyEdit).
       if (const std::string refused = ApplyEdit(s, model); !refused.empty()) {
         ed.error = refused;

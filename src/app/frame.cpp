@@ -118,7 +118,7 @@ void ExportData(AppState& state) {
 void ExportPng(AppState& state, AppRun& run) {
   const std::string path = ExportPath(state, "@2x.png");
   std::string err = MakeExportFolder(state);
-  if (err.empty()) err = ExportScaledPng(state, run.window, 2.0f, path, &run.heatmap, nullptr);
+  if (err.empty()) err = ExportScaledPng(state, run.window, 2.0f, path, &run.heatmap, nullptr, run.fill_pass);
   if (!err.empty()) {
     state.ui.error = err;
     return;
@@ -244,7 +244,7 @@ void BuildFrame(AppState& state, AppRun& run, Frame& f) {
   HandleKeys(state);
   classroom::AfterInput(state);  // a student of a live class: a key that moved away from the teacher
   if (state.ui.show_gpu) run.gpu->Tick(state, glfwGetTime());  // the timeline shows the replay's position now
-  f.painted = DrawMainWindow(state, run.fonts, f.progress, &run.heatmap);
+  f.painted = DrawMainWindow(state, run.fonts, f.progress, &run.heatmap, run.fill_pass);
   classroom::AfterInput(state);  // … or a click, a drag of the timeline
   DrawOpenBrowser(state);
   if (state.ui.show_gpu) {
@@ -316,7 +316,7 @@ void CaptureScreenshot(AppState& state, AppRun& run, Frame& f) {
   Painted scaled;
   std::string err;
   if (args.scale > 1.0f) {
-    err = ExportScaledPng(state, run.window, args.scale, args.screenshot, &run.heatmap, &scaled);
+    err = ExportScaledPng(state, run.window, args.scale, args.screenshot, &run.heatmap, &scaled, run.fill_pass);
     f.painted = std::move(scaled);
   } else {
     err = WritePixelsPng(args.screenshot, 0, 0, f.fb_w, f.fb_h);

@@ -158,7 +158,7 @@ std::string DumpScene(const std::string& path, const AppState& s, const Painted&
 // Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
 // laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
 std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path,
-                            HeatmapRenderer* heatmap, Painted* painted_out) {
+                            HeatmapRenderer* heatmap, Painted* painted_out, const FillPass& fills) {
   int win_w = 0, win_h = 0;
   glfwGetWindowSize(window, &win_w, &win_h);
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
@@ -190,7 +190,7 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DisplayFramebufferScale = ImVec2(1, 1);
     ImGui::NewFrame();
-    Painted painted = DrawMainWindow(s, fonts, 1.0f, heatmap);
+    Painted painted = DrawMainWindow(s, fonts, 1.0f, heatmap, fills);
     ImGui::Render();
     glViewport(0, 0, w, h);
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];

@@ -24,7 +24,7 @@ nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted);
 std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted);
 // Renders one frame at `scale` × the window size offscreen and saves it as PNG. Returns "" or an error line.
 std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path, HeatmapRenderer* heatmap,
-                            Painted* painted_out);
+                            Painted* painted_out, const FillPass& fills = {});
 // [soak] Resident set size of this process in kB (Linux /proc) after malloc_trim, 0 if unknown.
 long RssKb();
 // [soak] Peak resident set size of this process so far in kB (VmHWM), 0 if unknown.

@@ -26,7 +26,7 @@ std::shared_ptr<const view::Scene> Thumbnail(AppState& s, const view::LibraryEnt
   if (it != s.ui.library_thumbs.end()) return it->second;
   std::shared_ptr<const view::Scene> scene;
   try {
-    const view::LessonModel m = view::LoadLessonModel(e.path);
+    const view::LessonModel m = view::LoadLessonModel(e.path, s.model.options);
     if (!m.lesson.steps.empty()) scene = std::make_shared<view::Scene>(m.ScenarioOf(0).BuildScene(0, s.options.lang, s.Palette()));
   } catch (const std::exception&) {  // opening it says why; the card shows no picture
   }
@@ -35,7 +35,7 @@ std::shared_ptr<const view::Scene> Thumbnail(AppState& s, const view::LibraryEnt
 
 }  // namespace
 
-void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
+void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height, const FillPass& fills) {
   const std::string& lang = s.options.lang;
   ImGui::BeginChild("library", ImVec2(width, height), false);
   ImGui::PushFont(fonts.large);
@@ -95,7 +95,7 @@ void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height) {
       const view::Box box{0, 0, thumb_w, inner.y};
       const float em = std::min(view::FitEm(box, thumb->width, thumb->height), thumb_w / thumb->width);
       const ImVec2 origin(at.x + inner.x - thumb->width * em, at.y + (inner.y - thumb->height * em) / 2);
-      PaintScene(ImGui::GetWindowDrawList(), *thumb, origin, em, fonts, pal, 1.0f, {}, 1.0f);
+      PaintScene(ImGui::GetWindowDrawList(), *thumb, origin, em, fonts, pal, 1.0f, {}, 1.0f, {}, fills);
     }
     ImGui::BeginChild("words", ImVec2(inner.x - thumb_w - (thumb ? style.ItemSpacing.x : 0.0f), inner.y), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NoBackground |

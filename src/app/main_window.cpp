@@ -270,7 +270,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
 
 }  // namespace
 
-Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap) {
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap, const FillPass& fills) {
   const ImGuiIO& io = ImGui::GetIO();
   // The projector palette reaches the whole window: true white, black text, thick borders.
   ImGuiStyle& style = ImGui::GetStyle();
@@ -302,7 +302,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
   const ImVec2 origin = ImGui::GetCursorPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (s.ui.show_library) {  // the start screen: what there is to teach
-    DrawLibrary(s, fonts, avail.x, avail.y);
+    DrawLibrary(s, fonts, avail.x, avail.y, fills);
     ImGui::End();
     DrawHelp(s);
     return painted;
@@ -326,7 +326,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   float label_px = 0;
   {
-    Painted diagram = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, text_scale, arrow_progress, &label_px);
+    Painted diagram = DrawDiagram(s, fonts, L.diagram.w, L.diagram.h, text_scale, arrow_progress, &label_px, fills);
     diagram.texts = std::move(painted.texts);
     painted = std::move(diagram);
   }
@@ -352,7 +352,7 @@ Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, He
     place(L.heatmap);
     ImGui::BeginChild("heatmap", ImVec2(L.heatmap.w, L.heatmap.h), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    DrawHeatmap(s, fonts, heatmap);
+    DrawHeatmap(s, fonts, heatmap, fills);
     ImGui::EndChild();
   }
   if (L.side.w > 0) {

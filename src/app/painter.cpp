@@ -12,12 +12,6 @@ namespace bw::app {
 ImU32 ToImColor(view::Color c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 
 namespace {
-FillPass fill_pass;  // SetFillPass
-}  // namespace
-
-void SetFillPass(FillPass pass) { fill_pass = pass; }
-
-namespace {
 
 // The atlas font nearest in size, so scaled text stays sharp.
 ImFont* FontFor(const Fonts& f, float px) {
@@ -156,14 +150,14 @@ void FillAround(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 col, float rounding, s
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em, const Fonts& fonts,
                    const view::Palette& pal, float arrow_progress, const std::vector<std::string>& highlight,
-                   float text_scale, view::LabelFloors floors) {
+                   float text_scale, view::LabelFloors floors, const FillPass& fills) {
   const view::Placement placed = view::PlaceLabels(
       scene, FontMetrics(fonts), {.origin = {origin.x, origin.y}, .em = em, .text_scale = text_scale, .floors = floors, .highlight = highlight});
-  return PaintScene(dl, scene, placed, fonts, pal, arrow_progress);
+  return PaintScene(dl, scene, placed, fonts, pal, arrow_progress, fills);
 }
 
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placement& placed, const Fonts& fonts,
-                   const view::Palette& pal, float arrow_progress) {
+                   const view::Palette& pal, float arrow_progress, const FillPass& fills) {
   Painted painted;
   const float em = placed.input.em;
   painted.em = em;
@@ -182,7 +176,7 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placeme
   // labels and arrows after them, in the order they are painted.
   // Without a fill pass (--imgui-fills, tests without GL) everything is drawn in the scene's order and
   // each fill whole: the reference App.FlatFillsDrawTheSamePixelsAsImGuisProgram compares with.
-  const bool pass = fill_pass.begin != nullptr;
+  const bool pass = fills.begin != nullptr;
   ImDrawListSplitter layers;
   const auto to_channel = [&](int c) {
     if (pass) layers.SetCurrentChannel(dl, c);
@@ -190,7 +184,7 @@ Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placeme
   if (pass) {
     layers.Split(dl, 2);
     layers.SetCurrentChannel(dl, 0);
-    dl->AddCallback(fill_pass.begin, fill_pass.data);
+    dl->AddCallback(fills.begin, fills.data);
   }
   // Where the fills queued later surely cover (Placement::covers): nothing is filled there first.
   const auto covered_after = [&](size_t first) {  // by the fills queued from rects[first] on

@@ -73,34 +73,33 @@ class FontMetrics : public view::TextMetrics {
   const Fonts& fonts_;
 };
 
+// The fills' pass (issue 16), given to each paint call: PaintScene queues the scene's background and
+// the rectangles' fills before anything else it draws (an ImDrawListSplitter channel), after `begin`
+// and followed by ImDrawCallback_ResetRenderState, and fills a panel only around the tiles that cover
+// it (FillAround) — the app's is FillShader::Callback (AppRun::fill_pass, set once its GL context
+// exists). A fill stays in the scene's order where moving it would change a pixel (it crosses an
+// earlier rectangle's border, hatch or labels). Empty (the default; the app's --imgui-fills, tests
+// without GL): everything in the scene's order, each fill whole, through ImGui's program — the same
+// picture (App.FlatFillsDrawTheSamePixelsAsImGuisProgram).
+struct FillPass {
+  ImDrawCallback begin = nullptr;
+  void* data = nullptr;
+};
+
 // Paints `scene` with its labels where `placed` put them (view::PlaceLabels: labels never collide,
 // and none is under the floors; its origin, em and highlights — the rectangles the lesson step points
-// at, drawn with a thick outline). Arrows are drawn up to `arrow_progress` (0–1) of their length: the
-// transfer animation.
+// at, drawn with a thick outline), its fills through `fills`. Arrows are drawn up to `arrow_progress`
+// (0–1) of their length: the transfer animation.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, const view::Placement& placed, const Fonts& fonts,
-                   const view::Palette& palette, float arrow_progress = 1.0f);
+                   const view::Palette& palette, float arrow_progress = 1.0f, const FillPass& fills = {});
 // Places the labels (view::PlaceLabels with FontMetrics(fonts): `scene` with its top-left at `origin`
 // (pixels), 1 em = `em_px` pixels, Ctrl ± `text_scale`, `floors`, `highlight`) and paints them.
 Painted PaintScene(ImDrawList* dl, const view::Scene& scene, ImVec2 origin, float em_px, const Fonts& fonts,
                    const view::Palette& palette, float arrow_progress = 1.0f,
                    const std::vector<std::string>& highlight = {}, float text_scale = 1.0f,
-                   view::LabelFloors floors = {});
+                   view::LabelFloors floors = {}, const FillPass& fills = {});
 
 ImU32 ToImColor(view::Color c);
-
-// The fills' pass (issue 16): PaintScene queues the scene's background and the rectangles' fills
-// before anything else it draws (an ImDrawListSplitter channel), after `begin` and followed by
-// ImDrawCallback_ResetRenderState, and fills a panel only around the tiles that cover it
-// (FillAround) — the app sets FillShader::Callback here once its GL context exists. A fill stays
-// in the scene's order where moving it would change a pixel (it crosses an earlier rectangle's
-// border, hatch or labels). Unset (the default; the app's --imgui-fills): everything in the
-// scene's order, each fill whole, through ImGui's program — the same picture
-// (App.FlatFillsDrawTheSamePixelsAsImGuisProgram).
-struct FillPass {
-  ImDrawCallback begin = nullptr;
-  void* data = nullptr;
-};
-void SetFillPass(FillPass pass);
 
 // Fills the rectangle [a, b] (pixels, corner radius `rounding`) as one AddRectFilled would, except
 // under `holes`: pixel rectangles that opaque fills queued later cover anyway. What is left is drawn

@@ -20,7 +20,7 @@ void DrawErrorBanner(AppState& s);
 // (pixels); `text_scale` is the Ctrl ± scale (AppState::DiagramTextScale), of which the painter applies
 // what the builder did not; *label_px receives its largest label size.
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
-                    float arrow_progress = 1.0f, float* label_px = nullptr);
+                    float arrow_progress = 1.0f, float* label_px = nullptr, const FillPass& fills = {});
 // The step's title in the large font (the text's where that takes more than `max_h` px), wrapped at `width`
 // px, above the paged text; returns its height (px).
 float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float max_h = 1e9f);
@@ -50,16 +50,19 @@ void DrawHelp(AppState& s);       // the '?' overlay of every shortcut
 void HandleKeys(AppState& s);
 // Before the fonts are (re)built each frame: the chrome and text sizes for a window `display_h` high.
 void UpdateFontSizes(AppState& s, float display_h);
-// The whole main window: top bar, diagram, step text, side panels, timeline, overlays.
-Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap);
+// The whole main window: top bar, diagram, step text, side panels, timeline, overlays; the scenes'
+// fills through `fills` (painter.h: FillPass; the app's AppRun::fill_pass).
+Painted DrawMainWindow(AppState& s, const Fonts& fonts, float arrow_progress, HeatmapRenderer* heatmap,
+                       const FillPass& fills = {});
 // The title card of the course's lesson s.ui.course_lesson, in a width × height (px) box (title_card.cpp).
 void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float height);
 // The course's end card (after its last step: AppState::OnEndCard), in a width × height (px) box (title_card.cpp).
 void DrawEndCard(const AppState& s, const Fonts& fonts, float width, float height);
 // The library (the start screen) in a width × height (px) box (library.cpp).
-void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height);
+void DrawLibrary(AppState& s, const Fonts& fonts, float width, float height, const FillPass& fills = {});
 // P as a heatmap (our shader), the current tile outlined.
-void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer);  // or the balance (single query)
+void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer,  // or the balance (single query)
+                 const FillPass& fills = {});
 // The presenter's notes window content (F5).
 void DrawPresenterNotes(AppState& s, const Fonts& fonts, double elapsed_s);
 // Ctrl+O: a path field that filters, the library's lessons by title above its scenarios (s.model.library),

@@ -23,13 +23,13 @@ float PanelCtrlUndo(const AppState& s) {
 }
 
 Painted DrawDiagram(const AppState& s, const Fonts& fonts, float width, float height, float text_scale,
-                    float arrow_progress, float* label_px) {
+                    float arrow_progress, float* label_px, const FillPass& fills) {
   if (!s.Current()) return {};
   // Laid out and placed before painting (diagram_layout.h: the geometry test calls the same).
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const DiagramPlan plan = PlanDiagram(s, FontMetrics(fonts), {at.x, at.y, width, height}, text_scale, ImGui::GetIO().DisplaySize.y);
   if (label_px) *label_px = plan.label_px;
-  auto painted = PaintScene(ImGui::GetWindowDrawList(), plan.scene, plan.placement, fonts, s.Palette(), arrow_progress);
+  auto painted = PaintScene(ImGui::GetWindowDrawList(), plan.scene, plan.placement, fonts, s.Palette(), arrow_progress, fills);
   ImGui::Dummy(ImVec2(plan.scene.width * plan.placement.input.em, plan.scene.height * plan.placement.input.em));
   return painted;
 }
@@ -194,7 +194,7 @@ namespace {
 
 // A single query's P is one row: instead of the log-scale heatmap, the balance (linear weights, the
 // block outputs with their weights, the right mean and the wrong one; view/merge_views.h).
-void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m) {
+void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryModel& m, const FillPass& fills) {
   // (A projector's heading in the text font: 24 px em and more, as the balance's texts; at the default
   // size whatever Ctrl + says, PanelCtrlUndo — a heading grown to two lines left the means 24 px.)
   if (s.options.projector) ImGui::PushFont(fonts.text), ImGui::SetWindowFontScale(PanelCtrlUndo(s));
@@ -210,18 +210,18 @@ void DrawBalance(const AppState& s, const Fonts& fonts, const view::SingleQueryM
   em = std::min({em, (avail.x - ImGui::GetStyle().ScrollbarSize) / scene.width, std::max(1.0f, avail.y) / scene.height});
   SaidLabels(
       PaintScene(ImGui::GetWindowDrawList(), scene, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f,
-                 s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::DeskFloors(ImGui::GetIO().DisplaySize.y))
+                 s.options.projector ? view::ProjectorFloors(ImGui::GetIO().DisplaySize.y) : view::DeskFloors(ImGui::GetIO().DisplaySize.y), fills)
           .labels);
   ImGui::Dummy(ImVec2(scene.width * em, scene.height * em));
 }
 
 }  // namespace
 
-void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer) {
+void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* renderer, const FillPass& fills) {
   const auto* cur = s.Current();
   if (!cur) return;
   if (const auto* sq = dynamic_cast<const view::SingleQueryModel*>(cur); sq && sq->run().problem.values.cols() == 1)
-    return DrawBalance(s, fonts, *sq);
+    return DrawBalance(s, fonts, *sq, fills);
   if (!renderer) return;
   const auto h = cur->HeatmapAt(s.ui.event);
   if (!h) return;

@@ -197,7 +197,7 @@ std::optional<int> StartSession(AppState& state, AppRun& run) {
 #ifndef __EMSCRIPTEN__
   // Large attention files show their own run first; the reference and the other orders follow from
   // a background thread (the panels say "computing" meanwhile). Screenshots wait for everything.
-  if (!run.headless) view::SetDefaultComparisonMode(view::ComparisonMode::kBackground);
+  if (!run.headless) state.model.options.comparison = view::ComparisonMode::kBackground;
 #endif
   if (const auto exit = OpenFirstDocument(state, run)) return exit;
 #ifndef __EMSCRIPTEN__
@@ -245,7 +245,7 @@ std::optional<int> OpenPlatform(AppState& state, AppRun& run) {
     }
   }
   if (const std::string err = run.heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
-  if (!args.imgui_fills) SetFillPass({&FillShader::Callback, &run.fill_shader});
+  if (!args.imgui_fills) run.fill_pass = {&FillShader::Callback, &run.fill_shader};
   run.saved_geometry[2] = args.width;
   run.saved_geometry[3] = args.height;
   SoakInit(run.soak, args.soak, args.check_redraw, args.full_redraw, !args.scenario.empty(), run.lesson);

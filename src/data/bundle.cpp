@@ -8,6 +8,7 @@
 #include <set>
 
 #include "data/course.h"
+#include "data/document_kind.h"
 #include "data/json_file.h"
 #include "data/lesson.h"
 #include "data/load_error.h"
@@ -47,9 +48,6 @@ std::string RelativePathInside(const std::filesystem::path& folder, const std::f
   return s;
 }
 
-bool IsBundleDocument(const nlohmann::json& doc) {
-  return doc.is_object() && doc.contains("files") && !doc.contains("steps") && !doc.contains("lessons");
-}
 
 Bundle ParseBundle(const nlohmann::json& doc, const std::string& file) {
   const JsonReader r(file);
@@ -67,7 +65,7 @@ Bundle ParseBundle(const nlohmann::json& doc, const std::string& file) {
     const std::string jp = JsonPath("/files", path);
     if (const std::string why = BadPath(path); !why.empty()) r.Fail(jp, why);
     if (!d.is_object()) r.Fail(jp, "each file of a bundle is a JSON object (a lesson, a course or a scenario)");
-    if (IsBundleDocument(d)) r.Fail(jp, "a bundle cannot hold another bundle");
+    if (KindOfDocument(d) == DocumentKind::kBundle) r.Fail(jp, "a bundle cannot hold another bundle");
     b.files.emplace(path, d);
   }
   // A path that is also another's folder ("a.json" and "a.json/b.json") cannot both be written.
@@ -125,7 +123,7 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
   const std::filesystem::path folder = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
   const std::string file = path.string();
   const nlohmann::json main = ReadJsonFile(path);
-  if (IsBundleDocument(main)) throw LoadError(file, "", "already a bundle");
+  if (KindOfDocument(main) == DocumentKind::kBundle) throw LoadError(file, "", "already a bundle");
   nlohmann::json files = nlohmann::json::object();
   const auto add = [&](const std::filesystem::path& p, const nlohmann::json* doc) {
     const std::string rel = RelativePathInside(folder, p);
@@ -142,10 +140,10 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
     add(p, doc);
     for (const auto& [name, ref] : LoadLesson(p).scenarios) add(ref.path, nullptr);
   };
-  if (IsCourseDocument(main)) {
+  if (KindOfDocument(main) == DocumentKind::kCourse) {
     add(path, &main);
-    for (const auto& l : LoadCourse(path).lessons) add_lesson(l.path, nullptr);
-  } else if (main.is_object() && main.contains("steps")) {
+    for (const auto& l : ParseCourse(main, path).lessons) add_lesson(l.path, nullptr);
+  } else if (KindOfDocument(main) == DocumentKind::kLesson) {
     add_lesson(path, &main);
   } else {
     throw LoadError(file, "", "not a lesson or a course: a bundle is made of one of them and the files it names");

@@ -32,10 +32,6 @@ inline constexpr int kBundleVersion = 1;
 inline const std::string kBundleSchemaUrl = SchemaUrl("bundle-v1.schema.json");
 inline constexpr std::size_t kMaxBundleFiles = 256;   // a course of 64 lessons, each with a few scenarios
 
-// The one rule that tells a bundle from a lesson, a course or a scenario: an object with "files"
-// (view::OpenDocument and blockwise-cli check decide through it).
-bool IsBundleDocument(const nlohmann::json& doc);
-
 struct Bundle {
   std::string main;                                // a key of `files`
   std::map<std::string, nlohmann::json> files;     // path ("scenarios/x.json") → document

@@ -6,11 +6,10 @@
 
 namespace bw::data {
 
-bool IsCourseDocument(const nlohmann::json& doc) { return doc.is_object() && doc.contains("lessons") && !doc.contains("steps"); }
+Course LoadCourse(const std::filesystem::path& path) { return ParseCourse(ReadJsonFile(path), path); }
 
-Course LoadCourse(const std::filesystem::path& path) {
+Course ParseCourse(const nlohmann::json& doc, const std::filesystem::path& path) {
   const std::string file = path.string();
-  const nlohmann::json doc = ReadJsonFile(path);
   JsonReader r(file);
   r.ExpectObject(doc, "");
   r.Fields(doc, "", {"$schema", "schema_version", "id", "title", "lessons"});

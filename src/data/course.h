@@ -36,8 +36,7 @@ struct Course {
 };
 
 Course LoadCourse(const std::filesystem::path& path);
-// The one rule that tells a course document from a lesson or a scenario: an object with "lessons"
-// and without "steps" (view::OpenDocument and blockwise-cli check decide through it).
-bool IsCourseDocument(const nlohmann::json& doc);
+// The same for `doc`, already read from `path` (a file is read once: view::OpenDocument).
+Course ParseCourse(const nlohmann::json& doc, const std::filesystem::path& path);
 
 }  // namespace bw::data

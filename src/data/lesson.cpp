@@ -89,9 +89,10 @@ int Lesson::FindStep(const std::string& step_id) const {
   return -1;
 }
 
-Lesson LoadLesson(const std::filesystem::path& path) {
+Lesson LoadLesson(const std::filesystem::path& path) { return ParseLesson(ReadJsonFile(path), path); }
+
+Lesson ParseLesson(const nlohmann::json& doc, const std::filesystem::path& path) {
   const std::string file = path.string();
-  const nlohmann::json doc = ReadJsonFile(path);
   JsonReader r(file);
   r.ExpectObject(doc, "");
   r.Fields(doc, "", {"$schema", "schema_version", "id", "title", "scenarios", "steps"});

@@ -107,5 +107,7 @@ struct Lesson {
 };
 
 Lesson LoadLesson(const std::filesystem::path& path);
+// The same for `doc`, already read from `path` (a file is read once: view::OpenDocument).
+Lesson ParseLesson(const nlohmann::json& doc, const std::filesystem::path& path);
 
 }  // namespace bw::data

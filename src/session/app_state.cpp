@@ -514,7 +514,7 @@ bool OpenCourseLesson(AppState& s, int index, bool at_end) {
   if (!s.model.course || index < 0 || index >= s.model.course->LessonCount()) return false;
   const std::string path = s.model.course->course.lessons[static_cast<size_t>(index)].path.string();
   return Loading(s, path, [&] {
-    view::LessonModel lesson = view::LoadLessonModel(path);
+    view::LessonModel lesson = view::LoadLessonModel(path, s.model.options);
     ShowLesson(s, std::move(lesson), index, /*same_course=*/true, std::nullopt);
     s.ui.playing = false;
     GoToStep(s, at_end ? static_cast<int>(s.model.lesson->lesson.steps.size()) - 1 : 0);
@@ -587,7 +587,7 @@ void RevertEdit(AppState& s) {
 bool OpenFile(AppState& s, const std::string& path) {
   s.ui.error_library_instead = false;   // a later error is about this file, with what was open kept
   const bool ok = Loading(s, path, [&] {
-    view::OpenedDocument doc = view::OpenDocument(path);
+    view::OpenedDocument doc = view::OpenDocument(path, s.model.options);
     // A bundle's lesson is the file unpacked from it: the course beside it is the bundle's own (a
     // bundle in a folder of lessons never joins their course), and that file is the one watched.
     const std::string lesson_path = doc.bundle && doc.lesson ? doc.lesson->lesson.file : path;

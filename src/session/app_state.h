@@ -262,6 +262,9 @@ struct Transient {
 };
 
 struct Model {
+  // How the files opened are built (view::ModelOptions): the window's comparisons in the background
+  // (set at start when the edition can compute there); the default (at once) for screenshots and tests.
+  view::ModelOptions options;
   // A course (a lecture's lessons in order, data/course.h): `lesson` is its lesson ui.course_lesson.
   std::optional<view::CourseModel> course;
   std::optional<view::LessonModel> lesson;              // lesson mode when set and no standalone

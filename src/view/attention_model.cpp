@@ -7,7 +7,6 @@
 #include "view/attention_model.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <set>
 
@@ -23,13 +22,6 @@ using engine::EventKind;
 using engine::Tensor;
 
 // [SECTION] Construction and positions ------------------------------------------------------------
-
-namespace {
-std::atomic<ComparisonMode> g_comparison_mode{ComparisonMode::kNow};
-}  // namespace
-
-void SetDefaultComparisonMode(ComparisonMode mode) { g_comparison_mode = mode; }
-ComparisonMode DefaultComparisonMode() { return g_comparison_mode; }
 
 // Without "backward" the comparison is a separate part (RunAttentionComparison reads only the
 // scenario and the run): it may come later. The backward needs FA-2's side run: all at once.

@@ -26,25 +26,12 @@
 
 namespace bw::view {
 
-// When the model runs the comparison (the reference, FA-2 and FA-1 untraced, the wrong merges, P for
-// the heatmap and the check of the run's O): RunAttentionComparison in every mode, so the numbers
-// are the same; only when they appear differs.
-enum class ComparisonMode : std::uint8_t {
-  kNow,         // in the constructor: every number there at once (tests, screenshots)
-  kBackground,  // on a thread of its own, started by the constructor, for problems of at least
-                // kBackgroundScores scores (and without "backward"); smaller ones as kNow
-  kOnRequest,   // only when FinishComparison() (or runs()) asks (tests of the state before)
-};
-// Problems this large (N_q · N_k) run their comparison in the background (N = 4096: the reference
-// alone was 1.4 s of a 3.5 s start).
-inline constexpr long long kBackgroundScores = 1024LL * 1024;
-// The mode new models get (kNow unless the app sets kBackground at start).
-void SetDefaultComparisonMode(ComparisonMode mode);
-ComparisonMode DefaultComparisonMode();
+// (ComparisonMode, when the comparison runs, and ModelOptions, which carries it from whoever opens
+// the file: scenario_model.h.)
 
 class AttentionModel final : public ScenarioModel {
  public:
-  explicit AttentionModel(data::AttentionScenario sc, ComparisonMode mode = DefaultComparisonMode());
+  explicit AttentionModel(data::AttentionScenario sc, ComparisonMode mode = ComparisonMode::kNow);
   ~AttentionModel() override;   // waits for a background comparison
   AttentionModel(const AttentionModel&) = delete;   // states_ points into runs_
   AttentionModel& operator=(const AttentionModel&) = delete;

@@ -1,6 +1,7 @@
 // See course_model.h.
 #include "view/course_model.h"
 
+#include "data/document_kind.h"
 #include "data/json_file.h"
 
 namespace bw::view {
@@ -24,14 +25,18 @@ int CourseModel::TotalMinutes() const {
   return m;
 }
 
-CourseModel LoadCourseModel(const std::filesystem::path& path) {
+CourseModel LoadCourseModel(const std::filesystem::path& path) { return ParseCourseModel(data::ReadJsonFile(path), path); }
+
+CourseModel ParseCourseModel(const nlohmann::json& doc, const std::filesystem::path& path) {
   CourseModel m;
-  m.course = data::LoadCourse(path);
+  m.course = data::ParseCourse(doc, path);
   for (size_t i = 0; i < m.course.lessons.size(); ++i) {
     const std::string file_path = data::JsonPath(data::JsonPath("/lessons", i), "file");
-    if (const auto doc = data::ReadJsonFile(m.course.lessons[i].path); !doc.is_object() || !doc.contains("steps"))
+    const auto& lesson_path = m.course.lessons[i].path;
+    const auto lesson_doc = data::ReadJsonFile(lesson_path);
+    if (data::KindOfDocument(lesson_doc) != data::DocumentKind::kLesson)
       throw data::LoadError(m.course.file, file_path, "\"" + m.course.lessons[i].relative_path + "\" is not a lesson (a lesson file has \"steps\")");
-    data::Lesson outline = data::LoadLesson(m.course.lessons[i].path);  // its errors name the lesson's own file
+    data::Lesson outline = data::ParseLesson(lesson_doc, lesson_path);  // its errors name the lesson's own file
     for (const auto& st : outline.steps)
       if (const CourseStep at = m.FindStep(st.id); at.lesson >= 0)
         throw data::LoadError(m.course.file, file_path,

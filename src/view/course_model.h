@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,7 @@ struct CourseModel {
 };
 
 CourseModel LoadCourseModel(const std::filesystem::path& path);
+// The same for the course `doc`, already read from `path`: each lesson file is read once.
+CourseModel ParseCourseModel(const nlohmann::json& doc, const std::filesystem::path& path);
 
 }  // namespace bw::view

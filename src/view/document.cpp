@@ -2,30 +2,32 @@
 #include "view/document.h"
 
 #include "data/bundle.h"
+#include "data/document_kind.h"
 #include "data/json_file.h"
 
 namespace bw::view {
 
-OpenedDocument OpenDocument(const std::filesystem::path& path) {
+OpenedDocument OpenDocument(const std::filesystem::path& path, const ModelOptions& options) {
   OpenedDocument d;
   const auto doc = data::ReadJsonFile(path.string());
-  if (doc.is_object() && doc.contains("steps")) {
-    d.lesson = LoadLessonModel(path);
-  } else if (data::IsBundleDocument(doc)) {
+  const data::DocumentKind kind = data::KindOfDocument(doc);
+  if (kind == data::DocumentKind::kLesson) {
+    d.lesson = LoadLessonModel(data::ParseLesson(doc, path), options);
+  } else if (kind == data::DocumentKind::kBundle) {
     // Unpacked into a folder of its own and opened from there with the same loaders; an error in one
     // of its files is told against the bundle (/files/<path>/…). Nothing is returned unless it all loads.
     const auto unpacked = data::UnpackBundle(data::ParseBundle(doc, path.string()), path.string());
     try {
-      d = OpenDocument(unpacked.main);
+      d = OpenDocument(unpacked.main, options);
     } catch (const data::LoadError& e) {
       throw data::RebaseError(e, unpacked.folder, path.string());
     }
     d.bundle = path;
-  } else if (data::IsCourseDocument(doc)) {
-    d.course = LoadCourseModel(path);
-    d.lesson = LoadLessonModel(d.course->course.lessons.front().path);
+  } else if (kind == data::DocumentKind::kCourse) {
+    d.course = ParseCourseModel(doc, path);
+    d.lesson = LoadLessonModel(d.course->outlines.front(), options);   // the outline read: not again
   } else {
-    d.scenario = ParseScenarioModel(doc, path.string());
+    d.scenario = ParseScenarioModel(doc, path.string(), options);
   }
   return d;
 }

@@ -1,9 +1,9 @@
-// OpenDocument: the one place that tells a lesson file from a scenario file. The app's File ▸ Open,
-// `blockwise-cli check` and the bad-input corpus test all open files through it, so they cannot
-// disagree: a JSON object with "steps" is a lesson (LoadLessonModel), one with "lessons" a course
-// (data::IsCourseDocument: LoadCourseModel, and its first lesson opened as a lesson), anything else a
-// scenario (ParseScenarioModel, which dispatches on its "kind"); one with "files" a bundle
-// (data::IsBundleDocument: unpacked, then its main file opened by these same rules).
+// OpenDocument: the one place that opens a file of any kind. The app's File ▸ Open, `blockwise-cli
+// check` and the bad-input corpus test all open files through it, so they cannot disagree. The file
+// is read once and its kind decided once (data::KindOfDocument): a lesson (LoadLessonModel on the
+// parsed lesson), a course (ParseCourseModel, and its first lesson's outline opened as a lesson), a
+// bundle (unpacked, then its main file opened by these same rules) or a scenario (ParseScenarioModel,
+// which dispatches on its "kind").
 #pragma once
 
 #include <filesystem>
@@ -26,6 +26,7 @@ struct OpenedDocument {
 
 // Throws data::LoadError (file, JSON path, reason) for a bad file, and whatever the engine throws
 // (engine::ValidationError) for a problem it refuses.
-OpenedDocument OpenDocument(const std::filesystem::path& path);
+// Models are built under `options` (ModelOptions: the app's, or the default).
+OpenedDocument OpenDocument(const std::filesystem::path& path, const ModelOptions& options = {});
 
 }  // namespace bw::view

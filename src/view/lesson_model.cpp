@@ -121,10 +121,14 @@ void CheckPlaceholders(const data::JsonReader& r, const LessonModel& m, size_t i
 
 }  // namespace
 
-LessonModel LoadLessonModel(const std::filesystem::path& path) {
+LessonModel LoadLessonModel(const std::filesystem::path& path, const ModelOptions& options) {
+  return LoadLessonModel(data::LoadLesson(path), options);
+}
+
+LessonModel LoadLessonModel(data::Lesson lesson, const ModelOptions& options) {
   LessonModel m;
-  m.lesson = data::LoadLesson(path);
-  const data::JsonReader r(path.string());
+  m.lesson = std::move(lesson);
+  const data::JsonReader r(m.lesson.file);
   // Every scenario is loaded and run now, so a lesson shares one file's budget: its attention
   // scenarios' multiply-adds per pass and scores together (attention_scenario.h), its single-query
   // scenarios' block values (scenario.h), checked before any of them runs. A file named by several
@@ -140,11 +144,10 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
     std::optional<data::AttentionScenario> sc;
     std::optional<data::SingleQueryScenario> sq;
     try {
-      const auto doc = data::ReadJsonFile(ref.path);
-      const std::string kind = doc.is_object() && doc.contains("kind") && doc["kind"].is_string() ? doc["kind"].get<std::string>() : "";
-      if (kind == "attention") sc = data::ParseAttentionScenario(doc, ref.path.string());
-      else if (kind == "single_query") sq = data::ParseSingleQueryScenario(doc, ref.path.string());
-      else by_path[ref.path] = ParseScenarioModel(doc, ref.path.string());
+      ScenarioData data = ParseScenarioData(data::ReadJsonFile(ref.path), ref.path.string());
+      if (auto* a = std::get_if<data::AttentionScenario>(&data)) sc = std::move(*a);
+      else if (auto* q = std::get_if<data::SingleQueryScenario>(&data)) sq = std::move(*q);
+      else by_path[ref.path] = MakeScenarioModel(std::move(data), options);
     } catch (const data::LoadError& e) {
       r.Fail(at, std::string("scenario does not load: ") + e.what());
     }
@@ -166,8 +169,8 @@ LessonModel LoadLessonModel(const std::filesystem::path& path) {
                      std::to_string(data::kMaxScoreElements) + ", as for one file: the app runs them all when the lesson opens");
     attention.emplace_back(ref.path, std::move(*sc));
   }
-  for (auto& [path, sc] : single) by_path[path] = std::make_shared<SingleQueryModel>(std::move(sc));
-  for (auto& [path, sc] : attention) by_path[path] = std::make_shared<AttentionModel>(std::move(sc));
+  for (auto& [path, sc] : single) by_path[path] = MakeScenarioModel(std::move(sc), options);
+  for (auto& [path, sc] : attention) by_path[path] = MakeScenarioModel(std::move(sc), options);
   for (const auto& [key, ref] : m.lesson.scenarios) m.scenarios[key] = by_path.at(ref.path);
   for (size_t i = 0; i < m.lesson.steps.size(); ++i) {
     const auto& st = m.lesson.steps[i];

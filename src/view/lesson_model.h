@@ -49,6 +49,10 @@ struct LessonModel {
   FilledText Fill(const std::string& tmpl, const Quantities& q) const;
 };
 
-LessonModel LoadLessonModel(const std::filesystem::path& path);
+// Reads the lesson at `path`, loads and runs its scenarios (each file once) under `options`, and
+// checks every step against them. Throws data::LoadError.
+LessonModel LoadLessonModel(const std::filesystem::path& path, const ModelOptions& options = {});
+// The same for a lesson already read (data::ParseLesson, a course's outline): its file is not read again.
+LessonModel LoadLessonModel(data::Lesson lesson, const ModelOptions& options = {});
 
 }  // namespace bw::view

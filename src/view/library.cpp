@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
+#include "data/document_kind.h"
+
 namespace bw::view {
 
 namespace {
@@ -47,11 +49,12 @@ std::vector<LibraryEntry> BuildLibrary(const std::vector<std::string>& files, co
     } catch (const std::exception&) {
       continue;
     }
-    if (data::IsCourseDocument(doc)) continue;
+    const data::DocumentKind kind = data::KindOfDocument(doc);
+    if (kind == data::DocumentKind::kCourse) continue;
     LibraryEntry e;
     e.path = f;
     e.title = TitleOf(doc, f);
-    if (doc.is_object() && doc.contains("steps")) {
+    if (kind == data::DocumentKind::kLesson) {
       e.kind = LibraryEntry::Kind::kLesson;
       if (doc.contains("id") && doc["id"].is_string()) e.id = doc["id"].get<std::string>();
       if (doc["steps"].is_array()) e.steps = static_cast<int>(doc["steps"].size());

@@ -21,21 +21,40 @@ void AppendPanelTexts(const std::vector<PanelSection>& sections, std::vector<std
   }
 }
 
-std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file) {
+ScenarioData ParseScenarioData(const nlohmann::json& doc, const std::string& file) {
   const data::JsonReader r(file);
   r.ExpectObject(doc, "");
   const std::string kind = r.String(r.Require(doc, "", "kind"), "/kind");
-  if (kind == "single_query") return std::make_shared<SingleQueryModel>(data::ParseSingleQueryScenario(doc, file));
-  if (kind == "attention") return std::make_shared<AttentionModel>(data::ParseAttentionScenario(doc, file));
-  if (kind == "moe") return std::make_shared<MoeModel>(data::ParseMoeScenario(doc, file));
-  if (kind == "chart") return std::make_shared<ChartModel>(data::ParseChartScenario(doc, file));
-  if (kind == "decode") return std::make_shared<DecodeModel>(data::ParseDecodeScenario(doc, file));
-  if (kind == "ring") return std::make_shared<RingModel>(data::ParseRingScenario(doc, file));
+  if (kind == "single_query") return data::ParseSingleQueryScenario(doc, file);
+  if (kind == "attention") return data::ParseAttentionScenario(doc, file);
+  if (kind == "moe") return data::ParseMoeScenario(doc, file);
+  if (kind == "chart") return data::ParseChartScenario(doc, file);
+  if (kind == "decode") return data::ParseDecodeScenario(doc, file);
+  if (kind == "ring") return data::ParseRingScenario(doc, file);
   r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\", \"chart\", \"decode\" or \"ring\")");
 }
 
-std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path) {
-  return ParseScenarioModel(data::ReadJsonFile(path), path.string());
+namespace {
+std::shared_ptr<const ScenarioModel> Make(data::SingleQueryScenario sc, const ModelOptions&) { return std::make_shared<SingleQueryModel>(std::move(sc)); }
+std::shared_ptr<const ScenarioModel> Make(data::AttentionScenario sc, const ModelOptions& o) {
+  return std::make_shared<AttentionModel>(std::move(sc), o.comparison);
+}
+std::shared_ptr<const ScenarioModel> Make(data::MoeScenario sc, const ModelOptions&) { return std::make_shared<MoeModel>(std::move(sc)); }
+std::shared_ptr<const ScenarioModel> Make(data::ChartScenario sc, const ModelOptions&) { return std::make_shared<ChartModel>(std::move(sc)); }
+std::shared_ptr<const ScenarioModel> Make(data::DecodeScenario sc, const ModelOptions&) { return std::make_shared<DecodeModel>(std::move(sc)); }
+std::shared_ptr<const ScenarioModel> Make(data::RingScenario sc, const ModelOptions&) { return std::make_shared<RingModel>(std::move(sc)); }
+}  // namespace
+
+std::shared_ptr<const ScenarioModel> MakeScenarioModel(ScenarioData data, const ModelOptions& options) {
+  return std::visit([&](auto&& sc) { return Make(std::move(sc), options); }, std::move(data));
+}
+
+std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file, const ModelOptions& options) {
+  return MakeScenarioModel(ParseScenarioData(doc, file), options);
+}
+
+std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path, const ModelOptions& options) {
+  return ParseScenarioModel(data::ReadJsonFile(path), path.string(), options);
 }
 
 }  // namespace bw::view

@@ -5,14 +5,21 @@
 // Everything here is computed from the engine; the app only paints and lays out.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
+#include "data/attention_scenario.h"
+#include "data/chart_scenario.h"
+#include "data/decode_scenario.h"
+#include "data/moe_scenario.h"
 #include "data/position.h"
+#include "data/ring_scenario.h"
 #include "data/scenario.h"
 #include "view/event_title.h"
 #include "view/exercise.h"
@@ -138,10 +145,38 @@ class ScenarioModel {
   virtual std::string InputPath(const engine::NumericsEvent&) const { return ""; }
 };
 
+// When an attention model runs its comparison (the reference, FA-2 and FA-1 untraced, the wrong
+// merges, P for the heatmap and the check of the run's O): RunAttentionComparison in every mode, so
+// the numbers are the same; only when they appear differs.
+enum class ComparisonMode : std::uint8_t {
+  kNow,         // in the constructor: every number there at once (tests, screenshots, the CLI)
+  kBackground,  // on a thread of its own, started by the constructor, for problems of at least
+                // kBackgroundScores scores (and without "backward"); smaller ones as kNow
+  kOnRequest,   // only when FinishComparison() (or runs()) asks (tests of the state before)
+};
+// Problems this large (N_q · N_k) run their comparison in the background (N = 4096: the reference
+// alone was 1.4 s of a 3.5 s start).
+inline constexpr long long kBackgroundScores = 1024LL * 1024;
+
+// How the models of an opened file are built, given by whoever opens it (the app keeps its own in
+// AppState::model.options; the CLI and the tests take the default).
+struct ModelOptions {
+  ComparisonMode comparison = ComparisonMode::kNow;   // the app's window: kBackground
+};
+
+// A scenario file's contents, of whichever kind its "kind" names.
+using ScenarioData = std::variant<data::SingleQueryScenario, data::AttentionScenario, data::MoeScenario, data::ChartScenario,
+                                  data::DecodeScenario, data::RingScenario>;
+// The one dispatch on a scenario's "kind": parses `doc` (read from `file`) with its kind's loader.
+// Throws data::LoadError (file, JSON path, reason).
+ScenarioData ParseScenarioData(const nlohmann::json& doc, const std::string& file);
+// The model for `data`, built under `options`.
+std::shared_ptr<const ScenarioModel> MakeScenarioModel(ScenarioData data, const ModelOptions& options = {});
 // Reads `path` and builds the model for its "kind". Throws data::LoadError (file, JSON path, reason).
-std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path);
-std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file);
-// A new kind: implement ScenarioModel in its own file and add its "kind" to the dispatch in
-// scenario_model.cpp.
+std::shared_ptr<const ScenarioModel> LoadScenarioModel(const std::filesystem::path& path, const ModelOptions& options = {});
+std::shared_ptr<const ScenarioModel> ParseScenarioModel(const nlohmann::json& doc, const std::string& file,
+                                                        const ModelOptions& options = {});
+// A new kind: implement ScenarioModel in its own file, add its data type to ScenarioData and its
+// "kind" to ParseScenarioData, MakeScenarioModel's overload set follows (scenario_model.cpp).
 
 }  // namespace bw::view
