@@ -36,6 +36,7 @@ void FillEditor(Editor& ed, const view::SingleQueryModel& m) {
   ed.values = ListText(j["values"]);
   ed.blocks = ListText(j["block_sizes"]);
   ed.stable = j["mode"] == "stable";
+  ed.tau = j.contains("rescale_threshold") ? j["rescale_threshold"].dump() : "";
   ed.error.clear();
   ed.source = &m;
   // Save As proposes a name from the file being edited, beside it (it used to offer the path of a
@@ -55,6 +56,8 @@ void DrawEditor(AppState& s) {
   const auto* m = dynamic_cast<const view::SingleQueryModel*>(s.Current());
   if (!m) return;
   Editor& ed = s.ui.editor;
+  if (s.ui.open_editor) ImGui::SetNextItemOpen(true);  // --show editor: once, for screenshots
+  s.ui.open_editor = false;
   if (!ImGui::CollapsingHeader(T(s, view::Str::editor).c_str())) return;
   if (ed.source != m) FillEditor(ed, *m);
   bool changed = false;
@@ -75,6 +78,12 @@ void DrawEditor(AppState& s) {
   field(view::Str::editor_blocks, &ed.blocks, 2);
   ImGui::PopItemWidth();
   changed |= ImGui::Checkbox(T(s, view::Str::stable_mode).c_str(), &ed.stable);
+  if (ed.stable || !ed.tau.empty()) {  // FA-4's τ: only the stable recurrence has a running max to keep
+    ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
+    field(view::Str::editor_tau, &ed.tau, 3);
+    ImGui::PopItemWidth();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", T(s, view::Str::editor_tau_hint).c_str());
+  }
   if (changed) {  // live recompute; a refused edit keeps the last good scenario on screen
     try {
       ed.masked_hint = NeedsMaskedHint(ed.scores);
@@ -99,7 +108,8 @@ void DrawEditor(AppState& s) {
       ed.error_key.clear();
     }
   }
-  if (!ed.error.empty() && ed.error_key != EditorKey(ed, 0) && ed.error_key != "values" && ed.error_key != "block_sizes") {
+  if (!ed.error.empty() && ed.error_key != EditorKey(ed, 0) && ed.error_key != "values" && ed.error_key != "block_sizes" &&
+      ed.error_key != "rescale_threshold") {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(183, 28, 28, 255));
     Wrapped(ed.error);  // not about one field (e.g. the block sizes do not add up to the positions)
     ImGui::PopStyleColor();

@@ -41,8 +41,8 @@ std::optional<int> ParseArgs(int argc, char** argv, Args& args) {
 #endif
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
-  cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O), help (?) or library (the start screen); for screenshots")
-      ->check(CLI::IsMember({"settings", "open", "help", "library"}));
+  cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O), help (?), library (the start screen) or editor (the scenario editor's fields); for screenshots")
+      ->check(CLI::IsMember({"settings", "open", "help", "library", "editor"}));
   cli.add_flag("--no-settings", args.no_settings, "Neither read nor write the saved settings");
   cli.add_flag("--full-redraw", args.full_redraw, "Draw every frame whole and swap buffers, not only the parts that changed since the picture the back buffer holds (for tests and benchmarks)");
   cli.add_flag("--check-redraw", args.check_redraw, "With --soak: after each partially drawn frame draw it whole too and count the frames whose pixels differ (a test)");

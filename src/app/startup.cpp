@@ -66,6 +66,7 @@ void ApplySettings(AppState& state, AppRun& run) {
   if (args.font_px > 0) state.options.font_px = *(run.overrides.font_px = args.font_px);
   if (!args.export_dir.empty()) state.options.export_dir = std::filesystem::absolute(args.export_dir).string();
   state.ui.presenter = args.presenter;
+  state.ui.open_editor = args.show == "editor";
   state.ui.show_settings = args.show == "settings";
   state.ui.show_open = args.show == "open";
   state.ui.show_help = args.show == "help";

@@ -48,6 +48,7 @@ struct Editor {
   std::string scores, values, blocks, save_path;
   std::string source_file;       // the file the fields came from (Save As proposes "<its name>-edited.json" beside it)
   bool logits = false, stable = false;
+  std::string tau;               // FA-4's rescale threshold τ (stable mode; "" = every merge rescales)
   std::string error;             // why the typed scenario is refused (file "(editor)", JSON path, reason)
   std::string error_key;         // the field it is about ("weights", "values", …; "" = none): shown under it
   bool masked_hint = false;      // the scores hold an unquoted inf: masked logits are written "-inf"
@@ -141,6 +142,7 @@ struct Transient {
   bool show_open = false;        // the Ctrl+O browser
   bool show_gpu = false;         // G: the GPU panel (live tile traffic, or the H200 replay)
   GpuStatus gpu;                 // written by the GPU panel each frame it draws
+  bool open_editor = false;      // --show editor: the scenario editor's header opens once (screenshots)
   ReplayClock gpu_replay;        // the GPU replay's position, shared by the panel and the timeline
   std::string open_path;         // its path field, which also filters the lessons and scenarios listed
   int open_pick = 0;             // the listed entry ↑ ↓ picked (Enter opens it when the field names no file)

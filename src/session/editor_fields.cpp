@@ -14,7 +14,17 @@ namespace bw::app {
 
 std::string EditorKey(const Editor& ed, int field) {
   if (field == 0) return ed.logits ? "logits" : "weights";
+  if (field == 3) return "rescale_threshold";
   return field == 1 ? "values" : "block_sizes";
+}
+
+std::optional<double> ParseEditorTau(const std::string& text) {
+  if (text.find_first_not_of(" \t") == std::string::npos) return std::nullopt;
+  // One number, read as a one-element list (the same reader, the same messages), then the loader's rule.
+  const nlohmann::json a = ParseEditorList(text, "rescale_threshold");
+  if (a.size() != 1 || !a[0].is_number())
+    throw data::LoadError("(editor)", "/rescale_threshold", "the field \"rescale_threshold\" is one number τ >= 0, or empty");
+  return a[0].get<double>();
 }
 
 nlohmann::json ParseEditorList(const std::string& text, const std::string& key) {
@@ -60,6 +70,7 @@ nlohmann::json EditedDocument(const Editor& ed, const data::LocalText& title) {
   doc["values"] = ParseEditorList(ed.values, "values");
   doc["block_sizes"] = ParseEditorList(ed.blocks, "block_sizes");
   doc["mode"] = ed.stable ? "stable" : "raw";
+  if (const auto tau = ParseEditorTau(ed.tau)) doc["rescale_threshold"] = *tau;  // the loader says why a τ is refused
   doc["title"] = {{"zh", title.zh.empty() ? "编辑过的场景" : title.zh}, {"en", title.en.empty() ? "Edited scenario" : title.en}};
   return doc;
 }
@@ -69,6 +80,10 @@ data::LocalText EditedCaption(const Editor& ed) {
   data::LocalText t;
   t.zh = view::UiFormat(key, "zh", {ed.scores, ed.values, ed.blocks});
   t.en = view::UiFormat(key, "en", {ed.scores, ed.values, ed.blocks});
+  if (ed.tau.find_first_not_of(" \t") != std::string::npos) {  // FA-4's τ is part of what was edited
+    t.zh += "，\u03c4 = " + ed.tau;
+    t.en += ", \u03c4 = " + ed.tau;
+  }
   return t;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "session/app_state.h"
@@ -13,12 +14,16 @@
 
 namespace bw::app {
 
-// The JSON key an editor field is saved under: "weights" or "logits", "values", "block_sizes".
-std::string EditorKey(const Editor& ed, int field);  // field 0 = scores, 1 = values, 2 = blocks
+// The JSON key an editor field is saved under: "weights" or "logits", "values", "block_sizes", "rescale_threshold".
+std::string EditorKey(const Editor& ed, int field);  // field 0 = scores, 1 = values, 2 = blocks, 3 = τ
 
 // One field as a JSON array. Throws data::LoadError("(editor)", "/key", reason): reason names the field
 // and the 1-based character where reading stopped.
 nlohmann::json ParseEditorList(const std::string& text, const std::string& key);
+
+// The τ field: empty (or blanks) = no threshold; else one number (the loader checks τ >= 0 and stable
+// mode). Throws data::LoadError("(editor)", "/rescale_threshold", reason).
+std::optional<double> ParseEditorTau(const std::string& text);
 
 // An unquoted inf / -inf / nan in `text` (masked logits must be written "-inf", in quotes).
 bool NeedsMaskedHint(const std::string& text);

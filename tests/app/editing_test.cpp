@@ -19,6 +19,8 @@
 #include "app/save_as.h"
 #include "session/shown.h"
 #include "view/scenario_model.h"
+#include "view/single_query_model.h"
+#include "data/load_error.h"
 
 namespace bw::app {
 namespace {
@@ -253,6 +255,48 @@ TEST(Editing, AChangePutOffIsLoadedOnceNoEditIsUnsaved) {
   EXPECT_NE(s.model.lesson->lesson.title.en.find("Fixed "), std::string::npos) << s.model.lesson->lesson.title.en;
   EXPECT_EQ(s.CurrentStep()->id, "N50/w1");
   fs::remove_all(dir);
+}
+
+// FA-4's τ in the editor (issue 33's "τ control"): the field becomes the document's rescale_threshold,
+// the engine keeps m where a block's max grows by at most τ (fa4_conditional.json's numbers: block 2 kept,
+// block 3 rescaled) and the output is the same fraction as with no τ; a refused τ names its own field.
+TEST(Editing, TauFieldTurnsOnTheConditionalRescaleAndKeepsTheOutput) {
+  Editor ed = RawEdit("1, 2, 4, 1, 8, 2", "2, 2, 2");
+  ed.values = "6, 3, 12, 9, 0, 3";
+  ed.stable = true;
+  const auto plain = Model(ed);
+  ed.tau = "0.75";
+  const auto kept = Model(ed);
+  const auto* sq_plain = dynamic_cast<const view::SingleQueryModel*>(plain.get());
+  const auto* sq_kept = dynamic_cast<const view::SingleQueryModel*>(kept.get());
+  ASSERT_TRUE(sq_plain && sq_kept);
+  ASSERT_TRUE(sq_kept->run().problem.rescale_threshold.has_value());
+  EXPECT_EQ(*sq_kept->run().problem.rescale_threshold, 0.75);
+  EXPECT_EQ(sq_plain->run().rescales_skipped, 0);
+  EXPECT_EQ(sq_kept->run().rescales_skipped, 1);
+  const auto end_plain = plain->QuantitiesAt(plain->EventCount() - 1), end_kept = kept->QuantitiesAt(kept->EventCount() - 1);
+  EXPECT_EQ(end_kept.at("output"), end_plain.at("output"));
+  EXPECT_NE(EditedCaption(ed).en.find("\u03c4 = 0.75"), std::string::npos) << EditedCaption(ed).en;
+  EXPECT_EQ(EditedDocument(ed, {}).at("rescale_threshold"), 0.75);
+  ed.tau = "  ";
+  EXPECT_FALSE(EditedDocument(ed, {}).contains("rescale_threshold")) << "blank: every merge rescales";
+  for (const char* bad : {"-1", "x", "1, 2"}) {
+    ed.tau = bad;
+    try {
+      Model(ed);
+      ADD_FAILURE() << "tau " << bad << " accepted";
+    } catch (const data::LoadError& e) {
+      EXPECT_EQ(e.json_path(), "/rescale_threshold") << bad << ": " << e.what();
+    }
+  }
+  ed.tau = "0.75";
+  ed.stable = false;  // raw mode has no running max to keep: the loader refuses it at the τ field
+  try {
+    Model(ed);
+    ADD_FAILURE() << "tau in raw mode accepted";
+  } catch (const data::LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/rescale_threshold") << e.what();
+  }
 }
 
 }  // namespace
