@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -20,6 +21,7 @@
 
 #include <imgui.h>
 
+#include "app/class_host.h"
 #include "app/damage.h"
 #include "app/fill_shader.h"
 #include "app/fonts.h"
@@ -29,13 +31,9 @@
 #include "app/heatmap.h"
 #include "app/notes_window.h"
 #include "app/painter.h"
+#include "app/platform.h"
 #include "app/settings.h"
 #include "app/soak.h"
-#ifndef __EMSCRIPTEN__
-#include "app/live_class.h"
-#endif
-
-struct GLFWwindow;
 
 namespace bw::app {
 
@@ -82,11 +80,11 @@ struct AppRun {
 
   // [platform] The window and what draws into it (OpenPlatform). Declared in the order they were made,
   // so they go in the reverse order.
-  GLFWwindow* window = nullptr;
+  platform::Window* window = nullptr;
   ImGuiContext* main_ctx = nullptr;
-#ifndef __EMSCRIPTEN__
-  LiveClass live_class;  // no port is opened without --class or the settings window's Start
-#endif
+  // The live class's host (platform::NewClassHost: null where the edition cannot host one, the web);
+  // no port is opened without --class or the settings window's Start.
+  std::unique_ptr<ClassHost> live_class;
   std::optional<GpuPanel> gpu;
   HeatmapRenderer heatmap;
   FillShader fill_shader;  // the diagram's fills without ImGui's texture fetch
@@ -96,8 +94,7 @@ struct AppRun {
   DamageTracker damage;
 
   // [loop] The frame loop's own state.
-  bool is_fullscreen = false;
-  int saved_geometry[4] = {0, 0, 1600, 1000};
+  bool is_fullscreen = false;  // F11 applied (platform::SetFullscreen keeps the windowed place and size)
   int frame = 0;              // frames drawn (a screenshot waits for a few)
   int redraw_frames = 2;      // frames still to draw after input, so ImGui's layout settles
   int unsettled_frames = 0;   // frames drawn in a row and not shown while the layout settles
@@ -108,7 +105,7 @@ struct AppRun {
   std::uint64_t atlas_revision = 0;  // the font atlas' pictures: a rebuild may reuse its texture name
   double first_frame_ms = -1;
   int exit_code = 0;
-  double start_time = 0;      // glfwGetTime() when the loop began (--screenshot-after)
+  double start_time = 0;      // platform::Now() when the loop began (--screenshot-after)
   float drawn_progress = 1.0f;  // the arrows' length in the last frame drawn (0–1)
 
   Soak soak;  // [soak]

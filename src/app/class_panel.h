@@ -24,8 +24,13 @@ void DrawClassAnswers(const AppState& s, const Fonts& fonts, float scale);
 // Whether DrawClassAnswers draws now (a test of the rule: never before the reveal).
 bool ClassAnswersShown(const AppState& s);
 
-// Whether the join card (app/live_class.h: DrawJoinCard) is on the projected screen: a class runs,
-// the screen is not blanked, and a title card, the end card or the library shows — or J asked.
+// Whether the join card (DrawJoinCard) is on the projected screen: a class runs, the screen is not
+// blanked, and a title card, the end card or the library shows — or J asked.
 bool JoinCardShown(const AppState& s);
+
+// The join card, over the projected screen's lower right corner: the URL, the code, the QR code
+// (AppState::ui.live_class.qr, encoded by live_class.cpp) and the count of students joined. Nothing
+// while no class runs or the teacher hid it (J).
+void DrawJoinCard(const AppState& s, float scale);
 
 }  // namespace bw::app

@@ -2,8 +2,6 @@
 #include "app/app_run.h"
 
 #include <GL/gl.h>
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
@@ -14,6 +12,7 @@
 #include <string_view>
 #include <utility>
 
+#include "app/class_panel.h"
 #include "app/export.h"
 #include "app/glyphs.h"
 #include "app/panels.h"
@@ -28,23 +27,13 @@
 #include "session/shown.h"
 #include "view/format.h"
 #include "view/ui_text.h"
-#ifndef __EMSCRIPTEN__
-#include "app/class_panel.h"
-#endif
 
 namespace bw::app {
 
 namespace {
 
 // Whether a live class has news (students joined or answered) for the idle window to draw.
-bool ClassChanged(AppState& state, AppRun& run, double now) {
-#ifndef __EMSCRIPTEN__
-  return run.live_class.Poll(state, now);
-#else
-  (void)state, (void)run, (void)now;
-  return false;
-#endif
-}
+bool ClassChanged(AppState& state, AppRun& run, double now) { return run.live_class && run.live_class->Poll(state, now); }
 
 // The atlas rebuilt when the sizes changed or a shown text needs glyphs it lacks (glyphs.h).
 void RebuildFontsIfNeeded(AppState& state, AppRun& run) {
@@ -111,7 +100,7 @@ void ExportData(AppState& state) {
     return;
   }
   SetStatus(state, "wrote " + stem + "-counters.csv, " + stem + "-trace.json");
-  ShowToast(state, state.ui.status, glfwGetTime());
+  ShowToast(state, state.ui.status, platform::Now());
 }
 
 // Ctrl+E: the view as PNG at 2×.
@@ -124,7 +113,7 @@ void ExportPng(AppState& state, AppRun& run) {
     return;
   }
   SetStatus(state, "wrote " + path);
-  ShowToast(state, state.ui.status, glfwGetTime());
+  ShowToast(state, state.ui.status, platform::Now());
 }
 
 }  // namespace
@@ -147,45 +136,45 @@ bool WaitForFrame(AppState& state, AppRun& run) {
   const bool waits = !run.headless && !run.soak.On();
   // Iconified: no frames, no playback, no file checks — sleep until the window comes back, then
   // resume playing from that moment (not with the missed steps).
-  if (waits && glfwGetWindowAttrib(run.window, GLFW_ICONIFIED)) {
-    glfwWaitEvents();
-    state.ui.last_advance = glfwGetTime();
+  if (waits && platform::Iconified(run.window)) {
+    platform::WaitEvents();
+    state.ui.last_advance = platform::Now();
     run.redraw_frames = 2;
     return false;
   }
-  const double now = glfwGetTime();
+  const double now = platform::Now();
   // Until a frame has shown the arrows' full length: a frame drawn just before the end (woken
   // early by input) left them a pixel short until the next input (a helper saw it).
   const bool animating = (state.ui.anim_start >= 0 && (now - state.ui.anim_start < kAnimSeconds || run.drawn_progress < 1.0f)) ||
                          (state.ui.show_gpu && run.gpu->Busy());  // tiles arriving: keep drawing
   if (!waits || run.unsettled_frames > 0) {  // (the frame not shown: draw the next at once)
-    glfwPollEvents();
+    platform::PollEvents();
   } else if (state.ui.playing) {
     const double due = state.ui.last_advance + 1.0 / state.options.play_speed;
-    glfwWaitEventsTimeout(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
-    if (glfwGetTime() >= due) {
+    platform::WaitEvents(std::max(0.0, std::min(due - now, animating ? 1.0 / 60 : 1.0)));
+    if (platform::Now() >= due) {
       const std::string said = state.ui.status;
       PlayTick(state);  // stops at the next step's mark, at the end and before leaving an open question
       // What playing says when it refuses to go on (reveal the question first) goes where the class
       // sees it: the toolbar's status line alone is too small and pale on a projector.
-      if (state.ui.status != said) ShowToast(state, state.ui.status, glfwGetTime());
-      state.ui.last_advance = glfwGetTime();
+      if (state.ui.status != said) ShowToast(state, state.ui.status, platform::Now());
+      state.ui.last_advance = platform::Now();
     }
   } else if (animating || run.redraw_frames > 0) {
-    glfwWaitEventsTimeout(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
+    platform::WaitEvents(animating ? 1.0 / 60 : 0.0);  // a few frames after input settle ImGui's layout
     if (!animating) --run.redraw_frames;
   } else {
     // While the model computes in the background, look ten times a second whether it is done.
     const auto* computing = state.Current() && state.Current()->Computing() ? state.Current() : nullptr;
     // A live class looks four times a second whether students joined or answered (the notes window).
     platform::WaitForInput(state, computing ? 0.1 : state.ui.live_class.live ? 0.25 : 1.0);  // clears input_seen first (web: input since the last drawn frame)
-    state.ui.last_advance = glfwGetTime();
+    state.ui.last_advance = platform::Now();
     const bool arrived = computing && state.Current() == computing && !computing->Computing();
     const bool reloaded = ReloadIfChanged(state);
     // Woken by the once-a-second file check and nothing changed: draw nothing.
     if (!state.ui.input_seen && !reloaded && !arrived && state.ui.presenter == run.notes.IsOpen() && !run.notes.CloseRequested() &&
         state.ui.fullscreen == run.is_fullscreen && state.ui.toast.empty() &&  // a toast redraws until it expires
-        !ClassChanged(state, run, glfwGetTime()))
+        !ClassChanged(state, run, platform::Now()))
       return false;
     run.redraw_frames = 2;
   }
@@ -206,30 +195,27 @@ bool UpdateFrame(AppState& state, AppRun& run, Frame& f) {
     state.ui.presenter = false;
     notes.Close();
   }
-  ApplyFullscreen(state, run.window, run.is_fullscreen, run.saved_geometry);
+  ApplyFullscreen(state, run.window, run.is_fullscreen);
 
-  glfwGetFramebufferSize(run.window, &f.fb_w, &f.fb_h);
+  const platform::Size fb = platform::FramebufferSize(run.window);
+  f.fb_w = fb.w, f.fb_h = fb.h;
   if (f.fb_w == 0 || f.fb_h == 0) {  // minimised: nothing to draw, and nothing to spin on
-    if (!run.headless && !run.soak.On()) glfwWaitEventsTimeout(0.5);
+    if (!run.headless && !run.soak.On()) platform::WaitEvents(0.5);
     return false;
   }
   f.start = RunClock::now();
   run.soak.last_frame_did = std::exchange(run.soak.frame_did, std::exchange(run.soak.next_draws, ""));  // [soak] what the frame now measured did
-  {
-    int win_w = 0, win_h = 0;
-    glfwGetWindowSize(run.window, &win_w, &win_h);
-    UpdateFontSizes(state, static_cast<float>(win_h));
-  }
+  UpdateFontSizes(state, static_cast<float>(platform::WindowSize(run.window).h));
   RebuildFontsIfNeeded(state, run);
   // A new event starts its transfer animation.
   if (state.ui.event != run.last_event || state.ui.step != run.last_step) {
-    state.ui.anim_start = (run.last_event < 0 || run.headless || run.soak.On()) ? -1 : glfwGetTime();
+    state.ui.anim_start = (run.last_event < 0 || run.headless || run.soak.On()) ? -1 : platform::Now();
     run.last_event = state.ui.event;
     run.last_step = state.ui.step;
   }
   f.progress = 1.0f;
   if (state.ui.anim_start >= 0) {
-    const double t = std::min(1.0, (glfwGetTime() - state.ui.anim_start) / kAnimSeconds);
+    const double t = std::min(1.0, (platform::Now() - state.ui.anim_start) / kAnimSeconds);
     f.progress = static_cast<float>(1.0 - (1.0 - t) * (1.0 - t) * (1.0 - t));  // ease-out cubic
   }
   run.drawn_progress = f.progress;
@@ -239,24 +225,24 @@ bool UpdateFrame(AppState& state, AppRun& run, Frame& f) {
 // [build] ImGui's frame: keys, the main window, the dialogs and panels over it; Ctrl+Shift+E.
 void BuildFrame(AppState& state, AppRun& run, Frame& f) {
   ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
+  platform::NewImGuiFrame();
   ImGui::NewFrame();
   HandleKeys(state);
   classroom::AfterInput(state);  // a student of a live class: a key that moved away from the teacher
-  if (state.ui.show_gpu) run.gpu->Tick(state, glfwGetTime());  // the timeline shows the replay's position now
+  if (state.ui.show_gpu) run.gpu->Tick(state, platform::Now());  // the timeline shows the replay's position now
   f.painted = DrawMainWindow(state, run.fonts, f.progress, &run.heatmap, run.fill_pass);
   classroom::AfterInput(state);  // … or a click, a drag of the timeline
   DrawOpenBrowser(state);
   if (state.ui.show_gpu) {
-    Painted gp = run.gpu->Draw(state, run.fonts, glfwGetTime());
+    Painted gp = run.gpu->Draw(state, run.fonts, platform::Now());
     f.painted.rects.insert(f.painted.rects.end(), gp.rects.begin(), gp.rects.end());
   }
   DrawSettingsWindow(state);
-  DrawToast(state, glfwGetTime());
-#ifndef __EMSCRIPTEN__
-  DrawJoinCard(state, ImGui::GetIO().DisplaySize.y / 1080.0f);
-  DrawClassAnswers(state, run.fonts, ImGui::GetIO().DisplaySize.y / 1080.0f);
-#endif
+  DrawToast(state, platform::Now());
+  if (run.live_class) {  // the teacher's: the join card and the class's answers over the projected screen
+    DrawJoinCard(state, ImGui::GetIO().DisplaySize.y / 1080.0f);
+    DrawClassAnswers(state, run.fonts, ImGui::GetIO().DisplaySize.y / 1080.0f);
+  }
   // Ctrl+E: the view as PNG at 2× (after the frame is drawn); Ctrl+Shift+E: the numbers as CSV and
   // the trace as JSON. The keys come through AppState's queue (HandleKeys), so a tap inside one frame
   // still exports.
@@ -311,7 +297,7 @@ bool PaintFrame(AppState& state, AppRun& run, Frame& f) {
 // [capture] --screenshot: a few frames let ImGui settle its layout (window sizes, table widths) before
 // the capture; then the PNG (and --dump-scene's JSON) and the window closes.
 void CaptureScreenshot(AppState& state, AppRun& run, Frame& f) {
-  if (!run.headless || ++run.frame < 4 || glfwGetTime() - run.start_time < run.args.screenshot_after) return;
+  if (!run.headless || ++run.frame < 4 || platform::Now() - run.start_time < run.args.screenshot_after) return;
   const Args& args = run.args;
   Painted scaled;
   std::string err;
@@ -331,22 +317,22 @@ void CaptureScreenshot(AppState& state, AppRun& run, Frame& f) {
       run.exit_code = 1;
     }
   }
-  glfwSetWindowShouldClose(run.window, 1);
+  platform::RequestClose(run.window);
 }
 
 // [present] The frame to the screen (only what changed, where the platform can), then the F5 window's.
 void PresentFrame(AppState& state, AppRun& run, Frame& f) {
-  if (run.headless || run.args.full_redraw) glfwSwapBuffers(run.window);
+  if (run.headless || run.args.full_redraw) platform::SwapBuffers(run.window);
   else platform::Present(run.window, f.redraw, f.fb_w, f.fb_h);
   if (run.notes.IsOpen()) run.notes.Frame(run.window, run.main_ctx, ShownTexts(state));
 }
 
 // [after] The live class follows what this frame showed; --state-file; the settings saved.
 void AfterFrame(AppState& state, AppRun& run) {
-#ifndef __EMSCRIPTEN__
-  if (auto& setup = state.ui.class_setup; !setup.start_at.empty()) setup.error = StartClass(state, run, std::exchange(setup.start_at, ""));
-  run.live_class.Frame(state, glfwGetTime());  // the class follows what this frame showed
-#endif
+  if (run.live_class) {
+    if (auto& setup = state.ui.class_setup; !setup.start_at.empty()) setup.error = StartClass(state, run, std::exchange(setup.start_at, ""));
+    run.live_class->Frame(state, platform::Now());  // the class follows what this frame showed
+  }
   WriteStateFile(state, run);
   if (run.use_settings && state.ui.settings_dirty) {
     const std::string err = SaveSettings(OptionsToSave(state.options, run.options_before, run.overrides), run.settings_path);
@@ -370,7 +356,7 @@ void RunFrame(AppState& state, AppRun& run) {
   if (!PaintFrame(state, run, f)) return;
   // [soak] One trace event per frame, on to the next step (wrapping) at the end of each trace.
   if (run.soak.On() && SoakStep(state, run.soak, f.start, f.drawn, f.fb_w, f.fb_h, run.first_frame_ms, run.exit_code))
-    glfwSetWindowShouldClose(run.window, 1);
+    platform::RequestClose(run.window);
   CaptureScreenshot(state, run, f);
   PresentFrame(state, run, f);
   AfterFrame(state, run);

@@ -1,15 +1,12 @@
 // Frame helpers of the main loop: the state file, --dump-scene, the scaled PNG export and the
 // fullscreen switch; see frame_helpers.h.
 #include <GL/gl.h>
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <malloc.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -32,6 +29,7 @@
 #include "app/notes_window.h"
 #include "app/panels.h"
 #include "app/paths.h"
+#include "app/platform.h"
 #include "app/settings.h"
 #include "app/settings_window.h"
 #include "app/shortcuts.h"
@@ -157,10 +155,9 @@ std::string DumpScene(const std::string& path, const AppState& s, const Painted&
 
 // Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
 // laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
-std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path,
+std::string ExportScaledPng(AppState& s, platform::Window* window, float scale, const std::string& path,
                             HeatmapRenderer* heatmap, Painted* painted_out, const FillPass& fills) {
-  int win_w = 0, win_h = 0;
-  glfwGetWindowSize(window, &win_w, &win_h);
+  const auto [win_w, win_h] = platform::WindowSize(window);
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
   const float saved_font = s.options.font_px;
   s.options.font_px = saved_font * scale;
@@ -185,7 +182,7 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
           std::to_string(h) + ")";
   } else {
     ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
+    platform::NewImGuiFrame();
     ImGuiIO& io = ImGui::GetIO();
     io.DisplaySize = ImVec2(static_cast<float>(w), static_cast<float>(h));
     io.DisplayFramebufferScale = ImVec2(1, 1);
@@ -209,33 +206,16 @@ std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const 
   return err;
 }
 
-void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]) {
-  int count = 0;
-  GLFWmonitor** monitors = glfwGetMonitors(&count);
+void ApplyFullscreen(AppState& s, platform::Window* window, bool& is_fullscreen) {
+  const int count = platform::MonitorCount();
   if (count > 0) s.options.monitor %= count;
   const bool move = s.ui.monitor_changed && is_fullscreen && s.ui.fullscreen;
   s.ui.monitor_changed = false;
   if (s.ui.fullscreen == is_fullscreen && !move) return;
-#ifdef __EMSCRIPTEN__
-  // Emscripten's GLFW has no glfwSetWindowMonitor (it throws, which stops the page's main loop):
-  // in the browser, full screen is the browser's own (F11), so the toggle stays off.
-  s.ui.fullscreen = is_fullscreen = false;
-  return;
-#endif
-  if (s.ui.fullscreen) {
-    if (count == 0) {
-      s.ui.fullscreen = false;
-      return;
-    }
-    GLFWmonitor* m = monitors[s.options.monitor];
-    const GLFWvidmode* mode = glfwGetVideoMode(m);
-    if (!is_fullscreen) {
-      glfwGetWindowPos(window, &saved[0], &saved[1]);
-      glfwGetWindowSize(window, &saved[2], &saved[3]);
-    }
-    glfwSetWindowMonitor(window, m, 0, 0, mode->width, mode->height, mode->refreshRate);
-  } else {
-    glfwSetWindowMonitor(window, nullptr, saved[0], saved[1], saved[2], saved[3], 0);
+  // No monitor, or the web (the browser's own F11 is the page's full screen): the toggle stays off.
+  if (!platform::SetFullscreen(window, s.ui.fullscreen, s.options.monitor)) {
+    s.ui.fullscreen = false;
+    return;
   }
   is_fullscreen = s.ui.fullscreen;
 }
@@ -245,9 +225,7 @@ void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int s
 // hands freed heap pages back, so the figure is live memory (a leak stays), not allocator slack.
 // The web edition has neither (0: unknown; the browser's memory tools measure it there).
 long RssKb() {
-#ifndef __EMSCRIPTEN__
-  malloc_trim(0);
-#endif
+  platform::ReturnFreedMemory();
   std::ifstream in("/proc/self/status");
   std::string line;
   while (std::getline(in, line))

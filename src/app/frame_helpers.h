@@ -11,8 +11,7 @@
 #include "app/damage.h"
 #include "app/heatmap.h"
 #include "app/painter.h"
-
-struct GLFWwindow;
+#include "app/platform.h"
 
 namespace bw::app {
 
@@ -23,13 +22,15 @@ nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted);
 // Writes SceneDumpJson atomically. Returns "" or an error line.
 std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted);
 // Renders one frame at `scale` × the window size offscreen and saves it as PNG. Returns "" or an error line.
-std::string ExportScaledPng(AppState& s, GLFWwindow* window, float scale, const std::string& path, HeatmapRenderer* heatmap,
+std::string ExportScaledPng(AppState& s, platform::Window* window, float scale, const std::string& path, HeatmapRenderer* heatmap,
                             Painted* painted_out, const FillPass& fills = {});
 // [soak] Resident set size of this process in kB (Linux /proc) after malloc_trim, 0 if unknown.
 long RssKb();
 // [soak] Peak resident set size of this process so far in kB (VmHWM), 0 if unknown.
 long PeakRssKb();
-void ApplyFullscreen(AppState& s, GLFWwindow* window, bool& is_fullscreen, int saved[4]);
+// F11 / Shift+F11: the window full screen on s.options.monitor, or back (platform::SetFullscreen),
+// when s.ui.fullscreen or the monitor changed; `is_fullscreen`: what is applied now.
+void ApplyFullscreen(AppState& s, platform::Window* window, bool& is_fullscreen);
 
 // [soak] What one frame asks of the rasteriser, from ImGui's draw data: the pixels its triangles
 // cover (each triangle's area, reduced by the part of its bounding box outside its clip rectangle —

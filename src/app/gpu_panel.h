@@ -30,7 +30,7 @@ class GpuPanel {
   // it must outlive the panel.
   GpuPanel(std::string recording_path, ReplayClock& clock);
   ~GpuPanel();
-  // The panel's window; call every frame while s.ui.show_gpu. `now` in seconds (glfwGetTime).
+  // The panel's window; call every frame while s.ui.show_gpu. `now` in seconds (platform::Now).
   // Returns what it painted (grid, lanes, roofline) for --dump-scene; fills s.ui.gpu.
   Painted Draw(AppState& s, const Fonts& fonts, double now);
   // Moves a playing replay on to `now` (seconds, as Draw's). Call before drawing the main window, so

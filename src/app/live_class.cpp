@@ -292,47 +292,4 @@ void LiveClass::Stop(AppState& s) {
   s.ui.live_class = {};
 }
 
-void DrawJoinCard(const AppState& s, float scale) {
-  const auto& v = s.ui.live_class;
-  if (!JoinCardShown(s)) return;
-  const auto& lang = s.options.lang;
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  // Read and scanned from the back row (a helper measured the URL at 22 px and the QR code at 180 px
-  // on a 1080p title card): the URL at 1.5× the card's text, the code at 3×, 9 px modules (~300 px).
-  const float module = std::max(3.0f, std::floor(9.0f * scale));
-  const float qr_px = module * static_cast<float>(v.qr_size + 8);   // with the 4-module quiet zone each side
-  ImGui::SetNextWindowPos(ImVec2(display.x - 8, display.y - 8), ImGuiCond_Always, ImVec2(1, 1));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, IM_COL32(255, 255, 255, 250));
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(20, 20, 20, 255));
-  ImGui::Begin("##join", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoInputs);
-  ImGui::SetWindowFontScale(1.5f);
-  ImGui::TextUnformatted(view::UiText(view::Str::class_join, lang).c_str());
-  ImGui::TextUnformatted(v.url.c_str());
-  ImGui::SetWindowFontScale(3.0f);
-  ImGui::TextUnformatted((view::UiText(view::Str::class_code, lang) + "  " + v.code).c_str());
-  ImGui::SetWindowFontScale(1.5f);
-  const ImVec2 at = ImGui::GetCursorScreenPos();
-  auto* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(at, ImVec2(at.x + qr_px, at.y + qr_px), IM_COL32(255, 255, 255, 255));
-  for (int y = 0; y < v.qr_size; ++y)
-    for (int x = 0; x < v.qr_size;) {   // a run of dark modules as one rectangle
-      if (!v.qr[static_cast<size_t>(y * v.qr_size + x)]) {
-        ++x;
-        continue;
-      }
-      int end = x;
-      while (end < v.qr_size && v.qr[static_cast<size_t>(y * v.qr_size + end)]) ++end;
-      const float x0 = at.x + module * static_cast<float>(x + 4), y0 = at.y + module * static_cast<float>(y + 4);
-      dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x0 + module * static_cast<float>(end - x), y0 + module), IM_COL32(0, 0, 0, 255));
-      x = end;
-    }
-  ImGui::Dummy(ImVec2(qr_px, qr_px));
-  ImGui::TextUnformatted(view::UiFormat(view::Str::class_students, lang, {std::to_string(v.students)}).c_str());
-  ImGui::SetWindowFontScale(1.0f);
-  ImGui::End();
-  ImGui::PopStyleColor(2);
-}
-
 }  // namespace bw::app

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/class_host.h"
 #include "classroom/teacher_state.h"
 #include "session/app_state.h"
 
@@ -31,25 +32,26 @@ std::vector<std::string> ClassAddresses();
 // Empty when the text cannot be encoded.
 std::vector<std::uint8_t> EncodeQr(const std::string& text, int* size);
 
-class LiveClass {
+class LiveClass : public ClassHost {
  public:
   LiveClass();
-  ~LiveClass();
+  ~LiveClass() override;
   // Starts a class listening on `where` ("127.0.0.1", "192.168.1.20:8080", "[::1]:0"; port 0 or none:
   // any free port). Returns "" or why not, one line (no web files, a bad address, the port taken).
   // `state_file` ("" = none): the class's state, written atomically while it runs and removed when
   // it ends; when it exists at start (the app was closed or crashed mid-class) the class resumes
   // from it: the same code, students (their tokens rejoin), answers and controls. A file that is
   // not a class state is moved aside to `state_file`.bad and a new class starts (warning says so).
-  std::string Start(const std::string& where, AppState& s, const std::string& state_file = "", std::string* warning = nullptr);
+  std::string Start(const std::string& where, AppState& s, const std::string& state_file = "", std::string* warning = nullptr) override;
   // After each frame: does what the notes window asked (AppState::ui.live_class.want), publishes
   // what the screen shows when it changed, and refreshes the view a few times a second.
-  void Frame(AppState& s, double now_s);
+  void Frame(AppState& s, double now_s) override;
   // Between frames (the app sleeps until input): refreshes the view at most 4 times a second and says
   // whether it changed (a student joined, an answer came in), so that the notes window and the join
   // card redraw without the teacher touching anything.
-  bool Poll(AppState& s, double now_s);
-  void Stop(AppState& s);                  // ends the class: students are told, the state file removed
+  bool Poll(AppState& s, double now_s) override;
+  void Stop(AppState& s) override;         // ends the class: students are told, the state file removed
+  std::vector<std::string> Addresses() const override { return ClassAddresses(); }
   bool live() const { return server_ != nullptr; }
 
  private:
@@ -61,10 +63,6 @@ class LiveClass {
   bool any_published_ = false;
   double next_view_s_ = 0;
 };
-
-// The join card, over the projected screen's lower right corner: the URL, the code, the QR code and
-// the count of students joined. Nothing while no class runs or the teacher hid it (J).
-void DrawJoinCard(const AppState& s, float scale);
 
 
 }  // namespace bw::app

@@ -1,5 +1,5 @@
-// blockwise: the lesson player. GLFW window + Dear ImGui (1.86, Debian's libimgui.a with its GLFW and
-// OpenGL3 backends) + FreeType fonts. main() owns the one AppState and the run beside it (app_run.h)
+// blockwise: the lesson player. The platform's window (platform.h) + Dear ImGui (1.86, Debian's
+// libimgui.a with its platform and OpenGL3 backends) + FreeType fonts. main() owns the one AppState and the run beside it (app_run.h)
 // and calls the run's phases in order: the command line, the session, the window, one frame per loop
 // turn (input, update, build, paint, the soak's step, capture, present, after), the end.
 // Headless use: --screenshot FILE.png renders the chosen step, writes the PNG (and --dump-scene

@@ -35,10 +35,10 @@ std::optional<int> ParseArgs(int argc, char** argv, Args& args) {
   cli.add_flag("--gpu", args.gpu_open, "Open the GPU panel (G) as a user would: live with a GPU, else a paused replay");
   cli.add_option("--gpu-live", args.gpu_live, "Open the GPU panel and start a live run: ALG,N,D,CAUSAL,PACE_MS (e.g. fp32,8192,128,1,0.02)");
   cli.add_option("--screenshot-after", args.screenshot_after, "With --screenshot: capture no sooner than this many seconds after start (a live GPU run mid-way)");
-#ifndef __EMSCRIPTEN__
-  cli.add_option("--class-state", args.class_state, "The live class's state file (default: class-state.json beside the settings; none with --no-settings): a class the app left running resumes from it with the same code and answers");
-  cli.add_option("--class", args.class_at, "Start a live class: serve the web edition and the class channel on ADDRESS[:PORT] (the interface the students reach, e.g. 192.168.1.20:8080; 127.0.0.1 for a test; no port: any free one); J hides the join card");
-#endif
+  if (platform::CanHostClass()) {  // the teacher's desktop (the web edition hosts no class)
+    cli.add_option("--class-state", args.class_state, "The live class's state file (default: class-state.json beside the settings; none with --no-settings): a class the app left running resumes from it with the same code and answers");
+    cli.add_option("--class", args.class_at, "Start a live class: serve the web edition and the class channel on ADDRESS[:PORT] (the interface the students reach, e.g. 192.168.1.20:8080; 127.0.0.1 for a test; no port: any free one); J hides the join card");
+  }
   cli.add_option("--state-file", args.state_file, "Write the app's state (step, event, …) as JSON here whenever it changes");
   cli.add_option("--export-dir", args.export_dir, "Ctrl+E writes its files here (default: the saved setting, else the XDG pictures folder)");
   cli.add_option("--show", args.show, "Open this window at start: settings, open (Ctrl+O), help (?), library (the start screen) or editor (the scenario editor's fields); for screenshots")

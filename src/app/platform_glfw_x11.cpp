@@ -1,5 +1,5 @@
-// How a desktop frame reaches the window (platform.h [redraw]: BackBufferAge, Present, PictureLost).
-// Compiled on its own, outside the unity build: Xlib's macros (None, Status, Bool, Success …) must not
+// How a desktop frame reaches the window (platform.h [redraw]: BackBufferAge, CanRedrawInPart, Present,
+// PictureLost): the desktop platform's (platform_glfw.cpp) X11 half. Compiled on its own, outside the unity build: Xlib's macros (None, Status, Bool, Success …) must not
 // reach the files a unity batch would compile with it. GLFW's X11 calls are looked up at run time
 // (a GLFW built for Wayland has none: frames are then swapped whole), GLX's through GLX itself.
 //
@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <string>
 
-#include "app/platform.h"
+#include "app/platform_glfw.h"
 
 namespace bw::app::platform {
 namespace {
@@ -76,13 +76,13 @@ Presenter& PresenterOf() {
 
 }  // namespace
 
-int BackBufferAge(GLFWwindow* window) {
+int BackBufferAge(Window* window) {
   Presenter& p = PresenterOf();
   switch (p.kind) {
     case Presenter::Kind::kCopySubBuffer: return p.presented ? 1 : 0;
     case Presenter::Kind::kSwapWithAge: {
       unsigned int age = 0;
-      p.query(p.dpy, p.glx_window(window), GLX_BACK_BUFFER_AGE_EXT, &age);
+      p.query(p.dpy, p.glx_window(GlfwOf(window)), GLX_BACK_BUFFER_AGE_EXT, &age);
       return static_cast<int>(age);
     }
     case Presenter::Kind::kSwap: break;
@@ -90,20 +90,20 @@ int BackBufferAge(GLFWwindow* window) {
   return 0;
 }
 
-void PictureLost(GLFWwindow*) { PresenterOf().lost = true; }
+void PictureLost(Window*) { PresenterOf().lost = true; }
 
-bool CanRedrawInPart(GLFWwindow*) { return PresenterOf().kind != Presenter::Kind::kSwap; }
+bool CanRedrawInPart(Window*) { return PresenterOf().kind != Presenter::Kind::kSwap; }
 
-void Present(GLFWwindow* window, const std::vector<PixelRect>& changed, int fb_w, int fb_h) {
+void Present(Window* window, const std::vector<PixelRect>& changed, int fb_w, int fb_h) {
   Presenter& p = PresenterOf();
   if (p.kind != Presenter::Kind::kCopySubBuffer || fb_w != p.swapped_w || fb_h != p.swapped_h) {
-    glfwSwapBuffers(window);
+    glfwSwapBuffers(GlfwOf(window));
     p.swapped_w = fb_w, p.swapped_h = fb_h;
     p.presented = false;  // a swapped-in back buffer holds nothing known
     p.lost = true;        // and the next copy shows the whole window
     return;
   }
-  const GLXWindow win = p.glx_window(window);
+  const GLXWindow win = p.glx_window(GlfwOf(window));
   XSync(p.dpy, False);  // earlier requests' errors go to the handler they were made under
   g_copy_failed = false;
   g_previous_handler = XSetErrorHandler(&OnCopyError);

@@ -1,9 +1,12 @@
 // The web side of the platform seam (platform.h), built only by the web edition (web/CMakeLists.txt,
 // scripts/web): Emscripten's GLFW on the page's canvas with a WebGL 2 context, the browser's frame
 // loop, the build-time CJK subset packaged with the page, settings in local storage, saves as
-// downloads. The page (web/index.html) talks to the app through the exported bw_* functions below.
+// downloads; no full screen of the app's own, no second window, no threads, no class to host. The
+// calls the desktop makes alike (input, ImGui's backend, time, sizes, events) are
+// platform_glfw_common.cpp's. The page (web/index.html) talks to the app through the exported bw_*
+// functions below.
 #include "data/json_file.h"
-#include "app/platform.h"
+#include "app/platform_glfw.h"
 #include "classroom/student.h"
 
 #include <GLFW/glfw3.h>
@@ -16,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "session/app_state.h"
+#include "app/class_host.h"
 #include "app/frame_helpers.h"
 #include "app/painter.h"
 #include "view/ui_text.h"
@@ -67,7 +71,7 @@ EM_JS(void, JsMarkOnce, (const char* name), {
 
 }  // namespace
 
-GLFWwindow* OpenWindow(int width, int height, bool, AppState* state) {
+Window* OpenWindow(int width, int height, bool, AppState* state) {
   JsMarkOnce("bw:opened");  // main() has parsed the arguments and loaded the lesson
   glfwSetErrorCallback([](int code, const char* msg) { std::fprintf(stderr, "GLFW error %d: %s\n", code, msg); });
   if (!glfwInit()) return nullptr;
@@ -91,31 +95,36 @@ GLFWwindow* OpenWindow(int width, int height, bool, AppState* state) {
   state->ui.content_scale = 1;  // CSS pixels: the canvas is laid out like a desktop window at scale 1
   g_window = window;
   g_state = state;
-  return window;
+  return WindowOf(window);
 }
 
-void RunFrameLoop(GLFWwindow* window, const std::function<void()>& frame) {
-  g_window = window;
+void RunFrameLoop(Window* window, const std::function<void()>& frame) {
+  g_window = GlfwOf(window);
   g_frame = frame;
   // The browser calls Tick once per animation frame; main() does not return (its locals stay valid).
   emscripten_set_main_loop(Tick, 0, /*simulate_infinite_loop=*/1);
 }
 
-void CloseWindow(GLFWwindow* window) {
-  glfwDestroyWindow(window);
+void CloseWindow(Window* window) {
+  glfwDestroyWindow(GlfwOf(window));
   glfwTerminate();
 }
 
 void WaitForInput(AppState&, double) {}
 
-int BackBufferAge(GLFWwindow*) { return 0; }  // WebGL's canvas is cleared after each frame it shows
-void Present(GLFWwindow* window, const std::vector<PixelRect>&, int, int) { glfwSwapBuffers(window); }  // the browser shows it
-void PictureLost(GLFWwindow*) {}
-bool CanRedrawInPart(GLFWwindow*) { return false; }
+int BackBufferAge(Window*) { return 0; }  // WebGL's canvas is cleared after each frame it shows
+void Present(Window* window, const std::vector<PixelRect>&, int, int) { glfwSwapBuffers(GlfwOf(window)); }  // the browser shows it
+void PictureLost(Window*) {}
+bool CanRedrawInPart(Window*) { return false; }
 
 const char* KeyName(int, int) { return nullptr; }  // glfwGetKeyName throws "not implemented" here
 int MonitorCount() { return 1; }
-void MaximizeWindow(GLFWwindow*) {}
+void MaximizeWindow(Window*) {}
+// Emscripten's GLFW has no glfwSetWindowMonitor (it throws, which stops the page's main loop): in the
+// browser, full screen is the browser's own (F11), so the app's toggle stays off.
+bool SetFullscreen(Window*, bool, int) { return false; }
+// The browser has one canvas (Emscripten's GLFW: one window): presenter notes are desktop-only.
+Window* OpenSecondWindow(int, int, const char*, int, AppState*) { return nullptr; }
 
 const char* GlslVersion() { return "#version 300 es"; }
 std::string ShaderPrelude() { return std::string(GlslVersion()) + "\nprecision highp float;\n"; }
@@ -160,6 +169,12 @@ void FramePainted(AppState& state, const Painted& painted) {
   g_state = &state;
   g_painted = painted;
 }
+
+std::string AccountHome() { return ""; }  // no password database (Emscripten sets HOME)
+void ReturnFreedMemory() {}               // the browser's memory tools measure the page
+bool CanComputeInBackground() { return false; }  // built without threads
+bool CanHostClass() { return false; }     // a page cannot listen for students (it joins as one)
+std::unique_ptr<ClassHost> NewClassHost() { return nullptr; }
 
 }  // namespace bw::app::platform
 

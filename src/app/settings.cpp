@@ -4,10 +4,6 @@
 #include <cstdlib>
 #include <optional>
 #include <nlohmann/json.hpp>
-#ifndef __EMSCRIPTEN__
-#include <pwd.h>
-#include <unistd.h>
-#endif
 
 #include "app/platform.h"
 #include "data/json_file.h"
@@ -20,11 +16,9 @@ std::filesystem::path SettingsPath() {
   std::filesystem::path base;
   if (xdg && *xdg) base = xdg;
   else if (const char* home = std::getenv("HOME"); home && *home) base = std::filesystem::path(home) / ".config";
-#ifndef __EMSCRIPTEN__
-  // Neither set (a service, `env -i`): the account's home from the password database; never the
-  // current folder, where ./blockwise/ would appear wherever the app was started (issue 31).
-  else if (const passwd* pw = ::getpwuid(::getuid()); pw && pw->pw_dir && *pw->pw_dir) base = std::filesystem::path(pw->pw_dir) / ".config";
-#endif
+  // Neither set (a service, `env -i`): the account's home from the password database (web: none);
+  // never the current folder, where ./blockwise/ would appear wherever the app was started (issue 31).
+  else if (const std::string account = platform::AccountHome(); !account.empty()) base = std::filesystem::path(account) / ".config";
   else return {};
   return base / "blockwise" / "settings.json";
 }

@@ -1,15 +1,16 @@
 // The settings window; see settings_window.h.
 #include "app/settings_window.h"
 
-#include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/paths.h"
+#include "app/platform.h"
 #include "app/settings.h"
 #include "app/widgets.h"
 #include "view/scene.h"
@@ -65,12 +66,9 @@ void DrawSettingsWindow(AppState& s) {
     }
 
     Label(s, view::Str::set_monitor);
-    int count = 0;
-    GLFWmonitor** monitors = glfwGetMonitors(&count);
-    const auto monitor_name = [&](int i) {
-      const char* name = i < count ? glfwGetMonitorName(monitors[i]) : nullptr;
-      return std::to_string(i + 1) + ": " + (name ? name : "?");
-    };
+    const std::vector<std::string> monitors = platform::MonitorNames();
+    const int count = static_cast<int>(monitors.size());
+    const auto monitor_name = [&](int i) { return std::to_string(i + 1) + ": " + (i < count ? monitors[static_cast<size_t>(i)] : "?"); };
     const int current = count > 0 ? s.options.monitor % count : 0;
     if (ImGui::BeginCombo("##monitor", count > 0 ? monitor_name(current).c_str() : "—")) {
       for (int i = 0; i < count; ++i)

@@ -55,7 +55,7 @@ const std::vector<Shortcut>& Shortcuts() {
          StepLesson(s, k.key == GLFW_KEY_PAGE_DOWN ? +1 : -1);
          // The clicker at the course's (or a lesson's) end: large, where the teacher looks, not only
          // in the top bar's small status line.
-         if (s.ui.status != said && !s.ui.status.empty() && LessonStatus(s)) ShowToast(s, s.ui.status, glfwGetTime());
+         if (s.ui.status != said && !s.ui.status.empty() && LessonStatus(s)) ShowToast(s, s.ui.status, platform::Now());
        }},
       // A clicker's "blank screen" key sends B or '.' (as in presentation software).
       {view::Str::key_blank, {Char('b', 0, kCtrl | kAlt), Char('.', 0, kCtrl | kAlt)}, [](AppState& s, const KeyPress&) {
@@ -96,7 +96,7 @@ const std::vector<Shortcut>& Shortcuts() {
       {view::Str::key_f5, {Key(GLFW_KEY_F5)}, [](AppState& s, const KeyPress&) {
          const std::string warning = view::UiText(view::Str::presenter_one_screen, s.options.lang);
          TogglePresenter(s, platform::MonitorCount());
-         if (s.ui.presenter_confirm) ShowToast(s, s.ui.status, glfwGetTime());  // large, over the picture: the teacher sees it
+         if (s.ui.presenter_confirm) ShowToast(s, s.ui.status, platform::Now());  // large, over the picture: the teacher sees it
          else if (s.ui.toast == warning) s.ui.toast.clear();  // confirmed: the warning has done its work
        }},
       {view::Str::key_f11, {Key(GLFW_KEY_F11)},

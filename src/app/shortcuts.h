@@ -4,8 +4,8 @@
 // Shortcuts match the character the keyboard layout puts on a key, not the US key position: Ctrl +
 // is the key that types '+' or '=' (US '=', German '+', French '='), Ctrl − the key that types '-'
 // (US '-', German '-' beside '.', French '-' on 6), letters by the letter they type (AZERTY's A is A).
-// GLFW's key tokens are US positions, so the key callback asks the layout for the key's character
-// (LayoutChar) and queues it with the press. Numpad + − 0 work too. Layouts without Latin letters
+// Key codes (the window library's, named in shortcuts.cpp only) are US positions, so the key callback
+// asks the layout for the key's character (LayoutChar) and queues it with the press. Numpad + − 0 work too. Layouts without Latin letters
 // fall back to the US position (as browsers do).
 #pragma once
 
@@ -18,10 +18,10 @@
 namespace bw::app {
 
 struct Trigger {
-  int key = 0;          // a GLFW_KEY_* (named keys: arrows, F5, numpad …); 0 = match `ch` instead
+  int key = 0;          // a key code (named keys: arrows, F5, numpad …; shortcuts.cpp); 0 = match `ch` instead
   unsigned ch = 0;      // the layout's character on the key (lowercase), or a typed character when `typed`
-  int need = 0;         // GLFW_MOD_* that must be held
-  int forbid = 0;       // GLFW_MOD_* that must not be held
+  int need = 0;         // modifier bits (Ctrl, Shift, Alt: shortcuts.cpp) that must be held
+  int forbid = 0;       // modifier bits that must not be held
   bool typed = false;   // match a typed character (ImGui's input queue: '?', '[', ']' are shifted on many layouts)
 };
 
@@ -35,8 +35,8 @@ struct Shortcut {
 const std::vector<Shortcut>& Shortcuts();
 
 // The character the current layout types on `key` without modifiers, lowercase, or a US-position
-// fallback when the layout gives none in ASCII; 0 for named keys and the numpad. Call from GLFW's
-// key callback (GLFW must be initialised).
+// fallback when the layout gives none in ASCII; 0 for named keys and the numpad. Call from the
+// platform's key callback (platform::KeyName needs its window system running).
 unsigned LayoutChar(int key, int scancode);
 
 // The first shortcut a key press or a typed character triggers, or nullptr. Pure (tests call it).

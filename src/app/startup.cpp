@@ -2,11 +2,8 @@
 #include "app/app_run.h"
 
 #include <GL/gl.h>
-#include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
-#include <malloc.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -66,10 +63,10 @@ void ApplySettings(AppState& state, AppRun& run) {
   if (args.font_px > 0) state.options.font_px = *(run.overrides.font_px = args.font_px);
   if (!args.export_dir.empty()) state.options.export_dir = std::filesystem::absolute(args.export_dir).string();
   state.ui.presenter = args.presenter;
-  state.ui.open_editor = args.show == "editor";
   state.ui.show_settings = args.show == "settings";
   state.ui.show_open = args.show == "open";
   state.ui.show_help = args.show == "help";
+  state.ui.open_editor = args.show == "editor";
 }
 
 // A web link's step or position that does not exist (--link): its error over what opens instead,
@@ -147,74 +144,45 @@ std::optional<int> OpenFirstDocument(AppState& state, AppRun& run) {
   return std::nullopt;
 }
 
-// Every kind of input marks the frame as needed (then ImGui's own handler runs), so an idle window
-// draws nothing at all: ~0 % CPU while a teacher talks.
-void MarkInputSeen(GLFWwindow* w) { static_cast<AppState*>(glfwGetWindowUserPointer(w))->ui.input_seen = true; }
-
-void InstallInputCallbacks(GLFWwindow* window) {
-  // Keys go to ImGui (text fields) and into AppState's queue (stepping), so no press is lost.
-  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
-    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
-    auto* s = static_cast<AppState*>(glfwGetWindowUserPointer(w));
-    s->ui.input_seen = true;
-    if (action == GLFW_PRESS || action == GLFW_REPEAT) s->ui.keys.push_back({key, mods, LayoutChar(key, scancode)});
-  });
-  glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int b, int a, int m) { MarkInputSeen(w); ImGui_ImplGlfw_MouseButtonCallback(w, b, a, m); });
-  glfwSetScrollCallback(window, [](GLFWwindow* w, double x, double y) { MarkInputSeen(w); ImGui_ImplGlfw_ScrollCallback(w, x, y); });
-  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned c) { MarkInputSeen(w); ImGui_ImplGlfw_CharCallback(w, c); });
-  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int e) { MarkInputSeen(w); ImGui_ImplGlfw_CursorEnterCallback(w, e); });
-  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int f) { MarkInputSeen(w); ImGui_ImplGlfw_WindowFocusCallback(w, f); });
-  glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { MarkInputSeen(w); });
-  glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { MarkInputSeen(w); });
-  // Uncovered, shown again or resized: X has lost the window's picture, so the next frame is shown
-  // whole, not only what changed (platform.h, PictureLost; a helper saw a covering window's pixels stay).
-  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { MarkInputSeen(w); platform::PictureLost(w); });
-  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { MarkInputSeen(w); platform::PictureLost(w); });
-}
-
 }  // namespace
 
 std::string StartClass(AppState& state, AppRun& run, const std::string& where) {
-#ifndef __EMSCRIPTEN__
+  if (!run.live_class) return "no live class in the web edition";
   const std::string class_state = !run.args.class_state.empty() ? run.args.class_state
                                   : run.use_settings            ? (SettingsPath().parent_path() / "class-state.json").string()
                                                                 : "";
   std::string warning;
-  if (std::string err = run.live_class.Start(where, state, class_state, &warning); !err.empty()) return err;
+  if (std::string err = run.live_class->Start(where, state, class_state, &warning); !err.empty()) return err;
   if (!warning.empty()) std::cerr << "warning: " << warning << "\n";
   const bool resumed = state.ui.live_class.resumed;
   std::cout << "class: " << state.ui.live_class.url << " code " << state.ui.live_class.code << (resumed ? " (resumed)" : "") << std::endl;
   SetStatus(state, view::UiFormat(resumed ? view::Str::class_resumed : view::Str::class_started, state.options.lang,
                                   {state.ui.live_class.url, state.ui.live_class.code}));
   return std::string();
-#else
-  (void)state, (void)run, (void)where;
-  return "no live class in the web edition";
-#endif
 }
 
 std::optional<int> StartSession(AppState& state, AppRun& run) {
   ApplySettings(state, run);
-#ifndef __EMSCRIPTEN__
   // Large attention files show their own run first; the reference and the other orders follow from
   // a background thread (the panels say "computing" meanwhile). Screenshots wait for everything.
-  if (!run.headless) state.model.options.comparison = view::ComparisonMode::kBackground;
-#endif
+  if (!run.headless && platform::CanComputeInBackground()) state.model.options.comparison = view::ComparisonMode::kBackground;
   if (const auto exit = OpenFirstDocument(state, run)) return exit;
-#ifndef __EMSCRIPTEN__
   // Hand the parser's freed memory (a 4096-token file's JSON tree is tens of MB) back to the system
   // before the window and the fonts take theirs: otherwise the peak RSS holds both.
-  malloc_trim(0);
-  // A live class: no port is opened without --class; its server runs on its own thread.
-  // --class at start, or the settings window's Start (state.ui.class_setup) later: one way in.
-  if (!run.args.class_at.empty()) {
-    if (const std::string err = StartClass(state, run, run.args.class_at); !err.empty()) {
-      std::cerr << "error: " << err << "\n";
-      return 2;
+  platform::ReturnFreedMemory();
+  // A live class where the edition can host one: no port is opened without --class; its server runs
+  // on its own thread. --class at start, or the settings window's Start (state.ui.class_setup) later:
+  // one way in.
+  run.live_class = platform::NewClassHost();
+  if (run.live_class) {
+    if (!run.args.class_at.empty()) {
+      if (const std::string err = StartClass(state, run, run.args.class_at); !err.empty()) {
+        std::cerr << "error: " << err << "\n";
+        return 2;
+      }
     }
+    state.ui.class_setup.addresses = run.live_class->Addresses();
   }
-  state.ui.class_setup.addresses = ClassAddresses();
-#endif
   return std::nullopt;
 }
 
@@ -228,41 +196,34 @@ std::optional<int> OpenPlatform(AppState& state, AppRun& run) {
   run.main_ctx = ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;
   ImGui::StyleColorsLight();
-  ImGui_ImplGlfw_InitForOpenGL(run.window, true);
+  platform::InitImGuiBackend(run.window, /*main=*/true);  // with the window's input callbacks
   ImGui_ImplOpenGL3_Init(platform::GlslVersion());
-  InstallInputCallbacks(run.window);
 
   GpuPanel& gpu = run.gpu.emplace(Root() + "/assets/gpu/recorded_run_h200.json", state.ui.gpu_replay);
   if (args.gpu_replay_at >= 0) {
     state.ui.show_gpu = true;
-    gpu.StartReplay(glfwGetTime(), args.gpu_replay_at);
+    gpu.StartReplay(platform::Now(), args.gpu_replay_at);
   }
   if (args.gpu_open) state.ui.show_gpu = true;
   if (!args.gpu_live.empty()) {
     state.ui.show_gpu = true;
-    if (const std::string err = gpu.StartLiveFromSpec(args.gpu_live, glfwGetTime()); !err.empty()) {
+    if (const std::string err = gpu.StartLiveFromSpec(args.gpu_live, platform::Now()); !err.empty()) {
       std::cerr << "error: --gpu-live: " << err << "\n";
       return 1;
     }
   }
   if (const std::string err = run.heatmap.Init(); !err.empty()) std::cerr << "warning: heatmap disabled: " << err << "\n";
   if (!args.imgui_fills) run.fill_pass = {&FillShader::Callback, &run.fill_shader};
-  run.saved_geometry[2] = args.width;
-  run.saved_geometry[3] = args.height;
   SoakInit(run.soak, args.soak, args.check_redraw, args.full_redraw, !args.scenario.empty(), run.lesson);
-  run.start_time = glfwGetTime();
+  run.start_time = platform::Now();
   return std::nullopt;
 }
 
 int Shutdown(AppState& state, AppRun& run) {
-#ifndef __EMSCRIPTEN__
-  run.live_class.Stop(state);
-#else
-  (void)state;
-#endif
+  if (run.live_class) run.live_class->Stop(state);
   run.notes.Close();
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  platform::ShutdownImGuiBackend();
   ImGui::DestroyContext();
   platform::CloseWindow(run.window);
   return run.exit_code != 0 ? run.exit_code : run.startup_failed ? 2 : 0;

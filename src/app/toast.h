@@ -10,7 +10,7 @@ namespace bw::app {
 
 inline constexpr double kToastSeconds = 6.0;
 
-// Shows `text` from `now` (glfwGetTime seconds) for kToastSeconds.
+// Shows `text` from `now` (platform::Now() seconds) for kToastSeconds.
 void ShowToast(AppState& s, const std::string& text, double now);
 // Draws the toast while it lasts (call between NewFrame and Render).
 void DrawToast(AppState& s, double now);

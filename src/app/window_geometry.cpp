@@ -1,8 +1,6 @@
 // First-window geometry; see window_geometry.h.
 #include "app/window_geometry.h"
 
-#include <GLFW/glfw3.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -22,16 +20,6 @@ WindowGeometry FitWindow(int logical_w, int logical_h, float scale, const WorkAr
   g.y = area.y + std::max(0, (area.h - g.h) / 2);
   g.placed = true;
   return g;
-}
-
-WindowGeometry FirstWindowGeometry(int logical_w, int logical_h) {
-  WorkArea area;
-  float sx = 1, sy = 1;
-  if (GLFWmonitor* m = glfwGetPrimaryMonitor()) {
-    glfwGetMonitorContentScale(m, &sx, &sy);
-    glfwGetMonitorWorkarea(m, &area.x, &area.y, &area.w, &area.h);
-  }
-  return FitWindow(logical_w, logical_h, std::max(sx, 0.5f), area);
 }
 
 }  // namespace bw::app

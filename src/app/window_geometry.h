@@ -1,5 +1,6 @@
 // The first window's size and place: the requested logical size × the monitor's content scale,
-// shrunk to fit the monitor's work area (the screen less panels and docks), centred in it.
+// shrunk to fit the monitor's work area (the screen less panels and docks), centred in it. The
+// monitor's scale and work area are the platform's to ask (platform_glfw.cpp: FirstWindowGeometry).
 #pragma once
 
 namespace bw::app {
@@ -16,8 +17,5 @@ struct WindowGeometry {
 // Pure: `logical_w × logical_h` at `scale`, never larger than `margin` × the work area (room for the
 // window manager's title bar and borders), centred in it. An empty work area keeps the scaled size.
 WindowGeometry FitWindow(int logical_w, int logical_h, float scale, const WorkArea& area, float margin = 0.94f);
-
-// FitWindow on the primary monitor (GLFW must be initialised).
-WindowGeometry FirstWindowGeometry(int logical_w, int logical_h);
 
 }  // namespace bw::app
