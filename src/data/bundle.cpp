@@ -1,6 +1,7 @@
 // See bundle.h.
 #include "data/bundle.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -34,6 +35,24 @@ std::string BadPath(const std::string& p) {
     from = slash + 1;
   }
   return "";
+}
+
+// A gpu_run scenario (gpu_run_scenario.h) names recordings by paths relative to itself, usually
+// outside the lesson's folder (../../assets/gpu/…): the bundle holds each under "recordings/<its file
+// name>" and the packed scenario names that path instead.
+void AddRecordings(nlohmann::json& files, const std::string& rel, const std::filesystem::path& scenario) {
+  auto& sc = files[rel];
+  if (!sc.is_object() || sc.value("kind", "") != "gpu_run") return;
+  const size_t depth = static_cast<size_t>(std::count(rel.begin(), rel.end(), '/'));
+  std::string up;
+  for (size_t i = 0; i < depth; ++i) up += "../";
+  for (const char* key : {"recording", "compare"}) {
+    if (!sc.contains(key) || !sc[key].is_string()) continue;
+    const std::filesystem::path from = scenario.parent_path() / sc[key].get<std::string>();
+    const std::string inside = "recordings/" + from.filename().string();
+    if (!files.contains(inside)) files[inside] = ReadJsonFile(from);
+    sc[key] = up + inside;
+  }
 }
 
 }  // namespace
@@ -138,7 +157,10 @@ nlohmann::json PackBundle(const std::filesystem::path& path) {
   };
   const auto add_lesson = [&](const std::filesystem::path& p, const nlohmann::json* doc) {
     add(p, doc);
-    for (const auto& [name, ref] : LoadLesson(p).scenarios) add(ref.path, nullptr);
+    for (const auto& [name, ref] : LoadLesson(p).scenarios) {
+      add(ref.path, nullptr);
+      AddRecordings(files, RelativePathInside(folder, ref.path), ref.path);
+    }
   };
   if (KindOfDocument(main) == DocumentKind::kCourse) {
     add(path, &main);

@@ -129,6 +129,8 @@ const std::vector<PositionFormSpec>& PositionFormSpecs() {
       {F::kCombine, "combine", A::kN, false},
       {F::kStep, "step", A::kN, false},
       {F::kSend, "send", A::kN, false},
+      {F::kTail, "tail", A::kNone, false},
+      {F::kCompare, "compare", A::kNone, false},
   };
   return kPositionForms;
 }

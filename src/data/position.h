@@ -45,6 +45,8 @@ enum class PositionForm {
   kCombine,        // combine:N        (decode: split N merged by the combine)
   kStep,           // step:N           (ring: every device merges the shard it holds at step N)
   kSend,           // send:N           (ring: every device passes its shard on after step N)
+  kTail,           // tail             (a recorded GPU run: the first SM has finished its last tile)
+  kCompare,        // compare          (a recorded GPU run beside the one it is compared with)
   kCount
 };
 

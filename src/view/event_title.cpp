@@ -34,9 +34,12 @@ std::string EventTitle(const std::string& label, const std::string& lang) {
   if (label == "chart") return T(Str::ev_chart);
   if (label == "cpu_gpu") return T(Str::ev_cpu_gpu);
   if (label == "partial") return T(Str::ev_partial);  // split-KV decoding (decode_model.h)
+  if (label == "tail") return T(Str::ev_gpu_tail);      // a recorded GPU run (gpu_run_model.h)
+  if (label == "compare") return T(Str::ev_gpu_compare);
   if (StartsWith(label, "cpu_gpu:")) return EventTitle("cpu_gpu", lang) + T(Str::list_sep) + EventTitle(label.substr(8), lang);
   // Prefix patterns: the rest of the label (indices, tensor names, a token's text) is kept as it is.
-  static const std::array<Pattern, 18> patterns = {{
+  static const std::array<Pattern, 19> patterns = {{
+      {"replay ", Str::evp_gpu_replay},
       {"ring step:", Str::evp_ring_step},
       {"ring send:", Str::evp_ring_send},
       {"splits load:", Str::evp_splits_load},

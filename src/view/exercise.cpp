@@ -158,6 +158,10 @@ std::optional<ExpectedNumber> SingleQueryNumber(const engine::SingleQueryRun& ru
   if (name == "output") return of(run.output(0), exact ? &run.exact->output[0] : nullptr);
   if (name == "reference") return of(run.reference_output(0), exact ? &run.exact->reference_output[0] : nullptr);
   if (name == "average") return of(run.average_of_block_outputs(0), exact ? &run.exact->average_of_block_outputs[0] : nullptr);
+  // Counts: the blocks, and the merges FA-4's threshold let keep m (a scenario with rescale_threshold).
+  const auto count = [](int n) { return ExpectedNumber{static_cast<double>(n), engine::Rational(n)}; };
+  if (name == "blocks") return count(run.BlockCount());
+  if (name == "rescales_skipped" && run.problem.rescale_threshold) return count(run.rescales_skipped);
 
   // Running state at the event, or after block J ("@J").
   const auto at = name.find('@');

@@ -49,6 +49,14 @@ Quantities StateQuantitiesAt(const engine::SingleQueryRun& run, int event) {
   q["merged"] = std::to_string(merged);
   q["n"] = std::to_string(p.scores.size());
   q["mode"] = engine::ToString(p.mode);
+  // FlashAttention-4's conditional rescale (a threshold τ): the merges that kept m, in all and so far.
+  if (p.rescale_threshold) {
+    q["tau"] = FormatDouble(*p.rescale_threshold);
+    q["rescales_skipped"] = std::to_string(run.rescales_skipped);
+    int so_far = 0;
+    for (int b = 0; b < merged; ++b) so_far += run.blocks[static_cast<size_t>(b)].rescale_skipped ? 1 : 0;
+    q["rescales_skipped_so_far"] = std::to_string(so_far);
+  }
   return q;
 }
 

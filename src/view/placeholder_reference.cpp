@@ -241,6 +241,61 @@ constexpr PlaceholderDoc kDocs[] = {
     {"ring", "idle_so_far@J", "position", "Steps device J has idled among the steps done at the position."},
     {"ring", "pairs_now@J", "position", "Pairs device J computes at the position's step."},
     {"ring", "shard_now@J", "position", "The shard device J holds at the position's step."},
+    {"single_query", "tau", "input", "FlashAttention-4's rescale threshold τ (a scenario with rescale_threshold): a merge keeps m while the block's max exceeds it by at most τ."},
+    {"single_query", "rescales_skipped", "final", "Merges that kept m and skipped the rescale of l and u under τ, over the whole run (a scenario with rescale_threshold)."},
+    {"single_query", "rescales_skipped_so_far", "position", "The same among the blocks merged so far."},
+    // gpu_run: a recorded GPU run replayed (view/gpu_run_model.cpp). Each meaning says where the number
+    // comes from: measured (the recording), model (the traffic model) or published (a datasheet).
+    {"gpu_run", "device", "input", "Measured: the GPU the run was recorded on, as the driver names it."},
+    {"gpu_run", "kernel", "input", "The kernel that ran (the recording's name for it, else its algorithm: tensor_core_bf16, tiled_fa2_fp32)."},
+    {"gpu_run", "n_q", "input", "N_q, the query rows per head of the recorded problem."},
+    {"gpu_run", "n_k", "input", "N_k, the key rows per head."},
+    {"gpu_run", "d", "input", "d, the head dimension."},
+    {"gpu_run", "heads", "input", "Heads (batch x heads) in the run."},
+    {"gpu_run", "mask", "input", "The mask: none, causal_top_left, causal_bottom_right, key_padding or explicit."},
+    {"gpu_run", "b_r", "input", "B_r, query rows per tile: one CTA (thread block) per Q tile."},
+    {"gpu_run", "b_c", "input", "B_c, key rows per K/V tile."},
+    {"gpu_run", "sm_count", "input", "Measured: the device's streaming multiprocessors (SMs), as the driver reports them."},
+    {"gpu_run", "ctas", "final", "The CTAs the kernel launched: heads x T_r, one per Q tile."},
+    {"gpu_run", "kernel_us", "final", "Measured: the kernel's time in microseconds (CUDA events)."},
+    {"gpu_run", "tflops", "final", "Measured: TFLOP/s, the model's FLOPs (4 N_q N_k d heads, halved when causal) over the measured time."},
+    {"gpu_run", "gbps", "final", "Measured: GB/s, the counted HBM bytes over the measured time."},
+    {"gpu_run", "bytes_read", "final", "Measured: bytes read from HBM, summed by the kernel's own counters (equal to Nsight Compute's)."},
+    {"gpu_run", "bytes_written", "final", "Measured: bytes written to HBM, by the kernel's own counters."},
+    {"gpu_run", "tiles_total", "final", "Measured: (Q tile, K/V tile) steps in the grid, heads x T_r x T_c."},
+    {"gpu_run", "tiles_computed", "final", "Measured: tile records not flagged skipped."},
+    {"gpu_run", "tiles_skipped", "final", "Measured: tiles fully masked, never loaded."},
+    {"gpu_run", "sms_used", "final", "Measured: SMs that computed at least one tile (the records' %smid)."},
+    {"gpu_run", "sms_idle", "final", "Measured: SMs that computed no tile, sm_count - sms_used."},
+    {"gpu_run", "idle_share_pct", "final", "Measured: percent of SM time idle, 1 - (time each SM ran a tile, summed) / (sm_count x span)."},
+    {"gpu_run", "span_us", "final", "Measured: microseconds from the first tile's start to the last tile's end (%globaltimer)."},
+    {"gpu_run", "tail_us", "final", "Measured: microseconds from the moment the first SM finished its last tile to the end."},
+    {"gpu_run", "tail_share_pct", "final", "Measured: tail_us as a percent of span_us."},
+    {"gpu_run", "model_bytes_read", "final", "Model: HBM bytes read as FlashAttention-2 Algorithm 1 predicts for this problem and tiling (cuda::PredictCounters)."},
+    {"gpu_run", "model_bytes_written", "final", "Model: HBM bytes written, predicted the same way."},
+    {"gpu_run", "model_tiles_skipped", "final", "Model: tiles the mask leaves fully masked."},
+    {"gpu_run", "bytes_read_diff", "final", "Measured minus model: bytes_read - model_bytes_read (0 when the kernel moves exactly what the model says)."},
+    {"gpu_run", "peak_tflops", "final", "Published: the device's datasheet peak in TFLOP/s (dense tensor-core bf16 for the 16-bit kernels, fp32 otherwise)."},
+    {"gpu_run", "peak_share_pct", "final", "Measured over published: tflops as a percent of peak_tflops."},
+    {"gpu_run", "t_us", "position", "The replay moment, microseconds after the first tile's start."},
+    {"gpu_run", "tiles_done", "position", "Measured: tiles computed by the replay moment."},
+    {"gpu_run", "busy_sms", "position", "Measured: SMs running a tile at the replay moment."},
+    {"gpu_run", "done_pct", "position", "Measured: tiles_done as a percent of the tiles computed in the whole run."},
+    {"gpu_run", "compare_kernel", "input", "The kernel of the recording compared with (the scenario's compare)."},
+    {"gpu_run", "compare_kernel_us", "final", "Measured: that kernel's time in microseconds."},
+    {"gpu_run", "compare_tflops", "final", "Measured: that kernel's TFLOP/s."},
+    {"gpu_run", "compare_bytes_read", "final", "Measured: that kernel's HBM bytes read, by its counters."},
+    {"gpu_run", "compare_bytes_written", "final", "Measured: that kernel's HBM bytes written."},
+    {"gpu_run", "compare_sms_used", "final", "Measured: SMs that computed a tile in that run."},
+    {"gpu_run", "compare_idle_share_pct", "final", "Measured: percent of SM time idle in that run."},
+    {"gpu_run", "speedup", "final", "Measured: compare_kernel_us / kernel_us (above 1: this run is faster)."},
+    {"gpu_run", "wg_tma_issue@J", "final", "Measured (SM clock, sampled CTAs): percent of warpgroup J's recorded time issuing TMA copies (J = 1 producer, 2 and 3 consumers)."},
+    {"gpu_run", "wg_tma_wait@J", "final", "Measured: percent of warpgroup J's time waiting for a TMA copy to land (an mbarrier)."},
+    {"gpu_run", "wg_wgmma_s@J", "final", "Measured: percent of warpgroup J's time in the wgmma of S = Q K^T and its wait."},
+    {"gpu_run", "wg_softmax@J", "final", "Measured: percent of warpgroup J's time in the softmax (max, exp, rescale)."},
+    {"gpu_run", "wg_wgmma_pv@J", "final", "Measured: percent of warpgroup J's time in the wgmma of O += P V and its wait."},
+    {"gpu_run", "wg_write@J", "final", "Measured: percent of warpgroup J's time writing O and L."},
+    {"gpu_run", "wg_idle@J", "final", "Measured: percent of warpgroup J's time idle (waiting its turn in the ping-pong, or a free slot)."},
 };
 
 // `name` against `pattern`: literal characters equal; "@J" takes digits; "[I,J]" takes "[digits,digits]";
@@ -317,7 +372,7 @@ std::string PlaceholderReferenceMarkdown() {
       "`logits` are exponentiated, so their numbers are decimals, whatever the inputs.\n\n"
       "Capitals in a name stand for a part you choose: `J` a block number from 1, `I,J` a row and column\n"
       "from 1, `TENSOR` one of Q K V S P O L m l D dO dP dS dQ dK dV, `E` an expert number from 1.\n";
-  const char* kinds[] = {"single_query", "attention", "moe", "chart", "decode", "ring"};
+  const char* kinds[] = {"single_query", "attention", "moe", "chart", "decode", "ring", "gpu_run"};
   for (const char* kind : kinds) {
     md += std::string("\n## Scenario kind `") + kind + "`\n\n| Name | Taken | Meaning |\n|---|---|---|\n";
     for (const auto& d : kDocs)

@@ -11,7 +11,7 @@
 namespace bw::view {
 
 struct PlaceholderDoc {
-  const char* kind;      // the scenario kind that offers it: "single_query", "attention", "moe", "chart", "decode", "ring"
+  const char* kind;      // the scenario kind that offers it: "single_query", "attention", "moe", "chart", "decode", "ring", "gpu_run"
   const char* pattern;   // the name with its variable part in capitals: "m@J", "reads:TENSOR", "O[I,J]"
   const char* when;      // "position" (the value at the step's position), "final" (the whole run), "input"
   const char* meaning;   // English, one sentence

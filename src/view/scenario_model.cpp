@@ -7,6 +7,7 @@
 #include "view/attention_model.h"
 #include "view/chart_model.h"
 #include "view/decode_model.h"
+#include "view/gpu_run_model.h"
 #include "view/moe_model.h"
 #include "view/ring_model.h"
 #include "view/single_query_model.h"
@@ -31,7 +32,8 @@ ScenarioData ParseScenarioData(const nlohmann::json& doc, const std::string& fil
   if (kind == "chart") return data::ParseChartScenario(doc, file);
   if (kind == "decode") return data::ParseDecodeScenario(doc, file);
   if (kind == "ring") return data::ParseRingScenario(doc, file);
-  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\", \"chart\", \"decode\" or \"ring\")");
+  if (kind == "gpu_run") return data::ParseGpuRunScenario(doc, file);
+  r.Fail("/kind", "unknown scenario kind \"" + kind + "\" (expected \"single_query\", \"attention\", \"moe\", \"chart\", \"decode\", \"ring\" or \"gpu_run\")");
 }
 
 namespace {
@@ -43,6 +45,7 @@ std::shared_ptr<const ScenarioModel> Make(data::MoeScenario sc, const ModelOptio
 std::shared_ptr<const ScenarioModel> Make(data::ChartScenario sc, const ModelOptions&) { return std::make_shared<ChartModel>(std::move(sc)); }
 std::shared_ptr<const ScenarioModel> Make(data::DecodeScenario sc, const ModelOptions&) { return std::make_shared<DecodeModel>(std::move(sc)); }
 std::shared_ptr<const ScenarioModel> Make(data::RingScenario sc, const ModelOptions&) { return std::make_shared<RingModel>(std::move(sc)); }
+std::shared_ptr<const ScenarioModel> Make(data::GpuRunScenario sc, const ModelOptions&) { return std::make_shared<GpuRunModel>(std::move(sc)); }
 }  // namespace
 
 std::shared_ptr<const ScenarioModel> MakeScenarioModel(ScenarioData data, const ModelOptions& options) {

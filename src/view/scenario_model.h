@@ -17,6 +17,7 @@
 #include "data/attention_scenario.h"
 #include "data/chart_scenario.h"
 #include "data/decode_scenario.h"
+#include "data/gpu_run_scenario.h"
 #include "data/moe_scenario.h"
 #include "data/position.h"
 #include "data/ring_scenario.h"
@@ -166,7 +167,7 @@ struct ModelOptions {
 
 // A scenario file's contents, of whichever kind its "kind" names.
 using ScenarioData = std::variant<data::SingleQueryScenario, data::AttentionScenario, data::MoeScenario, data::ChartScenario,
-                                  data::DecodeScenario, data::RingScenario>;
+                                  data::DecodeScenario, data::RingScenario, data::GpuRunScenario>;
 // The one dispatch on a scenario's "kind": parses `doc` (read from `file`) with its kind's loader.
 // Throws data::LoadError (file, JSON path, reason).
 ScenarioData ParseScenarioData(const nlohmann::json& doc, const std::string& file);

@@ -458,7 +458,9 @@ TEST(Classroom, ChineseModeShowsNoEnglishUiText) {
           for (const auto& r : sec.rows) ui.push_back(r.name), ui.push_back(r.value);
         }
         // A chart's boxes hold the scenario's own names (Triton, JAX …): authored content, like prose.
-        if (s.Current()->Kind() == "chart") continue;
+        // A recorded GPU run's panels and title name the recording's own device, kernel and mask
+        // identifiers (NVIDIA H200, tensor_core_bf16, causal_top_left): data, like a chart's names.
+        if (s.Current()->Kind() == "chart" || s.Current()->Kind() == "gpu_run") continue;
         const auto scene = s.Current()->BuildScene(s.ui.event, "zh", s.Palette());
         for (const auto& r : scene.rects) ui.push_back(r.label), ui.push_back(r.sublabel);
         for (const auto& t : scene.texts) ui.push_back(t.text);

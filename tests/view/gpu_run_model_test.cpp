@@ -1,0 +1,140 @@
+// GpuRunModel (view/gpu_run_model.h): a recorded H200 run as a lesson's scenario — its events and
+// positions, the measured quantities against the recording, the model's counters, the comparison
+// with a second recording, the warpgroups' phase shares, and the loader's errors.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "data/load_error.h"
+#include "view/gpu_run_model.h"
+
+namespace fs = std::filesystem;
+using namespace bw::view;
+
+namespace {
+
+const std::string kRoot = BLOCKWISE_ROOT;
+
+fs::path Scenario(const std::string& name, const std::string& body) {
+  const fs::path dir = fs::temp_directory_path() / "bw_gpu_run_test";
+  fs::create_directories(dir);
+  const fs::path p = dir / name;
+  std::ofstream(p) << body;
+  return p;
+}
+
+// A recording named relative to the scenarios Scenario() writes.
+std::string Rec(const std::string& f) {
+  const fs::path dir = fs::temp_directory_path() / "bw_gpu_run_test";
+  return "\"" + fs::relative(fs::path(kRoot) / "assets/gpu" / f, dir).generic_string() + "\"";
+}
+
+}  // namespace
+
+TEST(GpuRunModel, EventsPositionsAndMeasuredNumbers) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/gpu_fa2_bf16_h200.json");
+  ASSERT_EQ(m->Kind(), "gpu_run");
+  EXPECT_EQ(m->FindPosition("start"), 0);
+  const int tail = m->FindPosition("tail"), end = m->FindPosition("end");
+  EXPECT_GT(tail, 0);
+  EXPECT_LT(tail, end);
+  EXPECT_EQ(end, m->EventCount() - 1);
+  EXPECT_EQ(m->EventCount(), GpuRunModel::kFrames + 2);  // start, the frames, the tail
+  EXPECT_EQ(m->FindPosition("compare"), -1) << "no comparison in this scenario";
+  EXPECT_EQ(m->FindPosition("event:3"), 2);
+  const auto s = m->QuantitiesAt(0), e = m->QuantitiesAt(end);
+  // One head, N 8192, B_r 128: 64 CTAs on 64 of the 132 SMs.
+  EXPECT_EQ(e.at("ctas"), "64");
+  EXPECT_EQ(e.at("sms_used"), "64");
+  EXPECT_EQ(e.at("sms_idle"), "68");
+  EXPECT_EQ(e.at("kernel_us"), "320.0");
+  EXPECT_EQ(e.at("tflops"), "107.4");
+  EXPECT_EQ(e.at("peak_tflops"), "989");
+  // The kernel's counters equal the model's prediction, byte for byte.
+  EXPECT_EQ(e.at("bytes_read"), "270,532,608");
+  EXPECT_EQ(e.at("bytes_read"), e.at("model_bytes_read"));
+  EXPECT_EQ(e.at("bytes_written"), e.at("model_bytes_written"));
+  EXPECT_EQ(e.at("bytes_read_diff"), "0");
+  EXPECT_EQ(s.at("tiles_done"), "0");
+  EXPECT_EQ(s.at("busy_sms"), "0");
+  EXPECT_EQ(e.at("tiles_done"), e.at("tiles_computed"));
+  EXPECT_EQ(e.at("tiles_computed"), "8,192");
+  const auto mid = m->QuantitiesAt(m->FindPosition("event:7"));
+  EXPECT_EQ(mid.at("busy_sms"), "64");
+  // Idle share: at least the SMs that never ran a tile.
+  EXPECT_GE(std::stod(e.at("idle_share_pct")), 100.0 * 68 / 132 - 0.05);
+  for (int ev = 0; ev < m->EventCount(); ++ev) {
+    const Scene sc = m->BuildScene(ev, "en", ClassroomPalette());
+    EXPECT_NE(sc.FindRect("gpu.1,1"), nullptr) << ev;
+    EXPECT_NE(sc.FindRect("gpu.64,128"), nullptr) << ev;
+    EXPECT_FALSE(m->Panels(ev, "zh").empty());
+  }
+}
+
+TEST(GpuRunModel, TheCausalRunsTail) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/gpu_fa2_bf16_causal_h200.json");
+  const auto q = m->QuantitiesAt(m->FindPosition("tail"));
+  EXPECT_EQ(q.at("tiles_skipped"), "8,128");
+  EXPECT_EQ(q.at("model_tiles_skipped"), "8,128");
+  EXPECT_EQ(q.at("bytes_read"), q.at("model_bytes_read"));
+  // Q tile 1 has one tile: the first SM is done long before the end.
+  EXPECT_GT(std::stod(q.at("tail_share_pct")), 50.0);
+  EXPECT_LT(std::stod(q.at("t_us")), std::stod(q.at("span_us")));
+}
+
+TEST(GpuRunModel, AComparisonAddsItsPositionAndNumbers) {
+  fs::create_directories(fs::temp_directory_path() / "bw_gpu_run_test");
+  const auto p = Scenario("cmp.json", R"({"schema_version": 1, "kind": "gpu_run", "recording": )" +
+                                          Rec("recorded_run_h200_bf16_n8192_d128_causal_top_left.json") + R"(, "compare": )" +
+                                          Rec("recorded_run_h200_fp32_n8192_d128_causal_top_left.json") + "}");
+  const auto m = LoadScenarioModel(p);
+  const int c = m->FindPosition("compare");
+  ASSERT_EQ(c, m->EventCount() - 1);
+  const auto q = m->QuantitiesAt(c);
+  EXPECT_EQ(q.at("compare_kernel"), "tiled_fa2_fp32");
+  EXPECT_GT(std::stod(q.at("speedup")), 1.0) << "the tensor-core kernel is faster than the fp32 one";
+  const Scene sc = m->BuildScene(c, "en", ClassroomPalette());
+  bool both = false;
+  for (const auto& t : sc.texts) both |= t.id == "cmp.title.2";
+  EXPECT_TRUE(both);
+}
+
+TEST(GpuRunModel, ErrorsNameTheScenarioAndTheField) {
+  const auto p = Scenario("missing.json", R"({"schema_version": 1, "kind": "gpu_run", "recording": "nope.json"})");
+  try {
+    LoadScenarioModel(p);
+    ADD_FAILURE() << "loaded";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/recording");
+    EXPECT_NE(e.reason().find("the recording does not load"), std::string::npos) << e.what();
+  }
+  const auto a = Scenario("absolute.json", R"({"schema_version": 1, "kind": "gpu_run", "recording": "/x.json"})");
+  try {
+    LoadScenarioModel(a);
+    ADD_FAILURE() << "loaded";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_EQ(e.json_path(), "/recording");
+    EXPECT_NE(e.reason().find("absolute"), std::string::npos) << e.what();
+  }
+}
+
+TEST(GpuRunModel, WarpPhaseSharesPerWarpgroup) {
+  bw::cuda::RunSummary r;
+  using bw::cuda::WarpPhase;
+  const auto add = [&](int wg, WarpPhase ph, std::uint64_t a, std::uint64_t b) {
+    bw::cuda::WarpPhaseRecord w;
+    w.warpgroup = static_cast<std::uint8_t>(wg);
+    w.phase = ph;
+    w.t_start_ns = a;
+    w.t_end_ns = b;
+    r.warp_phases.push_back(w);
+  };
+  add(1, WarpPhase::kSoftmax, 0, 30);
+  add(1, WarpPhase::kWgmmaS, 30, 100);
+  add(2, WarpPhase::kIdle, 0, 50);
+  add(2, WarpPhase::kSoftmax, 50, 100);
+  EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 1, WarpPhase::kSoftmax), 0.3);
+  EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 2, WarpPhase::kIdle), 0.5);
+  EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 0, WarpPhase::kTmaIssue), 0.0);
+}
