@@ -15,27 +15,15 @@
 #include "cuda/gpu_record_json.h"
 #include "view/format.h"
 #include "view/gpu_scene.h"
+#include "view/gpu_text.h"
+#include "view/gpu_tooltip.h"
 #if BLOCKWISE_HAVE_CUDA
 #include "cuda/gpu_run.h"
 #endif
 
 namespace bw::app {
 
-std::string GpuBytes(double b) {
-  char buf[64];
-  if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.2f MB", b / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.1f kB", b / 1e3);
-  return buf;
-}
-
-namespace {
-
-void Append(Painted& to, Painted from) {
-  to.rects.insert(to.rects.end(), std::make_move_iterator(from.rects.begin()), std::make_move_iterator(from.rects.end()));
-}
-
-}  // namespace
+std::string GpuBytes(double b) { return view::GpuBytes(b); }
 
 GpuPanel::GpuPanel(std::string recording_path, ReplayClock& clock) : clock_(clock) {
   recordings_.push_back(recording_path);
@@ -74,7 +62,7 @@ void GpuPanel::LoadRecording(size_t index) {
     clock_.span_ns = static_cast<double>(view::RunSpanNs(*replay_));
     clock_.slow_down = clock_.span_ns > 0 ? static_cast<float>(std::clamp(10.0 / (clock_.span_ns * 1e-9), 1e3, 1e7))
                                           : 20000.0f;  // about 10 s
-    clock_.position_ns = 0;
+    clock_.position_ns = clock_.span_ns;  // opens on the finished run, a drawn state (Play starts again from 0)
     clock_.playing = false;
     totals_ = *replay_;  // a recording's results are known from the start
     error_.clear();
@@ -261,25 +249,24 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
               view::FormatInt(shape_.n_q).c_str(), shape_.d, shape_.b_r, shape_.b_c, cuda::MaskKindName(shape_.mask),
               T(s, view::Str::gpu_device).c_str(), shape_.device_name.empty() ? "?" : shape_.device_name.c_str());
   ImGui::PopFont();
-  ImGui::Text("%s %s / %s \u00b7 %s %s / %s \u00b7 %s %s \u00b7 %s %s", T(s, view::Str::gpu_computed).c_str(),
+  ImGui::TextDisabled("%s", KernelLabel(s.options.lang).c_str());
+  ImGui::SameLine();
+  ImGui::Text("%s %s / %s \u00b7 %s %s / %s \u00b7 %s %s \u00b7 %s %s (%s)", T(s, view::Str::gpu_computed).c_str(),
               view::FormatInt(frame_.computed).c_str(), view::FormatInt(frame_.computed_total).c_str(),
               T(s, view::Str::gpu_skipped_tiles).c_str(), view::FormatInt(frame_.skipped).c_str(),
               view::FormatInt(frame_.skipped_total).c_str(), T(s, view::Str::gpu_loaded).c_str(),
               GpuBytes(static_cast<double>(frame_.loaded_bytes)).c_str(), T(s, view::Str::gpu_written).c_str(),
-              GpuBytes(static_cast<double>(frame_.written_bytes)).c_str());
+              GpuBytes(static_cast<double>(frame_.written_bytes)).c_str(), view::GpuText(view::GpuStr::measured, s.options.lang).c_str());
   char overlay[32];
   std::snprintf(overlay, sizeof overlay, "%.1f %%", 100.0 * frame_.Fraction());
   ImGui::ProgressBar(static_cast<float>(frame_.Fraction()), ImVec2(-1, 0), overlay);
 
   // The tile grid on the left; lanes, roofline and numbers on the right.
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float grid_px = std::max(50.0f, std::min(avail.y - 4.0f, avail.x * 0.42f));
-  const float em = ImGui::GetFontSize();
-  const view::Scene grid = view::BuildGpuGridScene(frame_, grid_px / em, grid_px / em, s.options.lang, s.Palette());
-  ImGui::BeginGroup();
-  Append(painted, PaintScene(ImGui::GetWindowDrawList(), grid, ImGui::GetCursorScreenPos(), em, fonts, s.Palette()));
-  ImGui::Dummy(ImVec2(grid_px, grid_px));
-  ImGui::EndGroup();
+  const float grid_px = std::max(50.0f, std::min(avail.y - 4.0f, avail.x * 0.40f));
+  hovered_ = found_;
+  found_ = {};
+  DrawGrid(s, fonts, grid_px, painted);
   ImGui::SameLine();
   ImGui::BeginChild("gpu_results", ImVec2(0, grid_px));
   DrawResults(s, fonts, ImGui::GetContentRegionAvail().x, painted);

@@ -49,6 +49,12 @@ class GpuPanel {
   void PollLive();
   void DrawControls(AppState& s, double now);
   void DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted);
+  // gpu_panel_hover.cpp: the grid, the lanes and the warp timeline, each with its tooltip, the tile under
+  // the mouse outlined in all three (hovered_: last frame's, found_: this frame's).
+  void DrawGrid(AppState& s, const Fonts& fonts, float grid_px, Painted& painted);
+  void DrawLanes(AppState& s, const Fonts& fonts, float w_em, float h_em, Painted& painted);
+  void DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& painted);
+  std::string KernelLabel(const std::string& lang) const;
 
   std::vector<std::string> recordings_;  // paths, default first
   size_t recording_ = 0;
@@ -69,10 +75,11 @@ class GpuPanel {
   view::GpuFrame frame_;
   bool done_ = false;
   std::optional<cuda::RunSummary> totals_;  // after the run: counters, time, TFLOP/s, GB/s
+  view::GpuTileRef hovered_, found_;
 };
 
-// Bytes in decimal units as GPU datasheets give bandwidth ("4.8 TB/s"): "220.86 MB", "957.7 kB".
-// (view::FormatBytes writes binary units, KiB/MiB, for SRAM sizes.)
+// Bytes in decimal units as GPU datasheets give bandwidth ("4.8 TB/s"): "220.86 MB", "957.7 kB"
+// (view::GpuBytes; view::FormatBytes writes binary units, KiB/MiB, for SRAM sizes).
 std::string GpuBytes(double bytes);
 
 }  // namespace bw::app

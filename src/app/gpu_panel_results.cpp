@@ -2,6 +2,7 @@
 // kernel's time and rates, and its counters against the CPU engine's prediction. See gpu_panel.h.
 #include <imgui.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "app/gpu_panel.h"
@@ -10,6 +11,7 @@
 #include "engine/attention_formulas.h"
 #include "view/format.h"
 #include "view/gpu_roofline.h"
+#include "view/gpu_text.h"
 
 namespace bw::app {
 
@@ -39,15 +41,23 @@ std::optional<engine::Counters> EnginePrediction(const cuda::RunSummary& r) {
 void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted) {
   const float em = ImGui::GetFontSize();
   const float w_em = width_px / em - 0.5f;
-  // SM × time: which tile ran where and when (the replay's whole span, so the bars do not rescale).
-  ImGui::TextUnformatted(T(s, view::Str::gpu_lanes).c_str());
-  const std::uint64_t span = replay_ ? static_cast<std::uint64_t>(clock_.span_ns) : 0;
-  const view::Scene lanes = view::BuildSmLanesScene(frame_, span, w_em, 13.0f, s.options.lang, s.Palette());
-  {
-    Painted p = PaintScene(ImGui::GetWindowDrawList(), lanes, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
-    painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
+  // SM × time (which tile ran where and when) and, beside it, the recorded warpgroup timeline; a
+  // recording without one says so in a line below the lanes.
+  const float lanes_h = std::clamp(ImGui::GetContentRegionAvail().y / em * 0.42f, 13.0f, 24.0f);
+  const bool warps = replay_ && !replay_->warp_phases.empty();
+  if (warps) {
+    const float half = w_em * 0.5f - 0.5f;
+    ImGui::BeginGroup();
+    DrawLanes(s, fonts, half, lanes_h, painted);
+    ImGui::EndGroup();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    DrawWarps(s, fonts, half, painted);
+    ImGui::EndGroup();
+  } else {
+    DrawLanes(s, fonts, w_em, lanes_h, painted);
+    ImGui::TextDisabled("%s", view::GpuText(view::GpuStr::warps_none, s.options.lang).c_str());
   }
-  ImGui::Dummy(ImVec2(lanes.width * em, lanes.height * em));
   ImGui::TextWrapped("%s", T(s, view::Str::gpu_legend).c_str());
   ImGui::Separator();
   if (!totals_) {
@@ -67,22 +77,31 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   } else {
     ImGui::TextWrapped("%s", T(s, view::Str::gpu_roof_unknown).c_str());
   }
-  if (ImGui::BeginTable("timing", 2, ImGuiTableFlags_BordersInnerH)) {
-    const auto row = [](const std::string& k, const std::string& v) {
+  // Every number with where it comes from: measured, model, or model ÷ measured.
+  const std::string& lang = s.options.lang;
+  const std::string measured = view::GpuText(view::GpuStr::src_measured_events, lang), rate = view::GpuText(view::GpuStr::src_rate, lang),
+                    model = view::GpuText(view::GpuStr::model, lang);
+  if (ImGui::BeginTable("timing", 3, ImGuiTableFlags_BordersInnerH)) {
+    const std::string* source = &measured;
+    const auto row = [&source](const std::string& k, const std::string& v) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(k.c_str());
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(v.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextDisabled("%s", source->c_str());
     };
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.3f ms", t.kernel_ms);
     row(T(s, view::Str::gpu_time), t.pace_ns > 0 ? buf + std::string(" (") + T(s, view::Str::gpu_slow_motion) + ")" : std::string(buf));
     // A slowed-down run's rates are the pacing's, not the kernel's: not shown as if they were.
+    source = &rate;
     std::snprintf(buf, sizeof buf, "%.1f TFLOP/s", t.tflops);
     row("TFLOP/s", t.pace_ns > 0 ? "\u2014" : buf);
     std::snprintf(buf, sizeof buf, "%s GB/s", view::FormatInt(static_cast<std::int64_t>(t.gbps + 0.5)).c_str());
     row("GB/s", t.pace_ns > 0 ? "\u2014" : buf);
+    source = &model;
     row(T(s, view::Str::gpu_hbm), GpuBytes(static_cast<double>(t.counters.hbm_read_bytes() + t.counters.hbm_write_bytes())));
     ImGui::EndTable();
   }
@@ -92,7 +111,10 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   ImGui::Spacing();
   ImGui::TextUnformatted(T(s, view::Str::gpu_vs_engine).c_str());
   if (ImGui::BeginTable("counters", 4, ImGuiTableFlags_Borders)) {
-    for (const char* h : {"", "GPU", T(s, view::Str::gpu_engine).c_str(), "="}) ImGui::TableSetupColumn(h);
+    ImGui::TableSetupColumn("");
+    ImGui::TableSetupColumn(view::GpuText(view::GpuStr::gpu_measured_col, lang).c_str());
+    ImGui::TableSetupColumn(view::GpuText(view::GpuStr::engine_model_col, lang).c_str());
+    ImGui::TableSetupColumn("=");
     ImGui::TableHeadersRow();
     const auto row = [&](const std::string& name, long long g, long long e) {
       ImGui::TableNextRow();

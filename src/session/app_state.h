@@ -65,6 +65,9 @@ struct GpuStatus {
   double position_us = 0, span_us = 0;  // replay position and length, GPU microseconds
   long long computed = 0, computed_total = 0, skipped = 0, skipped_total = 0;
   bool roofline = false;         // the roofline point is drawn
+  // The rect ids outlined this frame for the tile hovered last frame: its grid cell, its lane bar,
+  // its warp-timeline bars (issue 33's linked highlight); empty when nothing is hovered.
+  std::vector<std::string> highlighted;
 };
 
 // The GPU panel's replay position: one value that two controls move, the panel's "GPU time" slider

@@ -1,5 +1,6 @@
 // See shown.h.
 #include "session/shown.h"
+#include "view/gpu_text.h"
 #include "view/ui_text.h"
 
 #include <algorithm>
@@ -309,6 +310,7 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
 
 std::vector<std::string> ShownTexts(const AppState& s) {
   std::vector<std::string> texts = view::AllUiTexts();
+  for (auto& t : view::AllGpuTexts()) texts.push_back(std::move(t));  // the GPU panel's own table (view/gpu_text.h)
   const auto add_model = [&](const view::ScenarioModel& m) {
     auto t = m.Texts();
     texts.insert(texts.end(), t.begin(), t.end());

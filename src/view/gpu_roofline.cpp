@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "view/gpu_text.h"
+
 namespace bw::view {
 
 RooflinePlacement PlaceOnRoofline(const cuda::RunSummary& run, const cuda::DevicePeaks& peaks) {
@@ -65,6 +67,9 @@ Scene BuildRooflineScene(const cuda::RunSummary& run, const cuda::DevicePeaks& p
   }
   sc.texts.push_back({"roof.x", kLeft + pw * 0.25f, height_em - 1.1f, 0.8f, pal.text, UiText(Str::gpu_roof_x, lang)});
   sc.texts.push_back({"roof.y", kLeft + 0.3f, kTop, 0.8f, pal.text, "TFLOP/s"});
+  // Where each number comes from (issue 33): the roofs are the datasheet's, the point is measured time
+  // against the model's FLOPs and bytes.
+  sc.texts.push_back({"roof.source", kLeft + 5.0f, kTop, 0.75f, pal.text_muted, GpuText(GpuStr::roof_source, lang)});
   // The roofs: the bandwidth slope as a dotted line up to each ridge, then each compute roof flat.
   const double bw = peaks.hbm_bytes_per_s;
   const Color tensor_c{96, 125, 139}, fp32_c{0, 150, 136}, hbm_c{121, 85, 72};

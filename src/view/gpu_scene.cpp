@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "view/format.h"
+#include "view/gpu_text.h"
 
 namespace bw::view {
 
@@ -47,6 +48,7 @@ GpuFrame MakeGpuFrame(const cuda::RunSummary& shape, std::int64_t skipped_total)
   f.skipped_total = skipped_total;
   f.computed_total = static_cast<std::int64_t>(f.cells.size()) - skipped_total;
   f.sm_count = shape.sm_count;
+  f.mask = shape.mask;
   return f;
 }
 
@@ -61,6 +63,8 @@ void AddRecords(GpuFrame& f, const std::vector<cuda::TileRecord>& records) {
     c.smid = r.smid;
     c.t_start_ns = r.t_start_ns;
     c.t_end_ns = r.t_end_ns;
+    c.bytes_loaded = r.bytes_loaded;
+    c.bytes_written = r.bytes_written;
     (skipped ? f.skipped : f.computed) += 1;
     f.loaded_bytes += r.bytes_loaded;
     f.written_bytes += r.bytes_written;
@@ -89,6 +93,7 @@ GpuFrame FrameAt(const cuda::RunSummary& run, std::uint64_t t_ns) {
   for (const auto& t : run.tiles)
     if (t.t_end_ns - t0 <= t_ns) upto.push_back(t);
   AddRecords(f, upto);
+  if (f.any) f.t0_ns = t0;  // times count from the run's start, whatever has ended so far
   return f;
 }
 
@@ -102,13 +107,36 @@ Color StartTimeColor(float frac) {
   return {mix(0), mix(1), mix(2)};
 }
 
+float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em) {
+  if (f.rows <= 0 || f.t_c <= 0) return 0;
+  return std::max(0.0f, std::min((width_em - kGridLeft) / static_cast<float>(f.t_c), (height_em - kGridTop) / static_cast<float>(f.rows)));
+}
+
+namespace {
+
+// The grid's axes: titles and five ticks each (tile indices ⌊k·(n−1)/4⌋ at their cells' centres).
+void GridAxes(Scene& sc, const GpuFrame& f, float size, const std::string& lang, const Palette& pal) {
+  sc.texts.push_back({"grid.axis.j", kGridLeft, 0.0f, 0.85f, pal.text, GpuText(GpuStr::kv_tile_axis, lang)});
+  sc.texts.push_back({"grid.axis.i", 0.0f, 0.0f, 0.85f, pal.text, GpuText(GpuStr::q_tile_axis, lang)});
+  for (int k = 0; k <= 4; ++k) {
+    const int j = k * (f.t_c - 1) / 4, i = k * (f.rows - 1) / 4;
+    const std::string js = std::to_string(j), is = std::to_string(i);
+    sc.texts.push_back({"grid.j." + std::to_string(k), kGridLeft + size * (static_cast<float>(j) + 0.5f) - 0.25f * static_cast<float>(js.size()),
+                        1.1f, 0.75f, pal.text_muted, js});
+    sc.texts.push_back({"grid.i." + std::to_string(k), kGridLeft - 0.5f - 0.42f * static_cast<float>(is.size()),
+                        kGridTop + size * (static_cast<float>(i) + 0.5f) - 0.45f, 0.75f, pal.text_muted, is});
+  }
+}
+
+}  // namespace
+
 Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& pal) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
   sc.background = pal.background;
   if (f.rows <= 0 || f.t_c <= 0) return sc;
-  const float size = std::min(width_em / static_cast<float>(f.t_c), height_em / static_cast<float>(f.rows));
+  const float size = GpuGridCellEm(f, width_em, height_em);
   const float gap = size > 0.6f ? 0.06f : 0.0f;
   const double span = f.any && f.t_last_ns > f.t0_ns ? static_cast<double>(f.t_last_ns - f.t0_ns) : 1.0;
   // Skipped cells: a hatch at any size. Large cells get the painter's hatch; small ones alternate two
@@ -120,7 +148,7 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
       const GpuCell& c = f.cells[static_cast<size_t>(i) * f.t_c + j];
       SceneRect r;
       r.id = "gpu." + std::to_string(i + 1) + "," + std::to_string(j + 1);
-      r.x = size * static_cast<float>(j), r.y = size * static_cast<float>(i);
+      r.x = kGridLeft + size * static_cast<float>(j), r.y = kGridTop + size * static_cast<float>(i);
       r.w = r.h = size - gap;
       r.border = pal.border;
       r.border_em = 0.03f;
@@ -139,11 +167,18 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
       if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
       sc.rects.push_back(std::move(r));
     }
+  GridAxes(sc, f, size, lang, pal);
   return sc;
 }
 
+int SmsPerLane(int sm_count, float plot_h_em) {
+  if (sm_count <= 0 || plot_h_em <= 0) return 1;
+  const float per_sm = plot_h_em / static_cast<float>(sm_count);
+  return std::clamp(static_cast<int>(std::ceil(1.25f / per_sm - 1e-4f)), 1, sm_count);
+}
+
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& pal) {
+                        const Palette& pal, int group, GpuBarTiles* bar_tiles) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
@@ -153,26 +188,33 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
     if (c.state == GpuCell::kDone) lanes = std::max(lanes, static_cast<int>(c.smid) + 1);
   if (lanes <= 0) return sc;
   if (span_ns == 0) span_ns = f.any ? f.t_last_ns - f.t0_ns : 0;
-  const float axis_h = 2.4f, label_w = 3.2f;
+  group = std::clamp(group, 1, lanes);
+  const float axis_h = 2.8f, label_w = group > 1 ? 4.6f : 3.2f;
   const float plot_w = std::max(1.0f, width_em - label_w), plot_h = std::max(1.0f, height_em - axis_h);
   const float lane_h = plot_h / static_cast<float>(lanes);
-  // Lane background (alternating, so lanes can be told apart) and the SM label every few lanes.
-  const int label_every = std::max(1, static_cast<int>(std::ceil(1.2f / lane_h)));
-  for (int sm = 0; sm < lanes; ++sm) {
+  // Lane background (alternating per group of SMs, so groups can be told apart) and the group's label
+  // ("SM 8", or "SM 8–11" with several SMs per lane) every few groups.
+  const int groups = (lanes + group - 1) / group;
+  const float group_h = lane_h * static_cast<float>(group);
+  const int label_every = std::max(1, static_cast<int>(std::ceil(1.2f / group_h)));
+  for (int g = 0; g < groups; ++g) {
+    const int first = g * group, last = std::min(lanes, first + group) - 1;
     SceneRect bg;
-    bg.id = "lanebg." + std::to_string(sm);
-    bg.x = label_w, bg.y = lane_h * static_cast<float>(sm), bg.w = plot_w, bg.h = lane_h;
-    bg.fill = sm % 2 ? Color{246, 246, 246} : Color{255, 255, 255};
+    bg.id = "lanebg." + std::to_string(g);
+    bg.x = label_w, bg.y = group_h * static_cast<float>(g), bg.w = plot_w, bg.h = lane_h * static_cast<float>(last - first + 1);
+    bg.fill = g % 2 ? Color{236, 236, 236} : Color{255, 255, 255};
     bg.border = bg.fill;
     bg.border_em = 0;
     sc.rects.push_back(std::move(bg));
-    if (sm % label_every == 0)
-      sc.texts.push_back({"lanes.sm." + std::to_string(sm), 0.0f, lane_h * static_cast<float>(sm) - 0.1f, 0.7f, pal.text_muted,
-                          "SM " + std::to_string(sm)});
+    if (g % label_every == 0)
+      sc.texts.push_back({"lanes.sm." + std::to_string(g), 0.0f, group_h * static_cast<float>(g) + (group > 1 ? group_h * 0.5f - 0.5f : -0.1f),
+                          0.7f, pal.text_muted,
+                          "SM " + std::to_string(first) + (last > first ? "\u2013" + std::to_string(last) : std::string())});
   }
   std::vector<int> order(static_cast<size_t>(lanes), 0);
   const double scale = span_ns > 0 ? static_cast<double>(plot_w) / static_cast<double>(span_ns) : 0.0;
-  for (const auto& c : f.cells) {
+  for (size_t k = 0; k < f.cells.size(); ++k) {
+    const GpuCell& c = f.cells[k];
     if (c.state != GpuCell::kDone) continue;
     SceneRect r;
     r.id = "lane." + std::to_string(c.smid) + "." + std::to_string(order[c.smid]++);
@@ -184,6 +226,7 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
     r.fill = StartTimeColor(span_ns > 0 ? static_cast<float>(static_cast<double>(c.t_start_ns - f.t0_ns) / static_cast<double>(span_ns)) : 0.0f);
     r.border = r.fill;
     r.border_em = 0;
+    if (bar_tiles) bar_tiles->push_back({r.id, GpuTileRef{static_cast<int>(k) / f.t_c, static_cast<int>(k) % f.t_c}});
     sc.rects.push_back(std::move(r));
   }
   // Time axis: 0 and the span in µs, with three ticks between.
@@ -199,8 +242,10 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
                         plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / 4.0, static_cast<double>(span_ns))});
   int idle = 0;
   for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
-  sc.texts.push_back({"lanes.idle", label_w + plot_w * 0.3f, plot_h + 1.3f, 0.8f, pal.text_muted,
+  sc.texts.push_back({"lanes.idle", label_w, plot_h + 1.6f, 0.8f, pal.text_muted,
                       FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText(Str::gpu_sms_idle, lang)});
+  sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
+  sc.texts.push_back({"lanes.axis.x", label_w + plot_w * 0.5f, plot_h + 1.6f, 0.8f, pal.text, GpuText(GpuStr::time_axis, lang)});
   return sc;
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/gpu_types.h"
@@ -24,7 +25,18 @@ struct GpuCell {
   State state = kPending;
   std::uint32_t smid = 0;
   std::uint64_t t_start_ns = 0, t_end_ns = 0;  // absolute %globaltimer
+  std::uint32_t bytes_loaded = 0, bytes_written = 0;  // the tile record's (measured counters)
 };
+
+// A tile of the grid: row = head·T_r + i, column j (0-based); -1 = none. The key by which the grid, the
+// lanes and the warp timeline highlight one tile together.
+struct GpuTileRef {
+  int row = -1, col = -1;
+  bool operator==(const GpuTileRef&) const = default;
+  bool Valid() const { return row >= 0 && col >= 0; }
+};
+// A scene's rect ids with the tile each stands for (the lanes' bars, the warp timeline's bars).
+using GpuBarTiles = std::vector<std::pair<std::string, GpuTileRef>>;
 
 struct GpuFrame {
   int rows = 0, t_c = 0;               // rows = heads · T_r (the grid's height), T_c its width
@@ -36,6 +48,7 @@ struct GpuFrame {
   std::uint64_t t0_ns = 0, t_last_ns = 0;              // earliest start and latest end seen (absolute)
   bool any = false;
   int sm_count = 0;                    // lanes in the SM × time view (the device's SM count)
+  cuda::MaskKind mask = cuda::MaskKind::None;  // why a skipped tile was skipped (the tooltip says)
   double Fraction() const { return computed_total > 0 ? static_cast<double>(computed) / static_cast<double>(computed_total) : 0.0; }
   int SmsUsed() const;                 // distinct SMs that computed a tile so far
 };
@@ -48,15 +61,27 @@ void AddRecords(GpuFrame& f, const std::vector<cuda::TileRecord>& records);
 GpuFrame FrameAt(const cuda::RunSummary& run, std::uint64_t t_ns);
 std::uint64_t RunSpanNs(const cuda::RunSummary& run);  // latest end − earliest start
 
-// The tile grid, in a width × height em box. Rect ids "gpu.I,J" (1-based row and column).
+// The tile grid, in a width × height em box, with its axes: K/V tile j across the top, Q tile i down the
+// left (kGridTop and kGridLeft em for them; the cells fill the rest, square). Rect ids "gpu.I,J" (1-based
+// row and column), in row-major order and only those; texts "grid.axis.j", "grid.axis.i" (the titles),
+// ticks "grid.j.K" and "grid.i.K" (K = 0..4: tile index ⌊K·(n−1)/4⌋, at its cell's centre).
+inline constexpr float kGridTop = 2.2f, kGridLeft = 3.0f;
 Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette);
+// The cell size the grid scene uses for `f` in that box (em).
+float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 
 // One lane per SM (0 .. sm_count − 1, top to bottom), time left to right over [0, span_ns]; one rect
 // per computed tile ("lane.SM.K", K = its order in that lane), a time axis below (ticks "lanes.tick.0..4",
 // written by TimeTick). `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with
 // the idle-SM count).
+// `sms_per_lane` > 1 groups the SMs (issue 33: 132 lanes at 13 em are 0.1 em each): each SM keeps
+// its own thin row, every group a band of its own shade with one label "SM a–b"; the label column is
+// then 4.6 em wide. Texts "lanes.axis.y" (SM ↓, below the labels) and "lanes.axis.x" (the time axis's
+// title, measured) in the axis strip, 2.8 em tall. `bar_tiles` (optional) gets each bar's id and tile.
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& palette);
+                        const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr);
+// The smallest group of SMs per lane that gives each group ≥ 1.25 em in `plot_h_em` (1 when every SM fits).
+int SmsPerLane(int sm_count, float plot_h_em);
 
 // A time-axis label for `t_ns` on an axis `span_ns` long: one unit per axis (µs for spans under 10 ms,
 // ms under 10 s, else s), digits grouped from 100 units up, else one decimal: "1,880 µs", "2,567 ms".

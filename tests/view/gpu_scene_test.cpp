@@ -68,8 +68,8 @@ TEST(GpuScene, SmLanesPlaceEveryComputedTileOnItsSmAtItsTime) {
     const float w = 60.0f, h = 20.0f;
     const Scene sc = BuildSmLanesScene(f, span, w, h, "en", pal);
     ASSERT_EQ(f.sm_count, run.sm_count);
-    // The layout the scene promises: 3.2 em of SM labels, 2.4 em of time axis, one lane per SM.
-    const float label_w = 3.2f, plot_w = w - label_w, lane_h = (h - 2.4f) / static_cast<float>(run.sm_count);
+    // The layout the scene promises: 3.2 em of SM labels, 2.8 em of time axis, one lane per SM.
+    const float label_w = 3.2f, plot_w = w - label_w, lane_h = (h - 2.8f) / static_cast<float>(run.sm_count);
     const std::uint64_t t0 = T0(run);
     std::set<unsigned> sms;
     int bars = 0;
