@@ -251,30 +251,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (sampled && wtid == 0) clog = PhaseLog{a.marks + ((size_t)mark_slot * 3 + wg + 1) * a.mark_cap, 0u, (unsigned)a.mark_cap};
     clog.Mark(kMarkTmaWait, 0);  // Q_i landing
     MbarWait(q_bar, 0);
-    if constexpr (kSched == 0) {
-    int n = 0;
-    for (int j = 0; j < a.t_c; ++j) {
-      const int cls = cls_row[j];
-      if (cls == 0) continue;
-      const unsigned long long t0 = lead ? dev::GlobalTimer() : 0ull;
-      const int s = n % S;
-      const unsigned ph = (n / S) & 1;
-      const int key0 = j * kBc, c_j = min(kBc, p.n_k - key0);
-
-      // S = Q K_j^T (64 x 128 per warpgroup), D/16 wgmma k-steps
-      float sc[kBc / 2];
-      MbarWait(full_k(s), ph);
-      WgmmaFence();
-#pragma unroll
-      for (int kk = 0; kk < D / 16; ++kk) {
-        WgmmaSS_N128(sc, MakeDesc(q_addr + hopper::QDescOffset(wg, kk), 16, hopper::kGroupBytes),
-                     MakeDesc(k_addr + s * kTile + hopper::KDescOffset(kk), 16, hopper::kGroupBytes), kk > 0 ? 1 : 0);
-      }
-      WgmmaCommit();
-      WgmmaWait<0>();
-      FenceRegs(sc);
-
-      if (cls == 2) {  // tails and partially masked tiles, element by element
+    // masks, online softmax and P packing of one S tile (kept in registers), O rescaled
+    auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
+      if (cls == 2) {
 #pragma unroll
         for (int nb = 0; nb < kBc / 8; ++nb)
 #pragma unroll
@@ -283,7 +262,6 @@ __global__ void __launch_bounds__(kThreads, 1)
             if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) sc[nb * 4 + e] = -INFINITY;
           }
       }
-      // online softmax: two rows per thread, each spread over a quad of lanes
       float alpha[2];
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
@@ -303,7 +281,7 @@ __global__ void __launch_bounds__(kThreads, 1)
           sc[nb * 4 + 2 * h + 1] = FastExp2(fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms));
           rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
         }
-        l[h] = alpha[h] * l[h] + rs;  // this lane's partial sum; the quad is reduced once at the end
+        l[h] = alpha[h] * l[h] + rs;
         m[h] = m_new;
       }
 #pragma unroll
@@ -313,8 +291,6 @@ __global__ void __launch_bounds__(kThreads, 1)
         o[nb * 4 + 2] *= alpha[1];
         o[nb * 4 + 3] *= alpha[1];
       }
-      // P as wgmma A fragments (16 keys each)
-      unsigned pa[kBc / 16][4];
 #pragma unroll
       for (int kc = 0; kc < kBc / 16; ++kc) {
         pa[kc][0] = Pack<true>(sc[8 * kc + 0], sc[8 * kc + 1]);
@@ -322,81 +298,56 @@ __global__ void __launch_bounds__(kThreads, 1)
         pa[kc][2] = Pack<true>(sc[8 * kc + 4], sc[8 * kc + 5]);
         pa[kc][3] = Pack<true>(sc[8 * kc + 6], sc[8 * kc + 7]);
       }
-      // O += P V_j (64 x D per warpgroup), 8 wgmma k-steps of 16 keys
-      MbarWait(full_v(s), ph);
-      WgmmaFence();
+    };
+    auto issue_s = [&](float (&sc)[kBc / 2], int slot, unsigned ph) {
+      MbarWait(full_k(slot), ph);
 #pragma unroll
-      for (int kc = 0; kc < kBc / 16; ++kc)
-        WgmmaPV<D>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), a.v_lbo, a.v_sbo));
-      WgmmaCommit();
-      WgmmaWait<0>();
-      FenceRegs(o);
-      __syncwarp();
-      if (lane == 0) MbarArrive(empty(s));  // this warp is done with slot s
-      ++n;
-      last_done = j;
-      if (lead && a.records) {  // (the last tile's end is stamped again after the O write)
-        stamps[2 * j] = t0;
-        stamps[2 * j + 1] = dev::GlobalTimer();
+      for (int kk = 0; kk < D / 16; ++kk) {
+        WgmmaSS_N128(sc, MakeDesc(q_addr + hopper::QDescOffset(wg, kk), 16, hopper::kGroupBytes),
+                     MakeDesc(k_addr + slot * kTile + hopper::KDescOffset(kk), 16, hopper::kGroupBytes), kk > 0 ? 1 : 0);
       }
-    }
+    };
+    if constexpr (kSched == 0) {
+      int n = 0;
+      for (int j = 0; j < a.t_c; ++j) {
+        const int cls = cls_row[j];
+        if (cls == 0) continue;
+        const unsigned long long t0 = lead ? dev::GlobalTimer() : 0ull;
+        const int s = n % S;
+        const unsigned ph = (n / S) & 1;
+        const int key0 = j * kBc, c_j = min(kBc, p.n_k - key0);
+        // S = Q K_j^T (64 x 128 per warpgroup), D/16 wgmma k-steps, then its softmax, then O += P V_j
+        float sc[kBc / 2];
+        clog.Mark(kMarkTmaWait, j);  // K_j landing, then S issued
+        WgmmaFence();
+        issue_s(sc, s, ph);
+        WgmmaCommit();
+        clog.Mark(kMarkWgmmaS, j);
+        WgmmaWait<0>();
+        FenceRegs(sc);
+        clog.Mark(kMarkSoftmax, j);
+        unsigned pa[kBc / 16][4];
+        softmax(sc, cls, key0, c_j, pa);
+        clog.Mark(kMarkTmaWait, j);  // V_j landing
+        MbarWait(full_v(s), ph);
+        clog.Mark(kMarkWgmmaPV, j);
+        WgmmaFence();
+#pragma unroll
+        for (int kc = 0; kc < kBc / 16; ++kc)
+          WgmmaPV<D>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), a.v_lbo, a.v_sbo));
+        WgmmaCommit();
+        WgmmaWait<0>();
+        FenceRegs(o);
+        __syncwarp();
+        if (lane == 0) MbarArrive(empty(s));  // this warp is done with slot s
+        ++n;
+        last_done = j;
+        if (lead && a.records) {  // (the last tile's end is stamped again after the O write)
+          stamps[2 * j] = t0;
+          stamps[2 * j + 1] = dev::GlobalTimer();
+        }
+      }
     } else {
-      // masks, online softmax and P packing of one S tile (kept in registers), O rescaled
-      auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
-        if (cls == 2) {
-#pragma unroll
-          for (int nb = 0; nb < kBc / 8; ++nb)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-              const int r = row0 + r_base + 8 * (e / 2), jj = nb * 8 + (lane % 4) * 2 + (e % 2);
-              if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) sc[nb * 4 + e] = -INFINITY;
-            }
-        }
-        float alpha[2];
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          float mx = -INFINITY;
-#pragma unroll
-          for (int nb = 0; nb < kBc / 8; ++nb) mx = fmaxf(mx, fmaxf(sc[nb * 4 + 2 * h], sc[nb * 4 + 2 * h + 1]));
-          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-          mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-          const float m_new = fmaxf(m[h], mx);
-          const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
-          const float ms = m_use * sl2;
-          alpha[h] = FastExp2(m[h] * sl2 - ms);
-          float rs = 0.f;
-#pragma unroll
-          for (int nb = 0; nb < kBc / 8; ++nb) {
-            sc[nb * 4 + 2 * h] = FastExp2(fmaf(sc[nb * 4 + 2 * h], sl2, -ms));
-            sc[nb * 4 + 2 * h + 1] = FastExp2(fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms));
-            rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
-          }
-          l[h] = alpha[h] * l[h] + rs;
-          m[h] = m_new;
-        }
-#pragma unroll
-        for (int nb = 0; nb < D / 8; ++nb) {
-          o[nb * 4 + 0] *= alpha[0];
-          o[nb * 4 + 1] *= alpha[0];
-          o[nb * 4 + 2] *= alpha[1];
-          o[nb * 4 + 3] *= alpha[1];
-        }
-#pragma unroll
-        for (int kc = 0; kc < kBc / 16; ++kc) {
-          pa[kc][0] = Pack<true>(sc[8 * kc + 0], sc[8 * kc + 1]);
-          pa[kc][1] = Pack<true>(sc[8 * kc + 2], sc[8 * kc + 3]);
-          pa[kc][2] = Pack<true>(sc[8 * kc + 4], sc[8 * kc + 5]);
-          pa[kc][3] = Pack<true>(sc[8 * kc + 6], sc[8 * kc + 7]);
-        }
-      };
-      auto issue_s = [&](float (&sc)[kBc / 2], int slot, unsigned ph) {
-        MbarWait(full_k(slot), ph);
-#pragma unroll
-        for (int kk = 0; kk < D / 16; ++kk) {
-          WgmmaSS_N128(sc, MakeDesc(q_addr + hopper::QDescOffset(wg, kk), 16, hopper::kGroupBytes),
-                       MakeDesc(k_addr + slot * kTile + hopper::KDescOffset(kk), 16, hopper::kGroupBytes), kk > 0 ? 1 : 0);
-        }
-      };
       auto next_tile = [&](int j) {
         ++j;
         while (j < a.t_c && cls_row[j] == 0) ++j;
