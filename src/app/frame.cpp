@@ -234,7 +234,7 @@ void BuildFrame(AppState& state, AppRun& run, Frame& f) {
   classroom::AfterInput(state);  // … or a click, a drag of the timeline
   DrawOpenBrowser(state);
   if (state.ui.show_gpu) {
-    Painted gp = run.gpu->Draw(state, run.fonts, platform::Now());
+    Painted gp = run.gpu->Draw(state, run.fonts, platform::Now(), run.fill_pass);
     f.painted.rects.insert(f.painted.rects.end(), gp.rects.begin(), gp.rects.end());
   }
   DrawSettingsWindow(state);

@@ -167,7 +167,8 @@ void GpuPanel::Tick(AppState& s, double now) {
   last_now_ = now;
 }
 
-Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now) {
+Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now, const FillPass& fills) {
+  fills_ = fills;
   Painted painted;
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   // Opens above the main window's timeline, which stays visible: it scrubs the replay too (replay_clock.h).

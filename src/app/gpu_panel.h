@@ -32,7 +32,8 @@ class GpuPanel {
   ~GpuPanel();
   // The panel's window; call every frame while s.ui.show_gpu. `now` in seconds (platform::Now).
   // Returns what it painted (grid, lanes, roofline) for --dump-scene; fills s.ui.gpu.
-  Painted Draw(AppState& s, const Fonts& fonts, double now);
+  // `fills`: the fills' pass of the other paint calls (AppRun::fill_pass; painter.h).
+  Painted Draw(AppState& s, const Fonts& fonts, double now, const FillPass& fills = {});
   // Moves a playing replay on to `now` (seconds, as Draw's). Call before drawing the main window, so
   // the timeline shows this frame's position, the same one the panel then draws; Draw calls it too.
   void Tick(AppState& s, double now);
@@ -54,6 +55,7 @@ class GpuPanel {
   void DrawGrid(AppState& s, const Fonts& fonts, float grid_px, Painted& painted);
   void DrawLanes(AppState& s, const Fonts& fonts, float w_em, float h_em, Painted& painted);
   void DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& painted);
+  FillPass fills_;  // this frame's fills' pass (Draw's argument)
   std::string KernelLabel(const std::string& lang) const;
 
   std::vector<std::string> recordings_;  // paths, default first

@@ -21,9 +21,9 @@ namespace {
 // topmost rect under the mouse that `wanted` accepts ("" when none, or the box is not hovered).
 template <class Wanted>
 std::string PaintHoverable(const view::Scene& sc, const std::vector<std::string>& highlight, const Fonts& fonts,
-                           const view::Palette& pal, Painted& painted, Wanted wanted) {
+                           const view::Palette& pal, const FillPass& fills, Painted& painted, Wanted wanted) {
   const float em = ImGui::GetFontSize();
-  Painted p = PaintScene(ImGui::GetWindowDrawList(), sc, ImGui::GetCursorScreenPos(), em, fonts, pal, 1.0f, highlight);
+  Painted p = PaintScene(ImGui::GetWindowDrawList(), sc, ImGui::GetCursorScreenPos(), em, fonts, pal, 1.0f, highlight, 1.0f, {}, fills);
   ImGui::Dummy(ImVec2(sc.width * em, sc.height * em));
   std::string hit;
   if (ImGui::IsItemHovered()) {
@@ -65,7 +65,7 @@ void GpuPanel::DrawGrid(AppState& s, const Fonts& fonts, float grid_px, Painted&
   if (hovered_.Valid()) hl.push_back(GridId(hovered_));
   s.ui.gpu.highlighted.insert(s.ui.gpu.highlighted.end(), hl.begin(), hl.end());
   ImGui::BeginGroup();
-  const std::string hit = PaintHoverable(grid, hl, fonts, s.Palette(), painted, [](const std::string& id) { return id.rfind("gpu.", 0) == 0; });
+  const std::string hit = PaintHoverable(grid, hl, fonts, s.Palette(), fills_, painted, [](const std::string& id) { return id.rfind("gpu.", 0) == 0; });
   ImGui::EndGroup();
   int i = 0, j = 0;
   if (!hit.empty() && std::sscanf(hit.c_str(), "gpu.%d,%d", &i, &j) == 2) {
@@ -90,7 +90,7 @@ void GpuPanel::DrawLanes(AppState& s, const Fonts& fonts, float w_em, float h_em
   for (auto& [id, t] : pairs) bars.push_back({std::move(id), t});
   const std::vector<std::string> hl = IdsOf(bars, hovered_);
   s.ui.gpu.highlighted.insert(s.ui.gpu.highlighted.end(), hl.begin(), hl.end());
-  const std::string hit = PaintHoverable(lanes, hl, fonts, s.Palette(), painted,
+  const std::string hit = PaintHoverable(lanes, hl, fonts, s.Palette(), fills_, painted,
                                          [](const std::string& id) { return id.rfind("lane.", 0) == 0; });
   if (hit.empty()) return;
   const auto b = std::find_if(bars.begin(), bars.end(), [&](const LaneBar& x) { return x.id == hit; });
@@ -104,7 +104,7 @@ void GpuPanel::DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& p
   const view::Scene sc = view::BuildWarpTimelineScene(*replay_, 3, w_em, s.options.lang, s.Palette(), &bars);
   const std::vector<std::string> hl = IdsOf(bars, hovered_);
   s.ui.gpu.highlighted.insert(s.ui.gpu.highlighted.end(), hl.begin(), hl.end());
-  const std::string hit = PaintHoverable(sc, hl, fonts, s.Palette(), painted,
+  const std::string hit = PaintHoverable(sc, hl, fonts, s.Palette(), fills_, painted,
                                          [](const std::string& id) { return id.rfind("warp.", 0) == 0; });
   if (hit.empty()) return;
   const auto b = std::find_if(bars.begin(), bars.end(), [&](const view::WarpBar& x) { return x.id == hit; });

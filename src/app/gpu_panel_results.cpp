@@ -70,7 +70,7 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   if (cuda::PeaksFor(t.device_name, &peaks)) {
     ImGui::TextUnformatted(T(s, view::Str::gpu_roofline).c_str());
     const view::Scene roof = view::BuildRooflineScene(t, peaks, std::min(w_em, 40.0f), 15.0f, s.options.lang, s.Palette());
-    Painted p = PaintScene(ImGui::GetWindowDrawList(), roof, ImGui::GetCursorScreenPos(), em, fonts, s.Palette());
+    Painted p = PaintScene(ImGui::GetWindowDrawList(), roof, ImGui::GetCursorScreenPos(), em, fonts, s.Palette(), 1.0f, {}, 1.0f, {}, fills_);
     painted.rects.insert(painted.rects.end(), p.rects.begin(), p.rects.end());
     ImGui::Dummy(ImVec2(roof.width * em, roof.height * em));
     s.ui.gpu.roofline = roof.FindRect("roof.point") != nullptr;
