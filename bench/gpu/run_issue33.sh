@@ -82,7 +82,7 @@ if has ncu; then
   echo "== ncu"
   mkdir -p "$OUT/ncu"
   # L2 sectors read on behalf of the SM (TMA loads included?), DRAM bytes; one head, K/V fit in L2
-  M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum
+  M=dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,l1tex__m_xbar2l1tex_read_bytes_mem_global_op_tma_ld.sum,l1tex__t_bytes_pipe_lsu_mem_global_op_st.sum
   for c in "4096 128 0 1" "4096 64 1 1" "8192 128 0 8"; do
     set -- $c
     tag="n$1_d$2_c$3_h$4"
@@ -94,7 +94,7 @@ if has ncu; then
   # which counters name TMA traffic on this ncu (for an exact bytes check in a later call)
   timeout 60 ncu --query-metrics --chip gh100 2>/dev/null | grep -i -E "tma|bulk|xbar2l1tex|utmaldg" > "$OUT/ncu/metric_names.txt"
   wc -l < "$OUT/ncu/metric_names.txt"
-  grep -h -E "dram__|lts__" "$OUT"/ncu/ncu_*.csv | cut -c1-220 | head -20
+  for f in "$OUT"/ncu/ncu_*.csv; do echo "${f##*/}"; grep -E "dram__|lts__|l1tex__" "$f" | awk -F'","' '{print "  " $(NF-2), $NF}' | tr -d '"'; done
 fi
 
 if has sanitizer; then
