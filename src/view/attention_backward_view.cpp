@@ -23,30 +23,67 @@ constexpr Tensor kColumns[] = {Tensor::kQ, Tensor::kK,  Tensor::kV,  Tensor::kO,
 
 }  // namespace
 
-// `floors` (SceneFrame::floors): laid out for the label floors in a 41.5 × 16.2 em frame (every text 1.35
-// times larger on screen): HBM's ten tensors in two bands of five (inputs, then L, D and the
-// gradients), each tile naming itself; the tile grid's short title under the grid and the
-// materialising path's stored P under that; the SRAM slots a little wider, the recomputed P and the
-// three gradient updates under them. What the floors leave no room for goes to the side panel, which
-// carries it at the key size: the two paths' traffic and P reads (backward_now), and the event (the
-// timeline).
-Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal, bool floors) const {
+namespace {
+
+// One backward diagram being built: what its parts read (the layout, the tile states and what is on
+// chip at backward event b) and the scene so far. Each Add… draws one part, in the order the scene
+// lists them: the panels, the HBM columns, the tile grid, the two passes' traffic, the SRAM slots,
+// then the event's transfer or computation.
+struct BackwardDiagram {
+  const data::AttentionScenario& scenario;
+  const AttentionRuns& runs;
+  const std::string& lang;
+  const Palette& pal;
+  const bool floors;
+  const engine::AttentionTrace& tr;   // Algorithm 2's trace
+  const int b;                        // the backward event
+  const BackwardOnChip chip;
   const float kW = floors ? 41.5f : 56, kH = floors ? 16.2f : 22;
   const float kHbmW = floors ? 16.6f : 25.5f, kMidX = floors ? 17.1f : 26.3f, kMidW = floors ? 7.8f : 13.0f,
               kSramX = floors ? 25.2f : 40, kSramW = floors ? 16.0f : 16;
   const float kTop = floors ? 3.3f : 3.4f, kBottom = 19.6f, kColW = floors ? 3.0f : 2.25f, kColGap = floors ? 0.2f : 0.25f,
               kLane = floors ? 1.8f : 2.5f;
   // HBM at the floors: five columns to a band, two bands.
-  constexpr int kPerBand = 5;
-  constexpr float kBandTop = 1.6f, kBandH = 7.0f, kBandGap = 0.3f;
-  const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
-  b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
+  static constexpr int kPerBand = 5;
+  static constexpr float kBandTop = 1.6f, kBandH = 7.0f, kBandGap = 0.3f;
+  // (At the floors the grid leaves the column's foot to the materialising path's stored P.)
+  const float grid_h = floors ? 6.2f : 7.0f;
+  const float slot_h = floors ? 2.8f : 3.0f;
   const engine::AttentionEvent& ev = tr[static_cast<size_t>(b)];
-  const std::int64_t t_r = runs_.t_r, t_c = runs_.t_c;
-  const TileStates st = bwd_states_.At(b);
-  const auto T = [&](Str k) { return UiText(k, lang); };
+  const std::int64_t t_r = runs.t_r, t_c = runs.t_c;
+  std::vector<float> col_x{};   // each HBM column's left edge
+  Scene sc{};
 
-  Scene sc;
+  std::string T(Str k) const { return UiText(k, lang); }
+  SceneRect Tile(std::string id, float x, float y, float w, float h, TileState s, std::string label) const {
+    return TileRect(std::move(id), x, y, w, h, s, pal, std::move(label), ShortStateWord(s, lang), kGridCell);
+  }
+  static std::string Indexed(const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); }
+  // HBM column c: the span its blocks share (top, bottom), and the middle of its block k (k < 0: of
+  // the whole column).
+  float ColTop(size_t c) const { return floors ? kBandTop + static_cast<float>(c / kPerBand) * (kBandH + kBandGap) : kTop; }
+  float ColBottom(size_t c) const { return floors ? ColTop(c) + kBandH : kBottom; }
+  float BlockY(const TileStates& st, int c, std::int32_t k) const {
+    const auto& s = st.Of(kColumns[c]);
+    const float top = ColTop(static_cast<size_t>(c)), bottom = ColBottom(static_cast<size_t>(c));
+    const float h = (bottom - top) / static_cast<float>(s.size());
+    return k < 0 ? (top + bottom) / 2 : top + h * (static_cast<float>(k) + 0.5f);
+  }
+  static int ColumnOf(Tensor t) {
+    for (size_t c = 0; c < std::size(kColumns); ++c)
+      if (kColumns[c] == t) return static_cast<int>(c);
+    return -1;
+  }
+
+  void AddPanels();
+  void AddHbmColumns(const TileStates& st);
+  void AddTileGrid(const TileStates& st);
+  void AddTraffic();
+  void AddSramSlots();
+  void AddEventArrow(const TileStates& st, const std::string& title, int event_number, int event_count);
+};
+
+void BackwardDiagram::AddPanels() {
   sc.width = kW;
   sc.height = kH;
   sc.floors = floors;
@@ -58,16 +95,10 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
                       T(floors ? Str::hbm_title_short : Str::hbm_title)});
   sc.texts.push_back({"sram.title", kSramX + (floors ? 0.4f : 0.6f), floors ? 0.2f : 0.5f, floors ? 1.0f : 1.15f, pal.text,
                       T(floors ? Str::sram_title_short : Str::sram_title)});
+}
 
-  const auto tile = [&](std::string id, float x, float y, float w, float h, TileState s, std::string label) {
-    return TileRect(std::move(id), x, y, w, h, s, pal, std::move(label), ShortStateWord(s, lang), kGridCell);
-  };
-  const auto idx = [](const char* n, std::int32_t k) { return std::string(n) + (k >= 0 ? "_" + std::to_string(k + 1) : ""); };
-
-  // HBM columns: column c's left edge and the span its blocks share (top, bottom).
-  std::vector<float> col_x;
-  const auto col_top = [&](size_t c) { return floors ? kBandTop + static_cast<float>(c / kPerBand) * (kBandH + kBandGap) : kTop; };
-  const auto col_bottom = [&](size_t c) { return floors ? col_top(c) + kBandH : kBottom; };
+// HBM: one column per tensor of kColumns, a tile per block.
+void BackwardDiagram::AddHbmColumns(const TileStates& st) {
   for (size_t c = 0; c < std::size(kColumns); ++c) {
     const Tensor t = kColumns[c];
     const std::string name = engine::ToString(t);
@@ -75,45 +106,35 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     col_x.push_back(x);
     if (!floors) sc.texts.push_back({"hbm.col." + name, x + 0.1f, kTop - 1.25f, 0.95f, pal.text, name});
     const auto& s = st.Of(t);
-    const float h = (col_bottom(c) - col_top(c)) / static_cast<float>(s.size());
+    const float h = (ColBottom(c) - ColTop(c)) / static_cast<float>(s.size());
     for (size_t k = 0; k < s.size(); ++k) {
-      SceneRect r = tile("hbm." + name + "." + std::to_string(k + 1), x, col_top(c) + h * static_cast<float>(k), kColW,
+      SceneRect r = Tile("hbm." + name + "." + std::to_string(k + 1), x, ColTop(c) + h * static_cast<float>(k), kColW,
                          std::max(0.12f, h - (h > 0.5f ? 0.12f : 0.0f)), s[k],
                          name + (s.size() > 1 ? "_" + std::to_string(k + 1) : ""));
       r.sublabel.clear();   // too narrow for words: the column title, the fill and the dash say it (as in the forward)
       sc.rects.push_back(std::move(r));
     }
   }
-  const auto col_of = [&](Tensor t) -> int {
-    for (size_t c = 0; c < std::size(kColumns); ++c)
-      if (kColumns[c] == t) return static_cast<int>(c);
-    return -1;
-  };
-  const auto block_y = [&](int c, std::int32_t k) {
-    const auto& s = st.Of(kColumns[c]);
-    const float top = col_top(static_cast<size_t>(c)), bottom = col_bottom(static_cast<size_t>(c));
-    const float h = (bottom - top) / static_cast<float>(s.size());
-    return k < 0 ? (top + bottom) / 2 : top + h * (static_cast<float>(k) + 0.5f);
-  };
+}
 
-  // Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done.
+// Middle, top: the T_r × T_c tiles, coloured by whether their gradients are done; at the floors its
+// title under it and, under that, the materialising path's stored P.
+void BackwardDiagram::AddTileGrid(const TileStates& st) {
   const std::string grid_title =
       T(floors ? Str::bwd_grid_short : Str::bwd_grid) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c);
-  // (At the floors the grid leaves the column's foot to the materialising path's stored P.)
-  const float grid_h = floors ? 6.2f : 7.0f;
   if (!floors) {
     sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text, grid_title});
   } else {  // under the grid, on lines as wide as it (an arrow's label runs between the lane and the grid)
     const auto lines = WrapEstimated(grid_title, kMidW - 0.2f);
     for (size_t k = 0; k < lines.size(); ++k)
       sc.texts.push_back({"grid.title." + std::to_string(k + 1), kMidX, kTop + grid_h + 0.3f + 1.2f * static_cast<float>(k), 1.0f, pal.text, lines[k]});
-    if (runs_.bwd_reference) {
+    if (runs.bwd_reference) {
       // For contrast (BWD/r4 points at it): the materialising path's P, stored in HBM; its traffic and
       // P reads are in the side panel (backward_now).
       const float y = kTop + grid_h + 0.5f + 1.2f * static_cast<float>(lines.size());
       // Named as the other path's ("P stored in HBM" under "the forward keeps only O" read as a contradiction).
-      SceneRect p = tile("mat.P", kMidX, y, kMidW, kH - y, TileState::kWritten,
-                         T(Str::bwd_contrast) + "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
+      SceneRect p = Tile("mat.P", kMidX, y, kMidW, kH - y, TileState::kWritten,
+                         T(Str::bwd_contrast) + "P " + FormatInt(scenario.problem.n_q()) + "\u00d7" + FormatInt(scenario.problem.n_k()));
       p.sublabel = T(Str::bwd_stored);
       sc.rects.push_back(p);
     }
@@ -123,17 +144,18 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     for (std::int64_t j = 0; j < t_c; ++j) {
       const float gap = size > 0.6f ? 0.08f : 0.0f;
       const std::string ij = std::to_string(i + 1) + "," + std::to_string(j + 1);
-      SceneRect r = tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i), size - gap,
+      SceneRect r = Tile("grid." + ij, kMidX + size * static_cast<float>(j), kTop + size * static_cast<float>(i), size - gap,
                          size - gap, st.grid[static_cast<size_t>(i * t_c + j)], "(" + ij + ")");
       r.dashed = false;
       sc.rects.push_back(std::move(r));
     }
+}
 
-  // Middle, below: the two backward passes' traffic, and the materialising path's stored P (at the
-  // floors in the side panel only).
+// Middle, below (not at the floors: there the side panel carries it): the two backward passes'
+// traffic, and the materialising path's stored P.
+void BackwardDiagram::AddTraffic() {
   const engine::Counters now = tr.CountersAt(static_cast<size_t>(b));
-  if (!floors) {
-  const engine::Counters& rec = runs_.bwd_recompute->counters;
+  const engine::Counters& rec = runs.bwd_recompute->counters;
   const float y0 = kTop + grid_h + 0.6f;
   // The totals answer "which moves more data?" (BWD/r1): held back while a question is open.
   const auto answer = [&](SceneText t) {
@@ -145,38 +167,36 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
               " " + T(Str::elements)});
   sc.texts.push_back({"bwd.recompute.P", kMidX, y0 + 1.2f, 0.8f, pal.text_muted,
                       T(Str::bwd_p_reads) + " " + FormatInt(now.Reads(Tensor::kP))});
-  if (runs_.bwd_reference) {
-    const engine::Counters& mat = runs_.bwd_reference->counters;
-    SceneRect frame;
-    frame.id = "mat";
-    frame.x = kMidX - 0.2f, frame.y = y0 + 2.6f, frame.w = kMidW + 0.4f, frame.h = kBottom + 1.6f - (y0 + 2.6f);
-    frame.fill = pal.background;
-    frame.border = pal.border;
-    frame.border_em = pal.line_em * 0.5f;
-    frame.dashed = true;
-    sc.rects.push_back(frame);
-    sc.texts.push_back({"mat.title", kMidX, frame.y + 0.25f, 0.85f, pal.text, T(Str::bwd_materialise_short)});
-    SceneRect p = tile("mat.P", kMidX + 0.3f, frame.y + 1.5f, 5.2f, 3.2f, TileState::kWritten,
-                       "P " + FormatInt(scenario_.problem.n_q()) + "\u00d7" + FormatInt(scenario_.problem.n_k()));
-    p.sublabel = T(Str::bwd_stored);
-    sc.rects.push_back(p);
-    answer({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text, FormatInt(mat.TotalHbmElements()) + " " + T(Str::elements)});
-    sc.texts.push_back({"mat.P.reads", kMidX + 5.9f, frame.y + 2.7f, 0.8f, pal.text_muted,
-                        T(Str::bwd_p_reads) + " " + FormatInt(mat.Reads(Tensor::kP))});
-    sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,
-                        T(Str::scratch) + " " + FormatBytes(mat.hbm_scratch_bytes)});
-  }
-  }
+  if (!runs.bwd_reference) return;
+  const engine::Counters& mat = runs.bwd_reference->counters;
+  SceneRect frame;
+  frame.id = "mat";
+  frame.x = kMidX - 0.2f, frame.y = y0 + 2.6f, frame.w = kMidW + 0.4f, frame.h = kBottom + 1.6f - (y0 + 2.6f);
+  frame.fill = pal.background;
+  frame.border = pal.border;
+  frame.border_em = pal.line_em * 0.5f;
+  frame.dashed = true;
+  sc.rects.push_back(frame);
+  sc.texts.push_back({"mat.title", kMidX, frame.y + 0.25f, 0.85f, pal.text, T(Str::bwd_materialise_short)});
+  SceneRect p = Tile("mat.P", kMidX + 0.3f, frame.y + 1.5f, 5.2f, 3.2f, TileState::kWritten,
+                     "P " + FormatInt(scenario.problem.n_q()) + "\u00d7" + FormatInt(scenario.problem.n_k()));
+  p.sublabel = T(Str::bwd_stored);
+  sc.rects.push_back(p);
+  answer({"mat.hbm", kMidX + 5.9f, frame.y + 1.5f, 0.8f, pal.text, FormatInt(mat.TotalHbmElements()) + " " + T(Str::elements)});
+  sc.texts.push_back({"mat.P.reads", kMidX + 5.9f, frame.y + 2.7f, 0.8f, pal.text_muted,
+                      T(Str::bwd_p_reads) + " " + FormatInt(mat.Reads(Tensor::kP))});
+  sc.texts.push_back({"mat.scratch", kMidX + 5.9f, frame.y + 3.9f, 0.8f, pal.text_muted,
+                      T(Str::scratch) + " " + FormatBytes(mat.hbm_scratch_bytes)});
+}
 
-  // SRAM: K_j, V_j and their accumulators; the Q-side blocks of the current tile; P_ij recomputed.
-  // What is on chip follows the loop: K_j … dV_j from "read K_j" to "write dV_j"; Q_i, dO_i, L_i,
-  // D_i, dQ_i and P_ij from "read Q_i" to "write dQ_i".
-  const BackwardOnChip chip = bwd_chip_[static_cast<size_t>(b)];
+// SRAM: K_j, V_j and their accumulators; the Q-side blocks of the current tile; P_ij recomputed.
+// What is on chip follows the loop: K_j … dV_j from "read K_j" to "write dV_j"; Q_i, dO_i, L_i,
+// D_i, dQ_i and P_ij from "read Q_i" to "write dQ_i".
+void BackwardDiagram::AddSramSlots() {
   const std::int32_t cur_j = chip.j;
   const bool tile_live = chip.i >= 0, p_live = chip.p_recomputed;
-  const float slot_h = floors ? 2.8f : 3.0f;
   const auto slot = [&](const std::string& id, float x, float y, float w, const std::string& label, bool filled) {
-    SceneRect r = tile(id, x, y, w, slot_h, filled ? TileState::kInSram : TileState::kNone, label);
+    SceneRect r = Tile(id, x, y, w, slot_h, filled ? TileState::kInSram : TileState::kNone, label);
     if (!filled) {
       r.fill = pal.panel_sram;
       r.dashed = true;
@@ -186,19 +206,19 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   };
   const bool kv = cur_j >= 0;
   const float sx = kSramX + 0.5f, sg = 0.15f, sw = floors ? (kSramW - 1.0f - 3 * sg) / 4 : 3.6f;
-  slot("sram.K", sx, kTop, sw, idx("K", cur_j), kv);
-  slot("sram.V", sx + (sw + sg), kTop, sw, idx("V", cur_j), kv);
-  slot("sram.dK", sx + 2 * (sw + sg), kTop, sw, idx("dK", cur_j), kv);
-  slot("sram.dV", sx + 3 * (sw + sg), kTop, sw, idx("dV", cur_j), kv);
+  slot("sram.K", sx, kTop, sw, Indexed("K", cur_j), kv);
+  slot("sram.V", sx + (sw + sg), kTop, sw, Indexed("V", cur_j), kv);
+  slot("sram.dK", sx + 2 * (sw + sg), kTop, sw, Indexed("dK", cur_j), kv);
+  slot("sram.dV", sx + 3 * (sw + sg), kTop, sw, Indexed("dV", cur_j), kv);
   const float y2 = kTop + slot_h + (floors ? 0.2f : 0.6f);
   const std::int32_t qi = chip.i;
-  slot("sram.Q", sx, y2, sw, idx("Q", qi), tile_live);
-  slot("sram.dO", sx + (sw + sg), y2, sw, idx("dO", qi), tile_live);
-  slot("sram.LD", sx + 2 * (sw + sg), y2, sw, idx("L", qi) + (floors ? "\n" : ",") + idx("D", qi), tile_live);
-  slot("sram.dQ", sx + 3 * (sw + sg), y2, sw, idx("dQ", qi), tile_live);
+  slot("sram.Q", sx, y2, sw, Indexed("Q", qi), tile_live);
+  slot("sram.dO", sx + (sw + sg), y2, sw, Indexed("dO", qi), tile_live);
+  slot("sram.LD", sx + 2 * (sw + sg), y2, sw, Indexed("L", qi) + (floors ? "\n" : ",") + Indexed("D", qi), tile_live);
+  slot("sram.dQ", sx + 3 * (sw + sg), y2, sw, Indexed("dQ", qi), tile_live);
   // The recomputed tile: never read from HBM (this pass reads 0 elements of P).
   // (At the floors without its (i, j): the grid's current cell says it.)
-  SceneRect p = tile("sram.P", sx, y2 + slot_h + (floors ? 0.2f : 0.6f), kSramW - 1.0f, floors ? 2.8f : 3.4f,
+  SceneRect p = Tile("sram.P", sx, y2 + slot_h + (floors ? 0.2f : 0.6f), kSramW - 1.0f, floors ? 2.8f : 3.4f,
                      p_live && tile_live ? TileState::kInSram : TileState::kNone,
                      T(Str::bwd_p_recomputed) +
                          (qi >= 0 && kv && !floors ? " (" + std::to_string(qi + 1) + "," + std::to_string(cur_j + 1) + ")" : ""));
@@ -209,8 +229,11 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   p.sublabel = "P_ij = exp(S_ij \u2212 L_i)";
   sc.rects.push_back(p);
   if (!floors) sc.texts.push_back({"sram.note", sx, y2 + 10.0f, 0.8f, pal.text_muted, T(Str::bwd_sram_note)});
+}
 
-  // The transfer or computation of this event.
+// The transfer or computation of this event (`title`: its name on the timeline), and under the
+// diagram the event line.
+void BackwardDiagram::AddEventArrow(const TileStates& st, const std::string& title, int event_number, int event_count) {
   const auto slot_center = [&](Tensor t) -> ScenePoint {
     const char* id = "sram.K";
     switch (t) {
@@ -229,11 +252,11 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     return {r->x + r->w / 2, r->y};
   };
   SceneArrow a;
-  if ((ev.kind == EventKind::kRead || ev.kind == EventKind::kWrite) && col_of(ev.tensor) >= 0) {
+  if ((ev.kind == EventKind::kRead || ev.kind == EventKind::kWrite) && ColumnOf(ev.tensor) >= 0) {
     const bool read = ev.kind == EventKind::kRead;
-    const int c = col_of(ev.tensor);
+    const int c = ColumnOf(ev.tensor);
     const float fx = col_x[static_cast<size_t>(c)] + kColW;
-    const float fy = block_y(c, RowSide(ev.tensor) ? ev.i : ev.j);
+    const float fy = BlockY(st, c, RowSide(ev.tensor) ? ev.i : ev.j);
     const bool whole = (RowSide(ev.tensor) ? ev.i : ev.j) < 0;   // O, dO for D; the zero fill of dQ
     const ScenePoint to = whole ? ScenePoint{kSramX + kSramW / 2, kTop} : slot_center(ev.tensor);
     const float gx = kHbmW + (floors ? 0.25f : 0.3f);
@@ -241,8 +264,7 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
     const ScenePoint label_at = {gx + 0.5f, floors ? kLane + 0.2f : kLane - 1.2f};
     a.kind = read ? ArrowKind::kRead : ArrowKind::kWrite;
     a.color = read ? pal.read_arrow : pal.write_arrow;
-    a.label = EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang) + "  (" + FormatInt(ev.elements) + " " +
-              T(Str::elements) + ")";
+    a.label = title + "  (" + FormatInt(ev.elements) + " " + T(Str::elements) + ")";
     if (read) {
       a.points = {{fx, fy}, {gx, fy}, {gx, kLane}, {to.x, kLane}, {to.x, to.y}};
       a.label_at = label_at;
@@ -281,10 +303,33 @@ Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const P
   }
   if (!a.points.empty()) sc.arrows.push_back(std::move(a));
   if (!floors)
-  sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
-                      T(Str::event) + " " + std::to_string(static_cast<int>(runs_.run.trace.size()) + b + 1) + "/" +
-                          std::to_string(EventCount()) + ": " + EventTitle(static_cast<int>(runs_.run.trace.size()) + b, lang)});
-  return sc;
+    sc.texts.push_back({"event", 0.8f, kH - 1.3f, 0.95f, pal.text,
+                        T(Str::event) + " " + std::to_string(event_number) + "/" + std::to_string(event_count) + ": " + title});
+}
+
+}  // namespace
+
+// `floors` (SceneFrame::floors): laid out for the label floors in a 41.5 × 16.2 em frame (every text 1.35
+// times larger on screen): HBM's ten tensors in two bands of five (inputs, then L, D and the
+// gradients), each tile naming itself; the tile grid's short title under the grid and the
+// materialising path's stored P under that; the SRAM slots a little wider, the recomputed P and the
+// three gradient updates under them. What the floors leave no room for goes to the side panel, which
+// carries it at the key size: the two paths' traffic and P reads (backward_now), and the event (the
+// timeline).
+Scene AttentionModel::BuildBackwardScene(int b, const std::string& lang, const Palette& pal, bool floors) const {
+  const engine::AttentionTrace& tr = runs_.bwd_recompute->trace;
+  b = std::clamp(b, 0, static_cast<int>(tr.size()) - 1);
+  BackwardDiagram d{.scenario = scenario_, .runs = runs_, .lang = lang, .pal = pal, .floors = floors, .tr = tr, .b = b,
+                    .chip = bwd_chip_[static_cast<size_t>(b)]};
+  const TileStates st = bwd_states_.At(b);
+  const int e = static_cast<int>(runs_.run.trace.size()) + b;   // the event's number among all the model's
+  d.AddPanels();
+  d.AddHbmColumns(st);
+  d.AddTileGrid(st);
+  if (!floors) d.AddTraffic();
+  d.AddSramSlots();
+  d.AddEventArrow(st, EventTitle(e, lang), e + 1, EventCount());
+  return std::move(d.sc);
 }
 
 }  // namespace bw::view
