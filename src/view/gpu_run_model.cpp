@@ -229,7 +229,9 @@ Quantities GpuRunModel::QuantitiesAt(int e) const {
     q["compare_bytes_written"] = FormatInt(compare_->counters.hbm_write_bytes());
     q["compare_sms_used"] = std::to_string(compare_stats_.sms_used);
     q["compare_idle_share_pct"] = Pct(compare_stats_.idle_share);
-    q["speedup"] = Fixed(compare_->kernel_ms / run_.kernel_ms, 2);
+    // Throughput, not time: the two recordings may hold different amounts of work (heads, N, mask); for
+    // the same problem it is compare_kernel_us / kernel_us.
+    q["speedup"] = Fixed(compare_->tflops > 0 ? run_.tflops / compare_->tflops : 0.0, 2);
   }
   if (!run_.warp_phases.empty())
     for (int w = 0; w < 3; ++w)

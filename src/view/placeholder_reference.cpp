@@ -288,7 +288,7 @@ constexpr PlaceholderDoc kDocs[] = {
     {"gpu_run", "compare_bytes_written", "final", "Measured: that kernel's HBM bytes written."},
     {"gpu_run", "compare_sms_used", "final", "Measured: SMs that computed a tile in that run."},
     {"gpu_run", "compare_idle_share_pct", "final", "Measured: percent of SM time idle in that run."},
-    {"gpu_run", "speedup", "final", "Measured: compare_kernel_us / kernel_us (above 1: this run is faster)."},
+    {"gpu_run", "speedup", "final", "Measured: tflops / compare_tflops, the throughput ratio (for two runs of the same problem it is compare_kernel_us / kernel_us; the ratio of times would mislead when the runs do different work). Above 1: this run is faster."},
     {"gpu_run", "wg_tma_issue@J", "final", "Measured (SM clock, sampled CTAs): percent of warpgroup J's recorded time issuing TMA copies (J = 1 producer, 2 and 3 consumers)."},
     {"gpu_run", "wg_tma_wait@J", "final", "Measured: percent of warpgroup J's time waiting for a TMA copy to land (an mbarrier)."},
     {"gpu_run", "wg_wgmma_s@J", "final", "Measured: percent of warpgroup J's time in the wgmma of S = Q K^T and its wait."},
