@@ -99,105 +99,111 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
   return q;
 }
 
-std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang) const {
-  const auto T = [&](Str k) { return UiText(k, lang); };
-  const bool cmp = Compared();   // before QuantitiesAt: both see the comparison, or neither
-  const auto q = QuantitiesAt(e);
-  std::vector<PanelSection> out;
+namespace {
 
+// The output against the reference's. The output exists once the trace has written it: before, the
+// comparison is a future value.
+PanelRow CheckRow(bool output_written, bool compared, const engine::CompareReport& check, const Quantities& q, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  if (!output_written) return {T(Str::check_vs_reference), T(Str::not_yet)};
+  if (!compared) return {T(Str::check_vs_reference), T(Str::computing)};   // the reference is still being computed
+  return {T(Str::check_vs_reference),
+          check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")" : check.Summary(), !check.ok()};
+}
+
+// "This run": the shape, the order and its tiles, the mask, the tile derivation, the event, the check.
+PanelSection RunSection(const data::AttentionScenario& scenario, engine::Algorithm algorithm, bool tiled, const Quantities& q,
+                        const std::string& event_line, const PanelRow& check_row, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
   PanelSection run;
   run.id = "run";
   run.title = T(Str::panel_run);
-  const auto& p = scenario_.problem;
+  const auto& p = scenario.problem;
   // Given logits are encoded as Q = S, K = I (d = N_k): that d is not the problem's, so it is not shown.
   run.rows.push_back({T(Str::shape), "N_q " + q.at("N_q") + ", N_k " + q.at("N_k") +
                                       (p.logits_given ? ", " + T(Str::logits_given) : ", d " + q.at("d")) + ", d_v " + q.at("d_v")});
-  run.rows.push_back({T(Str::order), AlgorithmName(runs_.run.algorithm, lang) + (Tiled() ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
-                                                                 q.at("T_r") + ", T_c " + q.at("T_c") + ")"
-                                                           : "")});
+  run.rows.push_back({T(Str::order), AlgorithmName(algorithm, lang) + (tiled ? "  B_r " + q.at("B_r") + ", B_c " + q.at("B_c") + "  (T_r " +
+                                                             q.at("T_r") + ", T_c " + q.at("T_c") + ")"
+                                                       : "")});
   std::string mask = MaskName(p.mask.kind, lang);
   if (p.mask.kind == engine::MaskKind::kCausal) mask += " (" + AlignmentName(p.mask.alignment, lang) + ")";
   run.rows.push_back({T(Str::mask), mask});
-  if (scenario_.derivation)
-    for (const auto& line : DerivationLines(*scenario_.derivation, lang)) run.rows.push_back({T(Str::derivation), line});
-  run.rows.push_back({T(Str::event), std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang)});
-  // The output exists once the trace has written it: before, the comparison is a future value.
-  const auto check_row = [&]() -> PanelRow {
-    if (e + 1 < FwdCount()) return {T(Str::check_vs_reference), T(Str::not_yet)};
-    if (!cmp) return {T(Str::check_vs_reference), T(Str::computing)};   // the reference is still being computed
-    return {T(Str::check_vs_reference),
-            runs_.check.ok() ? T(Str::match) + " (max |\u0394| " + q.at("max_abs_error") + ")" : runs_.check.Summary(), !runs_.check.ok()};
-  };
-  run.rows.push_back(check_row());
+  if (scenario.derivation)
+    for (const auto& line : DerivationLines(*scenario.derivation, lang)) run.rows.push_back({T(Str::derivation), line});
+  run.rows.push_back({T(Str::event), event_line});
+  run.rows.push_back(check_row);
   if (q.at("flagged_rows") != "0") {   // all-masked rows, their output defined as 0 and flagged: named, not wrong
     PanelRow flagged{T(Str::flagged_rows), q.at("flagged_rows") + " " + T(Str::flagged_note)};
     flagged.notice = true;
     run.rows.push_back(flagged);
   }
-  out.push_back(run);
+  return run;
+}
 
-  if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events
-    const engine::BlockState bs = runs_.run.trace.StateAt(p, static_cast<size_t>(FwdEvent(e)));
-    if (bs.valid) {
-      PanelSection acc;
+// The forward's accumulator of the current Q block: each row's m before and after, l, α and O.
+PanelSection AccumulatorSection(const engine::BlockState& bs, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  PanelSection acc;
   acc.id = "accumulator";
-      acc.title = T(Str::acc_rows) + " Q_" + std::to_string(bs.i + 1);
-      acc.columns = {T(Str::row), "m (" + T(Str::before) + ")", "m", "l", "\u03b1 = e^(m\u2212m')", "O = u/l"};
-      for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
-        // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
-        // pointer arithmetic on null, found by the fuzzer under UBSan).
-        Eigen::VectorXd o = bs.O.cols() > 0 ? Eigen::VectorXd(bs.O.row(r).transpose()) : Eigen::VectorXd();
-        if (o.size() > 3) o.conservativeResize(3);
-        acc.rows.push_back({std::to_string(bs.row_begin + r + 1),
-                            FormatDouble(bs.m_prev[r]) + "\t" + FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" +
-                                FormatDouble(bs.alpha[r]) + "\t" + FormatVector(o) + (bs.O.cols() > 3 ? "\u2026" : "")});
-      }
-      out.push_back(acc);
-    }
+  acc.title = T(Str::acc_rows) + " Q_" + std::to_string(bs.i + 1);
+  acc.columns = {T(Str::row), "m (" + T(Str::before) + ")", "m", "l", "\u03b1 = e^(m\u2212m')", "O = u/l"};
+  for (Eigen::Index r = 0; r < std::min<Eigen::Index>(bs.m.size(), 8); ++r) {
+    // d_v = 0 (e.g. "K": [], "V": []): no row to take (Eigen's row() of a 0-column matrix is
+    // pointer arithmetic on null, found by the fuzzer under UBSan).
+    Eigen::VectorXd o = bs.O.cols() > 0 ? Eigen::VectorXd(bs.O.row(r).transpose()) : Eigen::VectorXd();
+    if (o.size() > 3) o.conservativeResize(3);
+    acc.rows.push_back({std::to_string(bs.row_begin + r + 1),
+                        FormatDouble(bs.m_prev[r]) + "\t" + FormatDouble(bs.m[r]) + "\t" + FormatDouble(bs.l[r]) + "\t" +
+                            FormatDouble(bs.alpha[r]) + "\t" + FormatVector(o) + (bs.O.cols() > 3 ? "\u2026" : "")});
   }
+  return acc;
+}
 
-  if (!runs_.wrong.empty() && runs_.reference.O.size() > 0) {
-    PanelSection wrong;
-    wrong.id = "wrong_merges";
-    wrong.title = T(Str::wrong_merges);
-    wrong.columns = {T(Str::merge_variant), "O[1,1]", T(Str::max_error)};
-    // Whole-run results: shown once the trace has written its output (its last event), as answers.
-    const bool done = e + 1 >= FwdCount();
-    const std::string not_yet = T(Str::not_yet);
-    PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang),
-                   done ? FormatDouble(runs_.reference.O(0, 0)) + "\t" + CompareCell(engine::Compare(runs_.reference.O, runs_.reference.O))
-                        : not_yet + "\t" + not_yet};
-    right.answer = true;
-    wrong.rows.push_back(right);
-    for (const auto& w : runs_.wrong) {
-      const auto rep = engine::Compare(w.O, runs_.reference.O);
-      std::string cell = CompareCell(rep);
-      // This variant's own NaN or overflow (not the right run's, which the numerics panel names):
-      // its first event, where it happened.
-      const bool own_cause = done && rep.nan_actual + rep.nonfinite_mismatches > 0 && !w.numerics.empty();
-      if (own_cause) {
-        const auto& ev = w.numerics.events.front();
-        cell += " \u2014 " + NumericsKindName(ev.kind, lang) + ": " + NumericsWhere(ev, lang, nullptr);
-      }
-      PanelRow row{MergeName(w.variant, lang), done ? FormatDouble(w.O(0, 0)) + "\t" + cell : not_yet + "\t" + not_yet, done};
-      row.answer = true;
-      row.cause_named = own_cause;
-      wrong.rows.push_back(row);
+// The right merge beside the wrong ones, their O[1,1] and error. Whole-run results: shown once the
+// trace has written its output (`done`: its last event), as answers.
+PanelSection WrongMergesSection(const AttentionRuns& runs, bool done, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  PanelSection wrong;
+  wrong.id = "wrong_merges";
+  wrong.title = T(Str::wrong_merges);
+  wrong.columns = {T(Str::merge_variant), "O[1,1]", T(Str::max_error)};
+  const std::string not_yet = T(Str::not_yet);
+  PanelRow right{MergeName(engine::MergeVariant::kCorrect, lang),
+                 done ? FormatDouble(runs.reference.O(0, 0)) + "\t" + CompareCell(engine::Compare(runs.reference.O, runs.reference.O))
+                      : not_yet + "\t" + not_yet};
+  right.answer = true;
+  wrong.rows.push_back(right);
+  for (const auto& w : runs.wrong) {
+    const auto rep = engine::Compare(w.O, runs.reference.O);
+    std::string cell = CompareCell(rep);
+    // This variant's own NaN or overflow (not the right run's, which the numerics panel names):
+    // its first event, where it happened.
+    const bool own_cause = done && rep.nan_actual + rep.nonfinite_mismatches > 0 && !w.numerics.empty();
+    if (own_cause) {
+      const auto& ev = w.numerics.events.front();
+      cell += " \u2014 " + NumericsKindName(ev.kind, lang) + ": " + NumericsWhere(ev, lang, nullptr);
     }
-    out.push_back(wrong);
+    PanelRow row{MergeName(w.variant, lang), done ? FormatDouble(w.O(0, 0)) + "\t" + cell : not_yet + "\t" + not_yet, done};
+    row.answer = true;
+    row.cause_named = own_cause;
+    wrong.rows.push_back(row);
   }
+  return wrong;
+}
 
+// HBM reads and writes per tensor so far (`c`), beside the formula for the whole run.
+PanelSection CountersSection(const AttentionRuns& runs, const engine::Counters& c, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
   PanelSection counters;
   counters.id = "counters";
   counters.title = T(Str::panel_counters);
   counters.columns = {T(Str::tensor), T(Str::reads_now), T(Str::writes_now), T(Str::formula_total)};
-  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(FwdEvent(e)));
   for (int t = 0; t < engine::kTensorCount; ++t) {
-    const auto& fin = runs_.run.counters;
+    const auto& fin = runs.run.counters;
     if (fin.hbm_read_elements[t] == 0 && fin.hbm_write_elements[t] == 0) continue;
     std::string formula = "\u2014";
-    if (runs_.formula) {
-      const auto& f = *runs_.formula;
+    if (runs.formula) {
+      const auto& f = *runs.formula;
       const std::string rf = f.read_expr[t].empty() ? "" : CountFormula(true, f.read_expr[t], f.counters.hbm_read_elements[t], lang);
       const std::string wf = f.write_expr[t].empty() ? "" : CountFormula(false, f.write_expr[t], f.counters.hbm_write_elements[t], lang);
       formula = rf + (rf.empty() || wf.empty() ? "" : "; ") + wf;
@@ -205,48 +211,56 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
     counters.rows.push_back({engine::ToString(static_cast<Tensor>(t)),
                              FormatInt(c.hbm_read_elements[t]) + "\t" + FormatInt(c.hbm_write_elements[t]) + "\t" + formula});
   }
-  out.push_back(counters);
+  return counters;
+}
 
+// The materialising path against the tiled orders (HBM traffic with bars, parallel units), SRAM now
+// and at its peak, FLOPs, exps and tiles so far. `sram_now`: the bytes on chip at the event (a
+// traced tiled run; else none).
+PanelSection CompareSection(const data::AttentionScenario& scenario, const AttentionRuns& runs, const Quantities& q, bool compared,
+                            bool tiled, std::optional<std::int64_t> sram_now, const PanelRow& check_row, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  const auto& p = scenario.problem;
   PanelSection totals;
   totals.id = "compare";
   totals.title = T(Str::panel_compare);
   totals.rows.push_back({T(Str::hbm_now), q.at("hbm_elements") + " " + T(Str::elements) + " (" + q.at("hbm_bytes") + ")"});
   // Bars to the scale of the largest: the materialising path against the two tiled orders.
-  const double ref_total = static_cast<double>(runs_.reference.counters.TotalHbmElements());
+  const double ref_total = static_cast<double>(runs.reference.counters.TotalHbmElements());
   double biggest = ref_total;
-  if (runs_.flash1) biggest = std::max(biggest, static_cast<double>(runs_.flash1->counters.TotalHbmElements()));
+  if (runs.flash1) biggest = std::max(biggest, static_cast<double>(runs.flash1->counters.TotalHbmElements()));
   const auto bar = [&](std::int64_t v) { return biggest > 0 ? static_cast<float>(static_cast<double>(v) / biggest) : 0.0f; };
   // Given logits, S is the input: the reference writes only P to HBM.
   const std::string ref_name =
-      scenario_.problem.logits_given ? T(Str::algo_reference_logits) : AlgorithmName(engine::Algorithm::kReference, lang);
-  if (!cmp) {   // the side runs are still being computed: said so, no number, no bar
+      scenario.problem.logits_given ? T(Str::algo_reference_logits) : AlgorithmName(engine::Algorithm::kReference, lang);
+  if (!compared) {   // the side runs are still being computed: said so, no number, no bar
     totals.rows.push_back({ref_name, T(Str::computing)});
-    if (scenario_.options.tiles.B_r > 0 && scenario_.options.tiles.B_c > 0) {
+    if (scenario.options.tiles.B_r > 0 && scenario.options.tiles.B_c > 0) {
       totals.rows.push_back({"FlashAttention-2", T(Str::computing)});
       totals.rows.push_back({"FlashAttention-1", T(Str::computing)});
     }
   } else
   totals.rows.push_back({ref_name,
                          q.at("reference_hbm_elements") + " " + T(Str::elements) + ", " + T(Str::scratch) + " " +
-                                          q.at("reference_scratch_bytes"), false, bar(runs_.reference.counters.TotalHbmElements())});
-  if (runs_.flash2)
+                                          q.at("reference_scratch_bytes"), false, bar(runs.reference.counters.TotalHbmElements())});
+  if (runs.flash2)
     totals.rows.push_back({"FlashAttention-2", q.at("flash2_hbm_elements") + " " + T(Str::elements), false,
-                           bar(runs_.flash2->counters.TotalHbmElements())});
-  if (runs_.flash1)
+                           bar(runs.flash2->counters.TotalHbmElements())});
+  if (runs.flash1)
     totals.rows.push_back({"FlashAttention-1", q.at("flash1_hbm_elements") + " " + T(Str::elements), false,
-                           bar(runs_.flash1->counters.TotalHbmElements())});
+                           bar(runs.flash1->counters.TotalHbmElements())});
   if (q.count("reference_over_flash2")) totals.rows.push_back({T(Str::ratio), q.at("reference_over_flash2") + "\u00d7"});
-  if (runs_.flash2 && runs_.flash1)  // FA-2 §3.2: the Q blocks are independent; FA-1's loop order is not
+  if (runs.flash2 && runs.flash1)  // FA-2 §3.2: the Q blocks are independent; FA-1's loop order is not
     totals.rows.push_back({T(Str::parallel_units),
-                           FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash2, p.n_q(), runs_.flash2->tiles)) + " / " +
-                               FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash1, p.n_q(), runs_.flash1->tiles)) +
+                           FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash2, p.n_q(), runs.flash2->tiles)) + " / " +
+                               FormatInt(engine::ParallelUnits(engine::Algorithm::kFlash1, p.n_q(), runs.flash1->tiles)) +
                                "  " + T(Str::parallel_units_note)});
   // SRAM in use now against the peak, and against the capacity M when the tiles came from it.
-  if (!runs_.run.trace.empty() && Tiled()) {
-    const std::int64_t now_bytes = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;
-    const std::int64_t cap = scenario_.derivation ? scenario_.derivation->M * runs_.run.counters.element_bytes
-                                                  : runs_.run.counters.sram_peak_bytes;
-    totals.rows.push_back({T(Str::sram_now), FormatInt(now_bytes) + " B / " + (scenario_.derivation ? "M = " : T(Str::peak) + " ") +
+  if (sram_now) {
+    const std::int64_t now_bytes = *sram_now;
+    const std::int64_t cap = scenario.derivation ? scenario.derivation->M * runs.run.counters.element_bytes
+                                                 : runs.run.counters.sram_peak_bytes;
+    totals.rows.push_back({T(Str::sram_now), FormatInt(now_bytes) + " B / " + (scenario.derivation ? "M = " : T(Str::peak) + " ") +
                                               FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T(Str::sram_over_m) : ""),
                            now_bytes > cap,
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
@@ -255,7 +269,7 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   // (Only for a tiled run: the materialising reference keeps no SRAM account, and its "0 B" stood
   // beside a picture of V and P on chip at N49/m3, issue 29's walk-through.)
   const bool peak_over = q.count("sram_over_M_bytes") > 0;
-  if (Tiled())
+  if (tiled)
     totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M") + " " + T(Str::elements) + " = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
                            peak_over});
   totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
@@ -264,30 +278,59 @@ std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang)
   // The whole run's tile count answers "how many tiles are skipped?" (MASK/k1): held back while open.
   totals.rows.push_back({T(Str::tiles_whole_run), q.at("total_tiles_computed") + " " + T(Str::computed) + ", " +
                                                       q.at("total_tiles_skipped") + " " + T(Str::skipped), false, -1, true});
-  if (Tiled()) totals.rows.push_back(check_row());   // the tiled output against the reference's (N49/m4 quotes it)
-  out.push_back(totals);
+  if (tiled) totals.rows.push_back(check_row);   // the tiled output against the reference's (N49/m4 quotes it)
+  return totals;
+}
 
-  // Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson
-  // can point at the numbers its prose quotes.
-  if (runs_.bwd_recompute && runs_.bwd_reference) {
-    PanelSection bwd;
+// Backward ("backward": true): the recomputing pass beside the materialising one, so the BWD lesson
+// can point at the numbers its prose quotes.
+PanelSection BackwardSection(const Quantities& q, const std::string& lang) {
+  const auto T = [&](Str k) { return UiText(k, lang); };
+  PanelSection bwd;
   bwd.id = "backward";
-    bwd.title = T(Str::bwd_panel_title);
-    bwd.columns = {T(Str::bwd_col_quantity), T(Str::bwd_col_recompute), T(Str::bwd_col_materialise)};
-    // Traffic and FLOPs answer "which computes more, which moves more?" (BWD/r1): held back while a
-    // question is open.
-    bwd.rows.push_back({T(Str::bwd_row_traffic),
-                        q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"), false, -1, true});
-    bwd.rows.push_back({T(Str::bwd_row_storage),
-                        q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
-    bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops"), false, -1, true});
-    bwd.rows.push_back({T(Str::bwd_p_reads),
-                        q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
-    // dQ goes back and forth through HBM tile by tile (BWD/r3 quotes both counts).
-    bwd.rows.push_back({T(Str::bwd_row_dq), q.at("bwd_recompute_reads:dQ") + " / " + q.at("bwd_recompute_writes:dQ") + "\t" +
-                                                 q.at("bwd_reference_reads:dQ") + " / " + q.at("bwd_reference_writes:dQ")});
-    bwd.rows.push_back({T(Str::bwd_row_max_diff), q.at("bwd_max_abs_diff") + "\t"});
-    out.insert(out.begin() + 1, bwd);   // right under "this run": the numbers the lesson is about
+  bwd.title = T(Str::bwd_panel_title);
+  bwd.columns = {T(Str::bwd_col_quantity), T(Str::bwd_col_recompute), T(Str::bwd_col_materialise)};
+  // Traffic and FLOPs answer "which computes more, which moves more?" (BWD/r1): held back while a
+  // question is open.
+  bwd.rows.push_back({T(Str::bwd_row_traffic),
+                      q.at("bwd_recompute_hbm_elements") + "\t" + q.at("bwd_reference_hbm_elements"), false, -1, true});
+  bwd.rows.push_back({T(Str::bwd_row_storage),
+                      q.at("bwd_recompute_scratch_bytes") + "\t" + q.at("bwd_reference_scratch_bytes")});
+  bwd.rows.push_back({"FLOPs", q.at("bwd_recompute_flops") + "\t" + q.at("bwd_reference_flops"), false, -1, true});
+  bwd.rows.push_back({T(Str::bwd_p_reads),
+                      q.at("bwd_recompute_reads:P") + "\t" + q.at("bwd_reference_reads:P")});
+  // dQ goes back and forth through HBM tile by tile (BWD/r3 quotes both counts).
+  bwd.rows.push_back({T(Str::bwd_row_dq), q.at("bwd_recompute_reads:dQ") + " / " + q.at("bwd_recompute_writes:dQ") + "\t" +
+                                               q.at("bwd_reference_reads:dQ") + " / " + q.at("bwd_reference_writes:dQ")});
+  bwd.rows.push_back({T(Str::bwd_row_max_diff), q.at("bwd_max_abs_diff") + "\t"});
+  return bwd;
+}
+
+}  // namespace
+
+std::vector<PanelSection> AttentionModel::Panels(int e, const std::string& lang) const {
+  const bool cmp = Compared();   // before QuantitiesAt: both see the comparison, or neither
+  const auto q = QuantitiesAt(e);
+  std::vector<PanelSection> out;
+
+  const PanelRow check_row = CheckRow(!(e + 1 < FwdCount()), cmp, runs_.check, q, lang);
+  out.push_back(RunSection(scenario_, runs_.run.algorithm, Tiled(), q,
+                           std::to_string(e + 1) + "/" + std::to_string(EventCount()) + ": " + EventTitle(e, lang), check_row, lang));
+
+  if (Tiled() && !runs_.run.trace.empty() && !IsBackward(e)) {   // the forward's accumulator; not at backward events
+    const engine::BlockState bs = runs_.run.trace.StateAt(scenario_.problem, static_cast<size_t>(FwdEvent(e)));
+    if (bs.valid) out.push_back(AccumulatorSection(bs, lang));
+  }
+  if (!runs_.wrong.empty() && runs_.reference.O.size() > 0) out.push_back(WrongMergesSection(runs_, e + 1 >= FwdCount(), lang));
+
+  const engine::Counters c = runs_.run.trace.empty() ? runs_.run.counters : runs_.run.trace.CountersAt(static_cast<size_t>(FwdEvent(e)));
+  out.push_back(CountersSection(runs_, c, lang));
+  std::optional<std::int64_t> sram_now;
+  if (!runs_.run.trace.empty() && Tiled()) sram_now = runs_.run.trace[static_cast<size_t>(FwdEvent(e))].sram_bytes;
+  out.push_back(CompareSection(scenario_, runs_, q, cmp, Tiled(), sram_now, check_row, lang));
+
+  if (runs_.bwd_recompute && runs_.bwd_reference) {
+    out.insert(out.begin() + 1, BackwardSection(q, lang));   // right under "this run": the numbers the lesson is about
     if (IsBackward(e)) {
       auto more = BackwardPanels(e - FwdCount(), lang);
       out.insert(out.begin() + 2, more.begin(), more.end());
