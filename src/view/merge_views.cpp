@@ -160,18 +160,73 @@ float BalanceWidthFor(float box_w, float box_h, float text_px, float* em, bool p
   return std::max(kBalanceWidth, box_w / std::max(e, 1.0f));
 }
 
-void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
-                float y0, float width, bool projector) {
-  const auto& p = run.problem;
-  if (p.values.cols() != 1) return;
+namespace {
+
+// A text's width estimated in em (the painter measures the real one and moves it if needed).
+float BalanceTextWidth(const std::string& t, float size) {
+  float w = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(t[i]);
+    if ((c & 0xC0) != 0x80) w += c < 0x80 ? 0.55f : 1.0f;   // a CJK or symbol glyph ≈ 1 em
+  }
+  return w * size;
+}
+
+// The balance being drawn at one event: what its parts read and the scene they add to. Left the
+// weights (AddWeightBars), below them the number line of the values (AddValueAxis) with each merged
+// block's output on it (AddBlockOutputs) and, once every block is in, the mean and the plain mean of
+// the block outputs (AddMeans).
+struct Balance {
+  Scene& sc;
+  const engine::SingleQueryRun& run;
+  const int event;
+  const std::string& lang;
+  const Palette& pal;
+  const float y0, width;
+  const bool projector;
+  const engine::SingleQueryProblem& p = run.problem;
   const int n = static_cast<int>(p.scores.size());
   const int merged = run.BlocksMergedAt(event);
   const int in_sram = run.BlockInSramAt(event);
-  const bool all_in = merged == run.BlockCount();
   const bool weights = p.score_kind == engine::ScoreKind::kWeights;
+  std::vector<double> share{};   // each position's true weight p_i ∝ e^{s_i} (masked: 0)
+  double p_max = 0;              // the largest of them
+  // A projector's (LabelFloors, ≈ 23 px per em at 1920×1080): texts 1.55 em (24 px em), the two means
+  // 2.3 em (36 px em), each an exact fraction without its decimal; the bars without their numbers, the block outputs without their weights (the
+  // block's label has it), the axis without its ends, the means on rows of their own under the axis,
+  // no legend (the side panel names both means, and says when they are equal by coincidence).
+  const float text = projector ? 1.55f : 0.9f;
+  const float base = y0 + (projector ? 4.6f : 5.0f);   // the weights' baseline
+  // A bar per position and a label per block only while they can be told apart: beyond that (a file
+  // may hold 65,536 of each) a note says so, and the axis keeps the two means.
+  const bool drawn = n <= kBalanceMaxPositions && run.BlockCount() <= kBalanceMaxBlocks;
+  double v_lo = INFINITY, v_hi = -INFINITY;   // the number line's ends
+  const float line0 = 2.0f, line1 = width - 2.0f;
 
-  // Each position's true weight p_i ∝ e^{s_i} (masked: 0), max-shifted so nothing overflows.
-  std::vector<double> logit(n), share(n, 0.0);
+  void ComputeShares();
+  // A block's weight: e^{m_b}·l_b exactly (M_b·l_b) when the run is exact, else its share of Σ.
+  std::string BlockWeight(const engine::QueryBlockStep& b) const {
+    if (b.exact) return FormatFraction(b.exact->local.M * b.exact->local.l);
+    double s = 0;
+    for (int i = b.begin; i < b.end; ++i) s += share[i];
+    return FormatDouble(100 * s) + "%";
+  }
+  TileState StateOf(const engine::QueryBlockStep& b) const {
+    if (b.all_masked) return TileState::kMasked;
+    if (b.block <= merged) return TileState::kProcessed;   // merged (at its own update too): done, as in scene.cpp
+    return b.block == in_sram ? TileState::kInSram : TileState::kPending;
+  }
+  float At(double v) const { return line0 + static_cast<float>((v - v_lo) / (v_hi - v_lo)) * (line1 - line0); }
+  float AddWeightBars();
+  void AddValueAxis(float axis_y);
+  void AddBlockOutputs(float axis_y);
+  void AddMeans(float axis_y);
+};
+
+// Each position's true weight p_i ∝ e^{s_i} (masked: 0), max-shifted so nothing overflows.
+void Balance::ComputeShares() {
+  std::vector<double> logit(n);
+  share.assign(n, 0.0);
   double s_max = -INFINITY;
   for (int i = 0; i < n; ++i) {
     logit[i] = weights ? (p.scores[i] > 0 ? std::log(p.scores[i]) : -INFINITY) : p.scores[i];
@@ -179,35 +234,18 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   }
   double total = 0;
   for (int i = 0; i < n; ++i) total += std::isinf(s_max) ? 0.0 : std::exp(logit[i] - s_max);
-  double p_max = 0;
+  p_max = 0;
   for (int i = 0; i < n; ++i) {
     share[i] = total > 0 ? std::exp(logit[i] - s_max) / total : 0.0;
     p_max = std::max(p_max, share[i]);
   }
-  // A block's weight: e^{m_b}·l_b exactly (M_b·l_b) when the run is exact, else its share of Σ.
-  auto block_weight = [&](const engine::QueryBlockStep& b) {
-    if (b.exact) return FormatFraction(b.exact->local.M * b.exact->local.l);
-    double s = 0;
-    for (int i = b.begin; i < b.end; ++i) s += share[i];
-    return FormatDouble(100 * s) + "%";
-  };
-  auto state_of = [&](const engine::QueryBlockStep& b) {
-    if (b.all_masked) return TileState::kMasked;
-    if (b.block <= merged) return TileState::kProcessed;   // merged (at its own update too): done, as in scene.cpp
-    return b.block == in_sram ? TileState::kInSram : TileState::kPending;
-  };
+}
 
-  // Left: the weights, linear, one bar per position, bracketed by block.
-  // A projector's (LabelFloors, ≈ 23 px per em at 1920×1080): texts 1.55 em (24 px em), the two means
-  // 2.3 em (36 px em), each an exact fraction without its decimal; the bars without their numbers, the block outputs without their weights (the
-  // block's label has it), the axis without its ends, the means on rows of their own under the axis,
-  // no legend (the side panel names both means, and says when they are equal by coincidence).
-  const float text = projector ? 1.55f : 0.9f;
-  const float left0 = 1.0f, left_w = width - 2.0f, base = y0 + (projector ? 4.6f : 5.0f), bar_max = 3.6f;
+// Left: the weights, linear, one bar per position, bracketed by block (or the note that there are too
+// many to draw). Returns the bottom of the note's lines, under which the axis goes when there is one.
+float Balance::AddWeightBars() {
+  const float left0 = 1.0f, left_w = width - 2.0f, bar_max = 3.6f;
   const float slot = std::min(3.0f, left_w / static_cast<float>(std::max(n, 1)));
-  // A bar per position and a label per block only while they can be told apart: beyond that (a file
-  // may hold 65,536 of each) a note says so, and the axis keeps the two means.
-  const bool drawn = n <= kBalanceMaxPositions && run.BlockCount() <= kBalanceMaxBlocks;
   float note_bottom = y0 + 0.5f;   // the note's lines, then the axis under them
   if (!drawn) {
     const std::string note = UiFormat(Str::balance_too_many, lang, {FormatInt(kBalanceMaxPositions), FormatInt(kBalanceMaxBlocks),
@@ -220,7 +258,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   }
   for (const auto& b : run.blocks) {
     if (!drawn) break;
-    const TileStyle style = Style(state_of(b), pal);
+    const TileStyle style = Style(StateOf(b), pal);
     for (int i = b.begin; i < b.end; ++i) {
       const float h = p_max > 0 ? std::max(0.08f, bar_max * static_cast<float>(share[i] / p_max)) : 0.08f;
       SceneRect r;
@@ -250,32 +288,16 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     sc.rects.push_back(br);
     // A block's weight is its l_b (RC-T3/N50 ask for it): held back while a question is open.
     SceneText bl{"balance.block." + std::to_string(b.block), br.x, base + (projector ? 0.4f : 0.5f), text, pal.text,
-                 std::string(StateBadge(state_of(b))) + (projector ? "" : " " + UiText(Str::block, lang) + " ") + std::to_string(b.block) +
-                     ": " + block_weight(b)};
+                 std::string(StateBadge(StateOf(b))) + (projector ? "" : " " + UiText(Str::block, lang) + " ") + std::to_string(b.block) +
+                     ": " + BlockWeight(b)};
     bl.answer = true;
     sc.texts.push_back(std::move(bl));
   }
+  return note_bottom;
+}
 
-  // A text's width estimated in em (the painter measures the real one and moves it if needed).
-  const auto em_width = [](const std::string& t, float size) {
-    float w = 0;
-    for (size_t i = 0; i < t.size(); ++i) {
-      const unsigned char c = static_cast<unsigned char>(t[i]);
-      if ((c & 0xC0) != 0x80) w += c < 0x80 ? 0.55f : 1.0f;   // a CJK or symbol glyph ≈ 1 em
-    }
-    return w * size;
-  };
-  // Below: the number line of the values, the block outputs with their weights, the mean and the
-  // plain mean of the block outputs.
-  double v_lo = INFINITY, v_hi = -INFINITY;
-  for (int i = 0; i < n; ++i) {
-    v_lo = std::min(v_lo, p.values(i, 0));
-    v_hi = std::max(v_hi, p.values(i, 0));
-  }
-  if (!(v_hi > v_lo)) v_lo -= 1, v_hi += 1;
-  const float line0 = 2.0f, line1 = width - 2.0f;
-  const float axis_y = drawn ? (projector ? base + 6.7f : y0 + 10.0f) : note_bottom + 1.5f;
-  auto at = [&](double v) { return line0 + static_cast<float>((v - v_lo) / (v_hi - v_lo)) * (line1 - line0); };
+// Below: the number line of the values, with its ends (not on a projector).
+void Balance::AddValueAxis(float axis_y) {
   SceneRect axis;
   axis.id = "balance.axis";
   axis.x = line0, axis.y = axis_y, axis.w = line1 - line0, axis.h = 0.12f;
@@ -285,8 +307,11 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     sc.texts.push_back({"balance.lo", line0 - 0.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_lo)});
     sc.texts.push_back({"balance.hi", line1 - 1.5f, axis_y + 0.4f, 0.85f, pal.text_muted, FormatDouble(v_hi)});
   }
-  // Each merged block's output on the line, its label above it on the lower of two levels where
-  // it clears the labels already placed there (left to right by value, 1 em apart).
+}
+
+// Each merged block's output on the line, its label above it on the lower of two levels where
+// it clears the labels already placed there (left to right by value, 1 em apart).
+void Balance::AddBlockOutputs(float axis_y) {
   std::vector<const engine::QueryBlockStep*> placed_blocks;
   for (const auto& b : run.blocks)
     if (drawn && b.block <= merged && !b.local.IsEmpty()) placed_blocks.push_back(&b);  // not merged yet: nothing to place
@@ -296,7 +321,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   for (const auto* bp : placed_blocks) {
     const auto& b = *bp;
     const engine::QueryBlockStep::Exact* ex = b.exact ? &*b.exact : nullptr;
-    const float cx = at(b.local_output(0));
+    const float cx = At(b.local_output(0));
     SceneRect dot;
     dot.id = "balance.out." + std::to_string(b.block);
     dot.x = cx - 0.4f, dot.y = axis_y - 0.35f, dot.w = 0.8f, dot.h = 0.8f;
@@ -306,8 +331,8 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     dot.answer = true;   // a block's output u_b/l_b and weight: held back while a question is open
     sc.rects.push_back(dot);
     std::string label = Num(b.local_output(0), ex ? &ex->local_output[0] : nullptr);
-    if (!projector) label += " (" + UiText(Str::weight_word, lang) + " " + block_weight(b) + ")";
-    const float size = projector ? text : 0.95f, w = em_width(label, size);
+    if (!projector) label += " (" + UiText(Str::weight_word, lang) + " " + BlockWeight(b) + ")";
+    const float size = projector ? text : 0.95f, w = BalanceTextWidth(label, size);
     const float x = std::clamp(cx - 1.5f, 0.0f, std::max(0.0f, width - w));
     const int level = x >= level_end[0] ? 0 : x >= level_end[1] ? 1 : (level_end[0] <= level_end[1] ? 0 : 1);
     level_end[level] = x + w + 1.0f;
@@ -316,7 +341,11 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
     ol.answer = true;
     sc.texts.push_back(std::move(ol));
   }
-  if (!all_in || run.all_masked) return;
+}
+
+// Once every block is in: the mean (the output) and, once the output is written, the plain mean of
+// the block outputs, each a line across the axis with its label, and their legend.
+void Balance::AddMeans(float axis_y) {
   const bool exact = run.exact.has_value();
   const std::string right = exact ? FormatExact(run.exact->output[0]) : FormatDouble(run.output(0));
   const std::string mid = exact ? FormatExact(run.exact->average_of_block_outputs[0]) : FormatDouble(run.average_of_block_outputs(0));
@@ -325,7 +354,7 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   auto marker = [&](const std::string& id, double v, Color c, float dy, const std::string& text, bool right_side) {
     SceneRect m;
     m.id = id;
-    m.x = at(v) - 0.1f, m.y = axis_y - 0.9f, m.w = 0.2f, m.h = 1.9f + dy;
+    m.x = At(v) - 0.1f, m.y = axis_y - 0.9f, m.w = 0.2f, m.h = 1.9f + dy;
     m.fill = c, m.border = c, m.border_em = 0;
     m.answer = true;
     sc.rects.push_back(m);
@@ -339,13 +368,13 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
       sc.texts.push_back(t);
       return;
     }
-    const float size = 1.0f, w = em_width(text, size);
-    float x = right_side ? at(v) + 0.35f : at(v) - 0.35f - w;
+    const float size = 1.0f, w = BalanceTextWidth(text, size);
+    float x = right_side ? At(v) + 0.35f : At(v) - 0.35f - w;
     if (x < 0) {  // no room on its side: beside its line on the other side, a row below the other label
-      x = at(v) + 0.35f;
+      x = At(v) + 0.35f;
       dy += 2.8f;
     } else if (x + w > width) {
-      x = at(v) - 0.35f - w;
+      x = At(v) - 0.35f - w;
       dy += 2.8f;
     }
     sc.rects.back().h = 1.9f + dy;   // the line reaches down to its label
@@ -370,6 +399,27 @@ void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const s
   if (!projector)
     sc.texts.push_back({"balance.legend.midpoint", 1, y0 + 15.3f, 0.85f, pal.text_muted,
                         mid_mark + UiText(coincide ? Str::balance_coincidence : Str::balance_midpoint, lang)});
+}
+
+}  // namespace
+
+void AddBalance(Scene& sc, const engine::SingleQueryRun& run, int event, const std::string& lang, const Palette& pal,
+                float y0, float width, bool projector) {
+  if (run.problem.values.cols() != 1) return;
+  Balance b{.sc = sc, .run = run, .event = event, .lang = lang, .pal = pal, .y0 = y0, .width = width, .projector = projector};
+  b.ComputeShares();
+  const float note_bottom = b.AddWeightBars();
+  for (int i = 0; i < b.n; ++i) {
+    b.v_lo = std::min(b.v_lo, b.p.values(i, 0));
+    b.v_hi = std::max(b.v_hi, b.p.values(i, 0));
+  }
+  if (!(b.v_hi > b.v_lo)) b.v_lo -= 1, b.v_hi += 1;
+  const float axis_y = b.drawn ? (projector ? b.base + 6.7f : y0 + 10.0f) : note_bottom + 1.5f;
+  b.AddValueAxis(axis_y);
+  b.AddBlockOutputs(axis_y);
+  const bool all_in = b.merged == run.BlockCount();
+  if (!all_in || run.all_masked) return;
+  b.AddMeans(axis_y);
 }
 
 bool OutputWrittenAt(const engine::SingleQueryRun& run, int event) {
