@@ -122,6 +122,74 @@ std::vector<TimelineMark> MoeModel::BlockMarks() const {
 
 // [SECTION] Scene ---------------------------------------------------------------------------------------
 
+namespace {
+
+// The expert boxes, side by side in [x0, x0 + width) from `top` to `bottom`, with their load after the
+// tokens routed so far: one unit square per served token, hatched squares for dropped ones, the
+// capacity line; the experts the current token `cur` chose in SRAM colour. Returns each expert's
+// centre, where the routing arrows end.
+std::vector<float> AddExperts(Scene& sc, const engine::RouterResult& routing, std::int64_t expert_params, std::int64_t cur,
+                              const std::vector<std::int64_t>& served, const std::vector<std::int64_t>& demand, float x0,
+                              float width, float top, float bottom, bool fl, const Palette& pal) {
+  const auto box = [&](std::string id, float x, float y, float w, float h, Color fill, TileState st = TileState::kNone) {
+    return BoxRect(std::move(id), x, y, w, h, fill, pal, st);
+  };
+  const auto state_fill = [&](TileState s) { return Style(s, pal).fill; };
+  const std::int64_t E = routing.experts;
+  const float gap = E > 12 ? 0.15f : 0.5f;
+  const float ew = (width - gap * static_cast<float>(E - 1)) / static_cast<float>(E);
+  std::int64_t scale_units = std::max<std::int64_t>(1, routing.max_demand);
+  if (routing.capacity) scale_units = std::max(scale_units, *routing.capacity);
+  // (At the floors the expert's load count keeps a line above its tallest stack.)
+  const float unit_h = std::min(1.6f, (bottom - top - (fl ? 6.2f : 3.2f)) / static_cast<float>(scale_units));
+  std::vector<float> expert_cx;
+  for (std::int64_t x = 0; x < E; ++x) {
+    const float ex = x0 + (ew + gap) * static_cast<float>(x);
+    expert_cx.push_back(ex + ew / 2);
+    bool chosen = false;
+    if (cur >= 0)
+      for (auto c : routing.routes[static_cast<size_t>(cur)].experts) chosen |= c == x;
+    SceneRect r = box("expert." + std::to_string(x + 1), ex, top, ew, bottom - top,
+                      chosen ? pal.in_sram : pal.panel_sram, chosen ? TileState::kInSram : TileState::kNone);
+    r.border_em = chosen ? pal.line_em * 1.4f : pal.line_em * 0.6f;
+    r.label = "E" + std::to_string(x + 1) + (ew >= (fl ? 2.9f : 3.5f) ? "\n" + FormatParams(expert_params) : "");
+    r.sublabel = ew >= (fl ? 2.4f : 3.0f) ? std::to_string(served[static_cast<size_t>(x)]) +
+                                  (routing.capacity ? "/" + std::to_string(*routing.capacity) : "")
+                            : "";
+    sc.rects.push_back(r);
+    // Load squares, bottom up.
+    const std::int64_t n_served = served[static_cast<size_t>(x)], n_dem = demand[static_cast<size_t>(x)];
+    const float base = bottom - 1.6f;
+    if (scale_units <= kMaxLoadSquares) {
+      for (std::int64_t u = 0; u < n_dem; ++u) {
+        const bool drop = u >= n_served;
+        const TileState s = drop ? TileState::kMasked : TileState::kProcessed;
+        sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + std::to_string(u + 1), ex + ew * 0.2f,
+                               base - unit_h * static_cast<float>(u + 1), ew * 0.6f, unit_h * 0.85f, state_fill(s), s));
+      }
+    } else {  // squares thinner than a line: one bar for the served tokens, one for the dropped
+      // (4,096 tokens with top-k 256 drew a million squares per frame, 5–8 s a key: issue 31)
+      const auto bar = [&](const char* part, std::int64_t from, std::int64_t to, TileState s) {
+        if (to > from)
+          sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + part, ex + ew * 0.2f, base - unit_h * static_cast<float>(to),
+                                 ew * 0.6f, unit_h * static_cast<float>(to - from), state_fill(s), s));
+      };
+      bar("served", 0, n_served, TileState::kProcessed);
+      bar("dropped", n_served, n_dem, TileState::kMasked);
+    }
+    if (routing.capacity) {  // the capacity line
+      SceneRect line = box("capacity." + std::to_string(x + 1), ex + 0.1f,
+                           base - unit_h * static_cast<float>(*routing.capacity) - 0.12f, ew - 0.2f, 0.1f, pal.write_arrow);
+      line.border = pal.write_arrow;
+      line.border_em = 0.02f;
+      sc.rects.push_back(line);
+    }
+  }
+  return expert_cx;
+}
+
+}  // namespace
+
 Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
   // Laid out for the floors (SceneFrame::floors), the same picture is drawn in a frame of 40 × 15.6 em
   // instead of 56 × 22 (the same shape: every text 1.4 times larger on screen), without the lines the
@@ -199,55 +267,8 @@ Scene MoeModel::BuildScene(int e, const std::string& lang, const Palette& pal, c
   sc.rects.push_back(shared);
 
   // Expert boxes with their load: one unit square per served token, hatched squares for dropped ones.
-  const float gap = E > 12 ? 0.15f : 0.5f;
-  const float ew = (kRightW - gap * static_cast<float>(E - 1)) / static_cast<float>(E);
-  std::int64_t scale_units = std::max<std::int64_t>(1, routing_.max_demand);
-  if (routing_.capacity) scale_units = std::max(scale_units, *routing_.capacity);
-  // (At the floors the expert's load count keeps a line above its tallest stack.)
-  const float unit_h = std::min(1.6f, (kExpBottom - kExpTop - (fl ? 6.2f : 3.2f)) / static_cast<float>(scale_units));
-  std::vector<float> expert_cx;
-  for (std::int64_t x = 0; x < E; ++x) {
-    const float ex = kRightX + (ew + gap) * static_cast<float>(x);
-    expert_cx.push_back(ex + ew / 2);
-    bool chosen = false;
-    if (cur >= 0)
-      for (auto c : routing_.routes[static_cast<size_t>(cur)].experts) chosen |= c == x;
-    SceneRect r = box("expert." + std::to_string(x + 1), ex, kExpTop, ew, kExpBottom - kExpTop,
-                      chosen ? pal.in_sram : pal.panel_sram, chosen ? TileState::kInSram : TileState::kNone);
-    r.border_em = chosen ? pal.line_em * 1.4f : pal.line_em * 0.6f;
-    r.label = "E" + std::to_string(x + 1) + (ew >= (fl ? 2.9f : 3.5f) ? "\n" + FormatParams(scenario_.config.expert_params) : "");
-    r.sublabel = ew >= (fl ? 2.4f : 3.0f) ? std::to_string(served[static_cast<size_t>(x)]) +
-                                  (routing_.capacity ? "/" + std::to_string(*routing_.capacity) : "")
-                            : "";
-    sc.rects.push_back(r);
-    // Load squares, bottom up.
-    const std::int64_t n_served = served[static_cast<size_t>(x)], n_dem = demand[static_cast<size_t>(x)];
-    const float base = kExpBottom - 1.6f;
-    if (scale_units <= kMaxLoadSquares) {
-      for (std::int64_t u = 0; u < n_dem; ++u) {
-        const bool drop = u >= n_served;
-        const TileState s = drop ? TileState::kMasked : TileState::kProcessed;
-        sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + std::to_string(u + 1), ex + ew * 0.2f,
-                               base - unit_h * static_cast<float>(u + 1), ew * 0.6f, unit_h * 0.85f, state_fill(s), s));
-      }
-    } else {  // squares thinner than a line: one bar for the served tokens, one for the dropped
-      // (4,096 tokens with top-k 256 drew a million squares per frame, 5–8 s a key: issue 31)
-      const auto bar = [&](const char* part, std::int64_t from, std::int64_t to, TileState s) {
-        if (to > from)
-          sc.rects.push_back(box("load." + std::to_string(x + 1) + "." + part, ex + ew * 0.2f, base - unit_h * static_cast<float>(to),
-                                 ew * 0.6f, unit_h * static_cast<float>(to - from), state_fill(s), s));
-      };
-      bar("served", 0, n_served, TileState::kProcessed);
-      bar("dropped", n_served, n_dem, TileState::kMasked);
-    }
-    if (routing_.capacity) {  // the capacity line
-      SceneRect line = box("capacity." + std::to_string(x + 1), ex + 0.1f,
-                           base - unit_h * static_cast<float>(*routing_.capacity) - 0.12f, ew - 0.2f, 0.1f, pal.write_arrow);
-      line.border = pal.write_arrow;
-      line.border_em = 0.02f;
-      sc.rects.push_back(line);
-    }
-  }
+  const std::vector<float> expert_cx =
+      AddExperts(sc, routing_, scenario_.config.expert_params, cur, served, demand, kRightX, kRightW, kExpTop, kExpBottom, fl, pal);
   if (!fl) {
   sc.texts.push_back({"experts.title", kRightX, kExpBottom + 0.3f, 0.9f, pal.text_muted,
                       UiText(Str::moe_experts_title, lang) + ": " + std::to_string(E) + " \u00d7 " +
