@@ -58,6 +58,10 @@ class DecodeModel final : public ScenarioModel {
   bool PartialWrittenAt(int e) const;
   // The exact values of the one-number quantities at event e ({output}, {l@2}, {o_s@1} …).
   std::map<std::string, engine::Rational> ExactAt(int e) const;
+  // A running maximum and an lse as the panels, the placeholders and the diagram (decode_scene.cpp)
+  // print them: with exact weights ln of M, of M·l (the sum of the split's weights).
+  static std::string StateM(double m, const engine::ExactState* ex);
+  static std::string Lse(double lse, const engine::ExactState* ex);
 
   data::DecodeScenario scenario_;
   engine::SplitKvRun run_;
