@@ -2,6 +2,7 @@
 // (FlashAttention-2 Algorithm 1: Q blocks outside; FlashAttention-1 Algorithm 1: K/V blocks outside).
 // Each is one template over the working precision T; counters and trace events go through one
 // Recorder so they cannot disagree. Shapes: Q (N_q, d), K (N_k, d), V (N_k, d_v), O (N_q, d_v).
+// size-exception: the engine's reference, read like llm.c against the paper: Algorithm 0 and the two tiled orders stay side by side in one file so that their loops compare line by line over the helpers they share (one line over the limit).
 
 // [SECTION] Reference: FlashAttention Algorithm 0
 // [SECTION] FlashAttention-2 order
