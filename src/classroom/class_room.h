@@ -196,6 +196,8 @@ class ClassRoom {
 std::string NormaliseNumberAnswer(const std::string& typed);
 // "right", "wrong", "unreadable", "too_coarse".
 const char* VerdictName(view::CheckVerdict v);
+// Whether `code` is a join code: kJoinCodeLength characters of kJoinCodeAlphabet.
+bool ValidJoinCode(const std::string& code);
 // A new random join code.
 std::string RandomJoinCode();
 
