@@ -58,70 +58,21 @@ bool EndsClause(std::string t) {
   return false;
 }
 
-// The step text in pages, never behind a scrollbar (a clicker cannot scroll): the page
-// s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
-// begins is found from the lines just drawn (no line is ever cut in two); PageDown shows the next.
-void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::vector<PaintedText>& texts, float pane[4]) {
-  // Never scrolled: the page is placed by its top below. (A typed answer's hint made ImGui scroll the
-  // pane to keep the field in view, and the question went under the title: issue 29's walk-through.)
-  ImGui::SetNextWindowScroll(ImVec2(0, 0));
-  ImGui::BeginChild("text", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  auto& tops = s.ui.text_page_top;
-  if (tops.empty()) tops = {0.0f};
-  auto& stem_pages = s.ui.text_page_stem;
-  stem_pages.resize(tops.size(), 0);
-  const int pages = static_cast<int>(tops.size());
-  const int page = s.ui.text_page < 0 || s.ui.text_page >= pages ? pages - 1 : s.ui.text_page;
-  const float top = tops[static_cast<size_t>(page)];
-  const ImVec2 at0 = ImGui::GetCursorScreenPos();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  pane[0] = at0.x, pane[1] = at0.y, pane[2] = at0.x + w, pane[3] = at0.y + h;
-  // A page that begins inside an open question's box, below its sentence, repeats the sentence first
-  // (en N23/c1 showed three answers and no question): in the text font (≥ 28 px em on a projector),
-  // on two lines where the page keeps three of its own, else on one cut with "…", else not at all.
-  std::vector<std::string> stem_lines, stem_one;
-  ImGui::PushFont(fonts.text);
-  const float stem_line = ImGui::GetTextLineHeightWithSpacing();
-  if (const auto* asked = s.CurrentStep(); asked && asked->predict) {   // open or revealed
-    const std::string q = "? " + StepTextNow(s).predict;
-    const float avail = w - ImGui::GetStyle().ItemSpacing.x;
-    stem_lines = WrapLines(q, avail);
-    if (stem_lines.size() > 2) {
-      std::string rest;
-      for (size_t k = 1; k < stem_lines.size(); ++k) rest += (k > 1 ? " " : "") + stem_lines[k];
-      stem_lines.resize(2);
-      stem_lines[1] = ElideToWidth(rest, avail);
-    }
-    stem_one = {ElideToWidth(q, avail)};
-  }
-  ImGui::PopFont();
-  const float room_of_page = h - line * 1.2f;
-  // (Whole pixels: ImGui floors the cursor, and a fractional shift put the first choice's top half a
-  // pixel above the page, out of the record of what is on screen.)
-  const auto stem_height = [&](int n) { return std::ceil(stem_line * static_cast<float>(n)); };
-  const int stem_fits = stem_lines.empty()                                               ? 0
-                        : room_of_page - stem_height(static_cast<int>(stem_lines.size())) >= 3 * line ? static_cast<int>(stem_lines.size())
-                        : room_of_page - stem_height(1) >= 2 * line                      ? 1
-                                                                                         : 0;
-  const int stem_here = std::min<int>(stem_pages[static_cast<size_t>(page)], stem_fits);
-  const float shift = stem_here > 0 ? stem_height(stem_here) : 0.0f;
-  const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h - shift;
-  if (shift > 0) {
-    ImGui::PushFont(fonts.text);
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    for (const auto& l : stem_here == 1 ? stem_one : stem_lines) Said(l);
-    ImGui::PopStyleColor();
-    ImGui::PopFont();
-  }
-  const ImVec2 at(at0.x, at0.y + shift);
-  // The page shown: drawn from its top, clipped where the next page begins.
-  ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h - shift, bottom - top)), true);
-  ImGui::SetCursorScreenPos(at);
-  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
-  const size_t first = texts.size();
-  const std::vector<KeepTogether> keep = DrawStepText(s, fonts);
-  ImGui::PopClipRect();
-  // Where the pages begin: a new page at the first line that does not end inside this one.
+// The height of n lines of the repeated question, in whole pixels: ImGui floors the cursor, and a
+// fractional shift put the first choice's top half a pixel above the page, out of the record of what
+// is on screen.
+float StemHeight(float stem_line, int n) { return std::ceil(stem_line * static_cast<float>(n)); }
+
+// Where the pages of the step text begin (content y: 0 at the text's top) and how many lines of the
+// open question each repeats above its own: a new page at the first line that does not end inside this
+// one. `texts` from `first` on are the lines just drawn, at screen y = content y + at_y - top; `keep`
+// what DrawStepText asks to keep on one page; `room_of_page` a page's height less its "more" mark's line.
+struct PageBreaks {
+  std::vector<float> tops;
+  std::vector<char> stem;
+};
+PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, const std::vector<KeepTogether>& keep, float at_y,
+                          float top, float room_of_page, float line, int stem_fits, float stem_line) {
   std::vector<float> found{0.0f};
   std::vector<char> found_stem{0};
   float room = room_of_page;  // a page keeps a line for its "more" mark (and one for a repeated question)
@@ -136,7 +87,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   // A page never splits what fits on one: a line inside the question box starts its page at the
   // box's top when the box fits on a page (it comes first: its own page), else at the top of its
   // part (the question, the answer, the check and reveal row) when that fits.
-  const auto content_y = [&](float screen_y) { return screen_y - at.y + top; };
+  const auto content_y = [&](float screen_y) { return screen_y - at_y + top; };
   // Two lines run on in one paragraph: the second starts where the first ends (less than half a line
   // between them) at the same left edge.
   const auto runs_on = [&](size_t a, size_t b) {
@@ -206,9 +157,78 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
       const int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
       const bool repeats = stem && box && lines_here > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
       found_stem.push_back(repeats ? static_cast<char>(lines_here) : 0);
-      room = room_of_page - (repeats ? stem_height(lines_here) : 0.0f);
+      room = room_of_page - (repeats ? StemHeight(stem_line, lines_here) : 0.0f);
     }
   }
+  return {std::move(found), std::move(found_stem)};
+}
+
+// The step text in pages, never behind a scrollbar (a clicker cannot scroll): the page
+// s.ui.text_page is drawn from its top, clipped where the next page begins, and where each page
+// begins is found from the lines just drawn (no line is ever cut in two); PageDown shows the next.
+void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::vector<PaintedText>& texts, float pane[4]) {
+  // Never scrolled: the page is placed by its top below. (A typed answer's hint made ImGui scroll the
+  // pane to keep the field in view, and the question went under the title: issue 29's walk-through.)
+  ImGui::SetNextWindowScroll(ImVec2(0, 0));
+  ImGui::BeginChild("text", ImVec2(w, h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  auto& tops = s.ui.text_page_top;
+  if (tops.empty()) tops = {0.0f};
+  auto& stem_pages = s.ui.text_page_stem;
+  stem_pages.resize(tops.size(), 0);
+  const int pages = static_cast<int>(tops.size());
+  const int page = s.ui.text_page < 0 || s.ui.text_page >= pages ? pages - 1 : s.ui.text_page;
+  const float top = tops[static_cast<size_t>(page)];
+  const ImVec2 at0 = ImGui::GetCursorScreenPos();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  pane[0] = at0.x, pane[1] = at0.y, pane[2] = at0.x + w, pane[3] = at0.y + h;
+  // A page that begins inside an open question's box, below its sentence, repeats the sentence first
+  // (en N23/c1 showed three answers and no question): in the text font (≥ 28 px em on a projector),
+  // on two lines where the page keeps three of its own, else on one cut with "…", else not at all.
+  std::vector<std::string> stem_lines, stem_one;
+  ImGui::PushFont(fonts.text);
+  const float stem_line = ImGui::GetTextLineHeightWithSpacing();
+  if (const auto* asked = s.CurrentStep(); asked && asked->predict) {   // open or revealed
+    const std::string q = "? " + StepTextNow(s).predict;
+    const float avail = w - ImGui::GetStyle().ItemSpacing.x;
+    stem_lines = WrapLines(q, avail);
+    if (stem_lines.size() > 2) {
+      std::string rest;
+      for (size_t k = 1; k < stem_lines.size(); ++k) rest += (k > 1 ? " " : "") + stem_lines[k];
+      stem_lines.resize(2);
+      stem_lines[1] = ElideToWidth(rest, avail);
+    }
+    stem_one = {ElideToWidth(q, avail)};
+  }
+  ImGui::PopFont();
+  const float room_of_page = h - line * 1.2f;
+  const auto stem_height = [&](int n) { return StemHeight(stem_line, n); };
+  const int stem_fits = stem_lines.empty()                                               ? 0
+                        : room_of_page - stem_height(static_cast<int>(stem_lines.size())) >= 3 * line ? static_cast<int>(stem_lines.size())
+                        : room_of_page - stem_height(1) >= 2 * line                      ? 1
+                                                                                         : 0;
+  const int stem_here = std::min<int>(stem_pages[static_cast<size_t>(page)], stem_fits);
+  const float shift = stem_here > 0 ? stem_height(stem_here) : 0.0f;
+  const float bottom = page + 1 < pages ? tops[static_cast<size_t>(page) + 1] : top + h - shift;
+  if (shift > 0) {
+    ImGui::PushFont(fonts.text);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    for (const auto& l : stem_here == 1 ? stem_one : stem_lines) Said(l);
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  }
+  const ImVec2 at(at0.x, at0.y + shift);
+  // The page shown: drawn from its top, clipped where the next page begins.
+  ImGui::PushClipRect(ImVec2(at.x, at.y), ImVec2(at.x + w, at.y + std::min(h - shift, bottom - top)), true);
+  ImGui::SetCursorScreenPos(at);
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
+  const size_t first = texts.size();
+  const std::vector<KeepTogether> keep = DrawStepText(s, fonts);
+  ImGui::PopClipRect();
+  // Where the pages begin: a new page at the first line that does not end inside this one.
+  PageBreaks breaks = FindPageBreaks(texts, first, keep, at.y, top, room_of_page, line, stem_fits, stem_line);
+  std::vector<float>& found = breaks.tops;
+  std::vector<char>& found_stem = breaks.stem;
+  const auto content_y = [&](float screen_y) { return screen_y - at.y + top; };
   // The pages the open question spans (PageDown shows them before it reveals) and the answer's page
   // (the reveal shows it).
   const auto page_of = [&](float y) {
