@@ -50,6 +50,53 @@ FontBytes ReadFontFile(const std::string& path) {
 
 }  // namespace platform
 
+namespace {
+
+// The characters every atlas holds whatever the texts are, beside ImGui's default ranges.
+void AddFixedGlyphs(ImFontGlyphRangesBuilder& builder) {
+  // Symbols that numbers and diagrams use whatever the model holds (α = e^{m−m'}, Δ, ±∞ …).
+  builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2260\u2014\u2026\u25b6\u25c0\u275a");
+  // … and every symbol the scene builders and formulas use (src/view, src/engine): a generated text
+  // of a lesson not open yet (β in a merge strip, τ in an attention diagram) then needs no rebuild.
+  builder.AddText("±²µ·½×ΔΣαβδτᵀ–—“”…′ℓ←→↔∈−∘√∝∞≈≠≤≥⌈⌉⌊⌋□▸▼◆◇○✓／");
+  // The state badges (view::StateBadge) and the wrong mark: drawn whatever the texts hold.
+  for (auto st : {view::TileState::kPending, view::TileState::kInSram, view::TileState::kProcessed, view::TileState::kMasked,
+                  view::TileState::kWritten, view::TileState::kNotWritten, view::TileState::kNotStored})
+    builder.AddText(view::StateBadge(st));
+  // U+0000 never goes into the ranges: the list is zero-terminated, so a range starting at 0 ended it
+  // and every font failed to load (an ImGui assert; a text holding \u0000, issue 31). The loaders
+  // refuse it; this keeps any other text (a typed one, a file name) from doing the same.
+  builder.UsedChars[0] &= ~1u;
+}
+
+// "3 characters are not in the web font …: x (U+…)": the characters of `texts` the subset lacks, up
+// to 24 of them; empty when it has them all.
+std::string MissingGlyphReport(const Fonts& fonts, const std::vector<std::string>& texts) {
+  std::string report;
+  std::set<unsigned> missing;
+  for (const auto& t : texts)
+    for (unsigned c : MissingGlyphs(fonts, t)) missing.insert(c);
+  if (!missing.empty()) {
+    report = std::to_string(missing.size()) + " characters are not in the web font (they show as boxes):";
+    int shown = 0;
+    for (unsigned c : missing) {
+      if (++shown > 24) {
+        report += " \u2026";
+        break;
+      }
+      // (With its code point: the character itself is drawn as the very box it reports — a new author
+      // could not read which of theirs it was.)
+      char buf[5] = {}, code[12] = {};
+      ImTextCharToUtf8(buf, c);
+      std::snprintf(code, sizeof code, "U+%04X", c);
+      report += std::string(" ") + buf + " (" + code + ")";
+    }
+  }
+  return report;
+}
+
+}  // namespace
+
 Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diagram_px, float chrome_px,
                 const std::vector<std::string>* prefetch) {
   ImGuiIO& io = ImGui::GetIO();
@@ -77,19 +124,7 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   // Glyph ranges: the fixed sets, then the characters of `texts` in order, within the budget.
   ImFontGlyphRangesBuilder builder;
   builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
-  // Symbols that numbers and diagrams use whatever the model holds (α = e^{m−m'}, Δ, ±∞ …).
-  builder.AddText("0123456789.,:;+-=()[]/\u2212\u221e\u2248\u2192\u00d7\u00b7\u03a3\u03b1\u0394\u2260\u2014\u2026\u25b6\u25c0\u275a");
-  // … and every symbol the scene builders and formulas use (src/view, src/engine): a generated text
-  // of a lesson not open yet (β in a merge strip, τ in an attention diagram) then needs no rebuild.
-  builder.AddText("±²µ·½×ΔΣαβδτᵀ–—“”…′ℓ←→↔∈−∘√∝∞≈≠≤≥⌈⌉⌊⌋□▸▼◆◇○✓／");
-  // The state badges (view::StateBadge) and the wrong mark: drawn whatever the texts hold.
-  for (auto st : {view::TileState::kPending, view::TileState::kInSram, view::TileState::kProcessed, view::TileState::kMasked,
-                  view::TileState::kWritten, view::TileState::kNotWritten, view::TileState::kNotStored})
-    builder.AddText(view::StateBadge(st));
-  // U+0000 never goes into the ranges: the list is zero-terminated, so a range starting at 0 ended it
-  // and every font failed to load (an ImGui assert; a text holding \u0000, issue 31). The loaders
-  // refuse it; this keeps any other text (a typed one, a file name) from doing the same.
-  builder.UsedChars[0] &= ~1u;
+  AddFixedGlyphs(builder);
   int count = 0;
   for (unsigned c = 0; c <= IM_UNICODE_CODEPOINT_MAX; ++c) count += builder.GetBit(c) ? 1 : 0;
   // The texts' distinct characters, in order of first use; then the prefetch's.
@@ -189,27 +224,8 @@ Fonts LoadFonts(float base_px, const std::vector<std::string>& texts, float diag
   if (const ImFontGlyph* g = fonts.body->FindGlyphNoFallback(static_cast<ImWchar>(0x4E00)); g && fonts.body->FontSize > 0)
     fonts.em_ratio = g->AdvanceX / fonts.body->FontSize;
   io.Fonts->ClearInputData();  // glyphs are baked; the TTF bytes and configs are no longer needed
-  if (file.subset && fonts.error.empty()) {  // a user's own file may use characters the subset lacks: say which
-    std::set<unsigned> missing;
-    for (const auto& t : texts)
-      for (unsigned c : MissingGlyphs(fonts, t)) missing.insert(c);
-    if (!missing.empty()) {
-      fonts.missing = std::to_string(missing.size()) + " characters are not in the web font (they show as boxes):";
-      int shown = 0;
-      for (unsigned c : missing) {
-        if (++shown > 24) {
-          fonts.missing += " \u2026";
-          break;
-        }
-        // (With its code point: the character itself is drawn as the very box it reports — a new author
-        // could not read which of theirs it was.)
-        char buf[5] = {}, code[12] = {};
-        ImTextCharToUtf8(buf, c);
-        std::snprintf(code, sizeof code, "U+%04X", c);
-        fonts.missing += std::string(" ") + buf + " (" + code + ")";
-      }
-    }
-  }
+  // A user's own file may use characters the web font's subset lacks: say which.
+  if (file.subset && fonts.error.empty()) fonts.missing = MissingGlyphReport(fonts, texts);
   return fonts;
 }
 
