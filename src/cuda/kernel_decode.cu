@@ -10,6 +10,7 @@
 // (FlashAttention-2 Algorithm 1 lines 6–12 over a quarter of the keys), and at the end the four warps
 // merge through shared memory (the same merge as the combine's). Masked: keys ≥ N (the tail tile) and,
 // for q_len > 1, key > N − q_len + t for query t (causal, bottom-right).
+// size-exception: the split kernel and the combine kernel with their host side and counters in one file; DecodeSplitKernel's stages (K/V loads, scores, online softmax, the partial write) share registers and shared memory inside one __global__ function.
 #include "cuda/cuda_util.h"
 #include "cuda/decode_cuda.h"
 #include "cuda/device_common.cuh"

@@ -4,6 +4,7 @@
 // registers as the A operand of P V, K/V tiles double-buffered with cp.async (zero-filled tails).
 // 4 warps of 16 or 32 rows (B_r = 64 causal, 128 otherwise: TensorCoreTiling), B_c = 64, head dim D in
 // {32, 64, 128}; same tile records and counters as fp32.
+// size-exception: TcKernel is one __global__ function whose mma.sync fragments stay in registers from Q K^T through the softmax to P V; split into device functions it would pass whole fragment arrays between them.
 #include "cuda/kernels.h"
 #include "cuda/mma_common.cuh"
 
