@@ -201,7 +201,7 @@ PY
       # The library is keyboard first: typed text filters, Enter opens the lesson picked, in its course.
       xdotool type --delay 50 mask; expect library_filter mask
       xdotool key Return;  expect library False; expect lesson MASK; expect step MASK/k1
-      expect course "{'id': 'FLASH', 'lesson_index': 5, 'lessons': 12}"
+      expect course "{'id': 'FLASH', 'lesson_index': 5, 'lessons': 13}"
       stop
       [ -f "$cfg/blockwise/settings.json" ] || { echo "FAIL: the first launch saved no settings"; exit 1; }
       rm -rf "$cfg"
