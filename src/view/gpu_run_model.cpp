@@ -251,13 +251,17 @@ std::vector<PanelSection> GpuRunModel::Panels(int e, const std::string& lang) co
   run.rows.push_back({T(Str::grun_problem), "N " + at("n_q") + " · d " + at("d") + " · " + at("mask") + " · B_r×B_c " + at("b_r") + "×" + at("b_c")});
   run.rows.push_back({T(Str::grun_time), at("kernel_us") + " µs", false, -1, false, false, true});
   run.rows.push_back({T(Str::grun_tflops), at("tflops"), false, -1, false, false, true});
-  if (q.count("peak_tflops"))
+  run.rows.push_back({T(Str::grun_ctas), at("ctas")});
+  if (q.count("peak_tflops")) {
     run.rows.push_back({T(run_.algorithm == cuda::Algorithm::TiledFp32 ? Str::grun_peak_fp32 : Str::grun_peak), at("peak_tflops")});
+    run.rows.push_back({T(Str::grun_peak_share), at("peak_share_pct") + "%"});
+  }
+  run.rows.push_back({T(Str::grun_idle), at("idle_share_pct") + "%"});
   out.push_back(run);
   PanelSection sms{"sms", T(Str::grun_sec_sms), {}, {}};
   sms.rows.push_back({T(Str::grun_sms_used), at("sms_used") + " / " + at("sm_count"), false, -1, false, false, true});
   sms.rows.push_back({T(Str::grun_idle), at("idle_share_pct") + "%", false, -1, false, false, true});
-  sms.rows.push_back({T(Str::grun_tail), at("tail_us") + " µs"});
+  sms.rows.push_back({T(Str::grun_tail), at("tail_us") + " µs · " + at("tail_share_pct") + "%"});
   sms.rows.push_back({T(Str::grun_now), at("t_us") + " / " + at("span_us") + " µs"});
   sms.rows.push_back({T(Str::grun_tiles_done), at("tiles_done") + " / " + at("tiles_computed")});
   sms.rows.push_back({T(Str::grun_busy_now), at("busy_sms")});

@@ -195,15 +195,16 @@ std::vector<PanelSection> SingleQueryModel::Panels(int e, const std::string& lan
                                                                                    : T(raw ? Str::empty_state_raw : Str::empty_state)});
     // The factor answers "what happens to the old l and u?" (RC-T3/b1), and its name says "rescale":
     // the row is held back while a question is open. Raw mode never rescales.
+    // FA-4 (tau): how many merges so far kept m (the output is the same: u and l share it), on the
+    // rescale's own line: a row of its own overfilled a projector's panel (FA3/h10).
     const bool skipped = run_.blocks[static_cast<size_t>(merged - 1)].rescale_skipped;
-    if (!raw)
-      acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")",
-                          q.at("alpha@" + j) + (skipped ? "  \u00b7  " + T(Str::rescale_skipped_note) : ""), false, -1, true, true});
-    if (tau) {  // FA-4: how many merges so far kept m (the output is the same: u and l share it)
-      int so_far = 0;
-      for (int b = 0; b < merged; ++b) so_far += run_.blocks[static_cast<size_t>(b)].rescale_skipped ? 1 : 0;
-      acc.rows.push_back({T(Str::rescales_skipped), std::to_string(so_far) + " / " + std::to_string(merged)});
-    }
+    int so_far = 0;
+    for (int b = 0; b < merged; ++b) so_far += run_.blocks[static_cast<size_t>(b)].rescale_skipped ? 1 : 0;
+    const std::string count = std::to_string(so_far), of = std::to_string(merged);
+    std::string factor = q.at("alpha@" + j);
+    if (skipped) factor += "  \u00b7  " + UiFormat(Str::rescale_skipped_note, lang, {count, of});
+    else if (tau) factor += "  \u00b7  " + T(Str::rescales_skipped) + " " + count + " / " + of;
+    if (!raw) acc.rows.push_back({T(Str::rescale) + " (" + T(Str::block) + " " + j + ")", factor, false, -1, true, true});
     acc.rows.push_back({T(Str::block) + " " + j + (raw ? " (l_b, u_b)" : " (m_b, l_b, u_b)"),
                         (raw ? "" : q.at("m_b@" + j) + ", ") + q.at("l_b@" + j) + ", " + q.at("u_b@" + j)});
   }
