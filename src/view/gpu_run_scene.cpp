@@ -3,6 +3,8 @@
 // both runs' lanes on one time axis. See gpu_run_model.h.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <utility>
 
 #include "view/format.h"
 #include "view/gpu_run_model.h"
@@ -12,8 +14,25 @@ namespace bw::view {
 
 namespace {
 
-// Layout, in em.
+// Layout, in em, at full size (tests and the CLI, where the box is not known).
 constexpr float kWidth = 46.0f, kTitleH = 2.0f, kGridSide = 17.0f, kGap = 1.6f, kLineH = 2.2f;
+// The smallest label gpu_scene.h draws (the lanes' SM labels), in em.
+constexpr float kSmallestLabelEm = 0.7f;
+
+// How much to shrink the layout (≤ 1) so that, fitted to the frame's box, its smallest label is painted
+// at the frame's floor (a laptop's 14 px em at 720 rows, a projector's 24 at 1080): the labels keep their
+// em, the grid and the lanes take fewer em, so the painter's scale grows. 1 where the box is not known.
+// Shrunk, the scene is kWidth·k wide and kShrunkFixedH + kGridSide·k high (two lines of title, two of
+// what is done).
+constexpr float kShrunkFixedH = 2.2f + 0.5f + 2.4f;
+float Shrink(const SceneFrame& frame) {
+  if (frame.width_px <= 0 || frame.height_px <= 0) return 1.0f;
+  const float floor_px = frame.floor_text_px > 0 ? frame.floor_text_px : (frame.projector ? 24.0f : 14.0f);
+  const float em_needed = 1.08f * floor_px / kSmallestLabelEm;
+  if (std::min(frame.width_px / kWidth, frame.height_px / (kTitleH + kGridSide + kLineH)) >= em_needed) return 1.0f;
+  const float k = std::min(frame.width_px / (kWidth * em_needed), (frame.height_px / em_needed - kShrunkFixedH) / kGridSide);
+  return std::clamp(k, 0.45f, 0.99f);
+}
 
 std::string Fixed1(double x) {
   char buf[64];
@@ -55,24 +74,54 @@ std::string LanesTitle(const cuda::RunSummary& r, const GpuRunStats& s, const st
 
 }  // namespace
 
-Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame&) const {
+Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
   const Event& ev = events_.at(static_cast<size_t>(e));
   if (ev.kind == Event::kCompare) return CompareScene(lang, pal);
+  // Shrunk for the frame's floors, the title and the line of what is done take two lines each.
+  const float k = Shrink(frame);
+  const bool two_lines = k < 1.0f;
+  const float width = kWidth * k, side = kGridSide * k, title_h = two_lines ? 2.2f : kTitleH;
   Scene sc;
-  sc.width = kWidth;
-  sc.height = kTitleH + kGridSide + kLineH;
+  sc.width = width;
   sc.background = pal.background;
-  sc.texts.push_back(Text("run.title", 0, 0.2f, 1.1f, pal.text, UiFormat(Str::grun_scene_title, lang, {KernelOf(run_), run_.device_name})));
+  const std::string title = UiFormat(Str::grun_scene_title, lang, {KernelOf(run_), run_.device_name});
   // Nothing is done at the start: a frame at t = 0 would hold the first tiles that end at once.
   const GpuFrame f = ev.kind == Event::kStart ? MakeGpuFrame(run_, run_.counters.tiles_skipped) : FrameAt(run_, ev.t_ns);
-  Append(sc, BuildGpuGridScene(f, kGridSide, kGridSide, lang, pal), 0, kTitleH);
-  const float lanes_x = kGridSide + kGap;
-  Append(sc, BuildSmLanesScene(f, stats_.span_ns, kWidth - lanes_x, kGridSide, lang, pal), lanes_x, kTitleH);
   const std::string now = UiFormat(Str::grun_scene_now, lang,
                                    {Fixed1(static_cast<double>(ev.kind == Event::kStart ? 0 : ev.t_ns) / 1e3) + " µs",
                                     Fixed1(static_cast<double>(stats_.span_ns) / 1e3) + " µs", FormatInt(ev.kind == Event::kStart ? 0 : f.computed),
                                     FormatInt(stats_.tiles_computed), std::to_string(ev.kind == Event::kStart ? 0 : BusySmsAt(run_, ev.t_ns))});
-  sc.texts.push_back(Text("run.now", 0, kTitleH + kGridSide + 0.5f, 0.95f, pal.text, now));
+  // A line cut at its middle " · " into two texts (the painter does not wrap a free text).
+  const auto split = [](const std::string& s) -> std::pair<std::string, std::string> {
+    const std::string sep = " \u00b7 ";
+    size_t best = std::string::npos;
+    for (size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at + 1))
+      if (best == std::string::npos || std::abs(static_cast<long>(at) - static_cast<long>(s.size() / 2)) <
+                                           std::abs(static_cast<long>(best) - static_cast<long>(s.size() / 2)))
+        best = at;
+    if (best == std::string::npos) return {s, ""};
+    return {s.substr(0, best), s.substr(best + sep.size())};
+  };
+  if (two_lines) {
+    const auto [t1, t2] = split(title);
+    sc.texts.push_back(Text("run.title", 0, 0.1f, 0.9f, pal.text, t1));
+    if (!t2.empty()) sc.texts.push_back(Text("run.title.2", 0, 1.1f, 0.8f, pal.text_muted, t2));
+  } else {
+    sc.texts.push_back(Text("run.title", 0, 0.2f, 1.1f, pal.text, title));
+  }
+  Append(sc, BuildGpuGridScene(f, side, side, lang, pal), 0, title_h);
+  const float lanes_x = side + kGap * k;
+  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal), lanes_x, title_h);
+  const float y = title_h + side + 0.5f;
+  if (two_lines) {
+    const auto [n1, n2] = split(now);
+    sc.texts.push_back(Text("run.now", 0, y, 0.85f, pal.text, n1));
+    if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + 1.15f, 0.85f, pal.text, n2));
+    sc.height = y + 2.4f;
+  } else {
+    sc.texts.push_back(Text("run.now", 0, y, 0.95f, pal.text, now));
+    sc.height = kTitleH + kGridSide + kLineH;
+  }
   return sc;
 }
 
