@@ -11,6 +11,7 @@
 #include "cuda/hopper_cuda.h"
 #include "data/load_error.h"
 #include "view/format.h"
+#include "view/gpu_text.h"
 #include "view/ui_text.h"
 
 namespace bw::view {
@@ -274,6 +275,17 @@ std::vector<PanelSection> GpuRunModel::Panels(int e, const std::string& lang) co
   if (model_) cnt.rows.push_back({T(Str::grun_write_model), at("model_bytes_written")});
   cnt.rows.push_back({T(Str::grun_tiles), at("tiles_computed") + " / " + at("tiles_skipped")});
   out.push_back(cnt);
+  if (!run_.warp_phases.empty()) {  // each warpgroup's share of its time per phase (the body's numbers)
+    PanelSection wps{"warps", T(Str::grun_sec_warps), {}, {}};
+    const auto G = [&](GpuStr g) { return GpuText(g, lang); };
+    const auto share = [&](GpuStr name, const char* key, int wg) { return G(name) + " " + at((std::string("wg_") + key + "@" + std::to_string(wg)).c_str()) + "%"; };
+    wps.rows.push_back({G(GpuStr::warps_producer), share(GpuStr::phase_tma_issue, "tma_issue", 1) + " · " + share(GpuStr::phase_idle, "idle", 1)});
+    for (int wg : {2, 3})
+      wps.rows.push_back({G(wg == 2 ? GpuStr::warps_consumer1 : GpuStr::warps_consumer2),
+                          share(GpuStr::phase_softmax, "softmax", wg) + " · " + share(GpuStr::phase_wgmma_pv, "wgmma_pv", wg) + " · " +
+                              share(GpuStr::phase_tma_wait, "tma_wait", wg) + " · " + share(GpuStr::phase_wgmma_s, "wgmma_s", wg)});
+    out.push_back(wps);
+  }
   if (compare_) {
     PanelSection cmp{"compare", T(Str::grun_sec_compare), {}, {}};
     cmp.rows.push_back({T(Str::grun_kernel), at("compare_kernel")});

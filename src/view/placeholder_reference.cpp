@@ -260,7 +260,7 @@ constexpr PlaceholderDoc kDocs[] = {
     {"gpu_run", "kernel_us", "final", "Measured: the kernel's time in microseconds (CUDA events)."},
     {"gpu_run", "tflops", "final", "Measured: TFLOP/s, the model's FLOPs (4 N_q N_k d heads, halved when causal) over the measured time."},
     {"gpu_run", "gbps", "final", "Measured: GB/s, the counted HBM bytes over the measured time."},
-    {"gpu_run", "bytes_read", "final", "Measured: bytes read from HBM, summed by the kernel's own counters (equal to Nsight Compute's)."},
+    {"gpu_run", "bytes_read", "final", "Measured: bytes read from HBM, summed by the kernel's own counters (for the FA-2 kernels shown equal to Nsight Compute's bytes; docs/performance.md)."},
     {"gpu_run", "bytes_written", "final", "Measured: bytes written to HBM, by the kernel's own counters."},
     {"gpu_run", "tiles_total", "final", "Measured: (Q tile, K/V tile) steps in the grid, heads x T_r x T_c."},
     {"gpu_run", "tiles_computed", "final", "Measured: tile records not flagged skipped."},
