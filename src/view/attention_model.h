@@ -57,6 +57,7 @@ class AttentionModel final : public ScenarioModel {
   // Waits for (or, kOnRequest, runs) the comparison.
   void FinishComparison() const;
 
+  const data::AttentionScenario& scenario() const { return scenario_; }
   const engine::AttentionResult& run() const { return runs_.run; }
   // These wait for the comparison (FinishComparison).
   const engine::AttentionResult& reference() const { FinishComparison(); return runs_.reference; }

@@ -52,6 +52,10 @@ Quantities AttentionModel::QuantitiesAt(int e) const {
     const std::int64_t m_bytes = scenario_.derivation->M * fin.element_bytes;
     q["M_bytes"] = FormatInt(m_bytes);
     if (fin.sram_peak_bytes > m_bytes) q["sram_over_M_bytes"] = FormatInt(fin.sram_peak_bytes - m_bytes);
+    if (const auto budget = SramBudgetOf(scenario_, runs_.run)) {   // the diagram's two SRAM lines
+      q["sram_blocks_elements"] = FormatInt(budget->blocks);
+      q["sram_peak_elements"] = FormatInt(budget->peak);
+    }
   }
   q["sram_peak_bytes"] = FormatBytes(fin.sram_peak_bytes);
   q["scratch_bytes"] = FormatBytes(fin.hbm_scratch_bytes);
@@ -260,18 +264,29 @@ PanelSection CompareSection(const data::AttentionScenario& scenario, const Atten
     const std::int64_t now_bytes = *sram_now;
     const std::int64_t cap = scenario.derivation ? scenario.derivation->M * runs.run.counters.element_bytes
                                                  : runs.run.counters.sram_peak_bytes;
+    // (Flagged only where the rule's blocks exceed M, as on the diagram: SramBudgetOf.)
+    const auto budget = SramBudgetOf(scenario, runs.run);
+    const bool flag = budget ? budget->BlocksOverM() && now_bytes > cap : now_bytes > cap;
     totals.rows.push_back({T(Str::sram_now), FormatInt(now_bytes) + " B / " + (scenario.derivation ? "M = " : T(Str::peak) + " ") +
-                                              FormatInt(cap) + " B" + (now_bytes > cap ? "  " + T(Str::sram_over_m) : ""),
-                           now_bytes > cap,
+                                              FormatInt(cap) + " B" + (flag ? "  " + T(Str::sram_over_m) : ""),
+                           flag,
                            cap > 0 ? std::min(1.0f, static_cast<float>(now_bytes) / static_cast<float>(cap)) : -1.0f});
   }
   // SRAM above M is flagged wherever it occurs (the FA-1 tile formula ignores S_ij's tile and m, l).
   // (Only for a tiled run: the materialising reference keeps no SRAM account, and its "0 B" stood
   // beside a picture of V and P on chip at N49/m3, issue 29's walk-through.)
-  const bool peak_over = q.count("sram_over_M_bytes") > 0;
-  if (tiled)
-    totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + (peak_over ? "  > M = " + q.at("M") + " " + T(Str::elements) + " = " + q.at("M_bytes") + " B  " + T(Str::sram_over_m) : ""),
-                           peak_over});
+  // Against M where the tiles came from it: the rule's blocks (Q_i, K_j, V_j, O_i) and the peak with
+  // S_ij and m, l (SramBudgetOf), flagged only where the blocks exceed M.
+  const auto peak_budget = SramBudgetOf(scenario, runs.run);
+  if (tiled && peak_budget) {
+    const bool over = peak_budget->BlocksOverM();
+    totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes") + " = " + q.at("sram_peak_elements") + " " + T(Str::elements) + "; " +
+                                                  (scenario.problem.logits_given ? "V_j O_i " : "Q_i K_j V_j O_i ") + q.at("sram_blocks_elements") +
+                                                  (over ? " > M = " : " \u2264 M = ") + q.at("M") + (over ? "  " + T(Str::sram_over_m) : ""),
+                           over});
+  } else if (tiled) {
+    totals.rows.push_back({T(Str::sram_peak), q.at("sram_peak_bytes")});
+  }
   totals.rows.push_back({"FLOPs " + T(Str::so_far), q.at("flops")});
   totals.rows.push_back({"exp " + T(Str::so_far), q.at("exps")});
   totals.rows.push_back({T(Str::tiles) + " " + T(Str::so_far), q.at("tiles_computed") + " " + T(Str::computed) + ", " + q.at("tiles_skipped") + " " + T(Str::skipped)});

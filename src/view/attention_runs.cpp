@@ -142,6 +142,18 @@ void MergeComparison(AttentionRuns& own, AttentionRuns&& c) {
   own.check = std::move(c.check);
 }
 
+std::optional<SramBudget> SramBudgetOf(const data::AttentionScenario& sc, const engine::AttentionResult& run) {
+  if (!sc.derivation || run.algorithm == engine::Algorithm::kReference || run.counters.element_bytes <= 0) return std::nullopt;
+  const engine::AttentionProblem& p = sc.problem;
+  const std::int64_t rows = std::min(run.tiles.B_r, p.n_q()), cols = std::min(run.tiles.B_c, p.n_k());
+  const std::int64_t dq = p.logits_given ? 0 : p.d();   // given logits: no Q_i, no K_j
+  SramBudget b;
+  b.M = sc.derivation->M;
+  b.blocks = rows * (dq + p.d_v()) + cols * (dq + p.d_v());
+  b.peak = run.counters.sram_peak_bytes / run.counters.element_bytes;
+  return b;
+}
+
 AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const AttentionRunChoice& choice) {
   AttentionRuns r = RunAttentionOwn(sc, choice);
   MergeComparison(r, RunAttentionComparison(sc, choice, r.run, r.tolerance));

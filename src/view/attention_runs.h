@@ -88,6 +88,21 @@ struct AttentionRuns {
   const std::optional<engine::CounterFormula>& BackwardFormula() const;
 };
 
+// The SRAM account of a scenario whose tiles came from its SRAM size M ("sram_elements"), in elements:
+// what FlashAttention Algorithm 1, line 1 budgets against M (the blocks Q_i, K_j, V_j, O_i: B_c = ⌈M/4d⌉
+// and B_r ≤ that give each about M/4; given logits, V_j and O_i) and what the engine counts on chip at
+// its peak (those blocks with the S_ij tile and m, l beside them, which the rule leaves out: the
+// paper's bound is O(M)). Only `blocks` above M breaks the rule; the peak above M is the rule's own
+// tile choice (N23/c2: 24 of M = 32 in the blocks, 36 at the peak).
+struct SramBudget {
+  std::int64_t M = 0;
+  std::int64_t blocks = 0;   // Q_i, K_j, V_j, O_i at the largest tile, elements
+  std::int64_t peak = 0;     // the engine's SRAM peak, elements
+  bool BlocksOverM() const { return blocks > M; }
+};
+// nullopt unless the tiles were derived from M and the run is tiled.
+std::optional<SramBudget> SramBudgetOf(const data::AttentionScenario& sc, const engine::AttentionResult& run);
+
 // Throws engine::ValidationError as the engine does.
 AttentionRuns RunAttentionScenario(const data::AttentionScenario& sc, const AttentionRunChoice& choice);
 

@@ -99,21 +99,24 @@ void ForwardDiagram::AddPanels() {
   sc.texts.push_back({"sram.title", kSramX + 0.6f, 0.5f, 1.15f, pal.text, UiText(any_floors && !tiled ? Str::sram_title_short : Str::sram_title, lang)});
 }
 
-// SRAM above M, flagged on the diagram itself: the tile formula fits Q_i, K_j, V_j, O_i in M, not
-// the S_ij tile and m, l beside them.
+// The SRAM account against M, on the diagram itself (SramBudgetOf): the blocks Algorithm 1's rule
+// sizes (Q_i, K_j, V_j, O_i) against M, then the peak with the S_ij tile and m, l that the rule leaves
+// out. Flagged red "over M!" only where the blocks themselves exceed M: the peak above M is the
+// rule's own tile choice (N23/c2 read "288 B over M!" beside text that says the tiles fit M).
 void ForwardDiagram::AddSramOverM() {
-  if (!scenario.derivation || !tiled) return;
-  const std::int64_t m_bytes = scenario.derivation->M * runs.run.counters.element_bytes;
-  if (runs.run.counters.sram_peak_bytes <= m_bytes) return;
-  // M in the lesson's unit (elements, N23/c2) and in the counters' (bytes); the flag on the first
-  // line, which is the shorter (the second's end was cut by the box's edge, a helper).
-  const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(runs.run.counters.sram_peak_bytes) + " B " + UiText(Str::sram_over_m, lang);
-  const std::string over = "> M = " + FormatInt(scenario.derivation->M) + " " + UiText(Str::elements, lang) + " = " + FormatInt(m_bytes) + " B";
+  if (!tiled) return;
+  const auto budget = SramBudgetOf(scenario, runs.run);
+  if (!budget) return;
+  const bool over = budget->BlocksOverM();
+  const std::string blocks = (logits ? std::string("V_j O_i: ") : std::string("Q_i K_j V_j O_i: ")) + FormatInt(budget->blocks) +
+                             (over ? " > M = " : " \u2264 M = ") + FormatInt(budget->M) + (over ? " " + UiText(Str::sram_over_m, lang) : "");
+  const std::string peak = UiText(Str::sram_peak, lang) + " " + FormatInt(budget->peak) + (logits ? " (+ m, l)" : " (+ S_ij, m, l)");
+  const Color blocks_color = over ? pal.write_arrow : pal.text;
   if (!floors) {
-    sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, pal.write_arrow, peak + " " + over});
+    sc.texts.push_back({"sram.over_m", kSramX + 0.6f, 1.75f, 0.85f, blocks_color, blocks + "  \u00b7  " + peak});
   } else {  // at the floors: two lines at the foot of the accumulator's box, where its rows leave room
-    sc.texts.push_back({"sram.over_m", kSramX + 1.1f, kBottom - 4.0f, 1.0f, pal.write_arrow, peak});
-    sc.texts.push_back({"sram.over_m.2", kSramX + 1.1f, kBottom - 2.1f, 1.0f, pal.write_arrow, over});
+    sc.texts.push_back({"sram.over_m", kSramX + 1.1f, kBottom - 4.0f, 1.0f, blocks_color, blocks});
+    sc.texts.push_back({"sram.over_m.2", kSramX + 1.1f, kBottom - 2.1f, 1.0f, pal.text, peak});
   }
 }
 

@@ -298,28 +298,74 @@ TEST(LessonScenes, TheReferenceRunShowsNoSramPeak) {
       for (const auto& r : sec.rows) EXPECT_NE(r.name, UiText(Str::sram_peak, lang)) << r.value;
 }
 
-TEST(LessonScenes, SramAboveMIsFlagged) {
+// N23's tiles come from M = 32 by Algorithm 1, line 1: the blocks it budgets (Q_i, K_j, V_j, O_i)
+// take 24 of the 32, and the engine's peak with the S_ij tile and m, l beside them is 36. The SRAM box
+// says both, in the text colour (a walk-through read "288 B over M!" in red beside c2's "FlashAttention
+// cuts the tiles to fit it"), and c2's text quotes the same two numbers from the engine. Only blocks
+// above M are flagged "over M!" (a scenario whose ⌈M/4d⌉ overshoots: M = 33, d = 4 gives 48).
+TEST(LessonScenes, TheSramBoxCountsWhatTheTileRuleBudgets) {
   const auto m = LoadLessonModel(kRoot + "/lessons/n23-constraints.json");
-  const int c3 = m.lesson.FindStep("N23/c3");
-  const auto& model = dynamic_cast<const AttentionModel&>(m.ScenarioOf(c3));
-  const std::int64_t peak = model.run().counters.sram_peak_bytes, cap = 32 * model.run().counters.element_bytes;
-  ASSERT_GT(peak, cap);   // 288 B against M = 32 elements = 256 B
+  const int c2 = m.lesson.FindStep("N23/c2");
+  ASSERT_GE(c2, 0);
+  const auto& model = dynamic_cast<const AttentionModel&>(m.ScenarioOf(c2));
+  const auto budget = SramBudgetOf(model.scenario(), model.run());
+  ASSERT_TRUE(budget.has_value());
+  EXPECT_EQ(budget->M, 32);
+  EXPECT_EQ(budget->blocks, 24);   // (B_r + B_c)(d + d_v) = (2 + 4)(2 + 2)
+  EXPECT_EQ(budget->peak, 36);     // + S_ij (2 × 4) and m, l (2 + 2)
+  EXPECT_FALSE(budget->BlocksOverM());
+  const Palette pal = ClassroomPalette();
   for (const char* lang : {"zh", "en"}) {
-    const Scene sc = StepScene(m, "N23/c3", lang);
-    bool flagged = false;
-    // M in the lesson's unit and in bytes (N23/c2's text says "M = 32 elements", a helper read "256 B").
-    for (const auto& t : sc.texts)
-      flagged |= t.id == "sram.over_m" && t.text.find(FormatInt(peak) + " B " + UiText(Str::sram_over_m, lang)) != std::string::npos &&
-                 t.text.find("> M = 32 " + UiText(Str::elements, lang) + " = " + FormatInt(cap) + " B") != std::string::npos;
-    EXPECT_TRUE(flagged);
-    bool row = false;
-    for (const auto& sec : model.Panels(m.EventOf(c3), lang))
-      for (const auto& r : sec.rows) row |= r.name == UiText(Str::sram_peak, lang) && r.warning;
-    EXPECT_TRUE(row);
+    for (const char* id : {"N23/c1", "N23/c2", "N23/c3"}) {
+      const Scene sc = StepScene(m, id, lang);
+      bool blocks_line = false, peak_line = false;
+      for (const auto& t : sc.texts) {
+        EXPECT_EQ(t.text.find(UiText(Str::sram_over_m, lang)), std::string::npos) << id << " " << lang << ": " << t.text;
+        if (t.id == "sram.over_m") {
+          blocks_line = t.text.find("24 \u2264 M = 32") != std::string::npos;
+          EXPECT_EQ(t.color, pal.text) << id << ": not the write arrows' red";
+        }
+        // (the peak on a line of its own at the floors, after the blocks on the one line without them)
+        if (t.id.rfind("sram.over_m", 0) == 0) peak_line |= t.text.find(UiText(Str::sram_peak, lang) + " 36") != std::string::npos;
+      }
+      EXPECT_TRUE(blocks_line) << id << " " << lang;
+      EXPECT_TRUE(peak_line) << id << " " << lang;
+      for (const auto& sec : model.Panels(m.EventOf(m.lesson.FindStep(id)), lang))
+        for (const auto& r : sec.rows) {
+          EXPECT_FALSE(r.warning && (r.name == UiText(Str::sram_peak, lang) || r.name == UiText(Str::sram_now, lang))) << id << ": " << r.value;
+          EXPECT_EQ(r.value.find(UiText(Str::sram_over_m, lang)), std::string::npos) << id << ": " << r.value;
+        }
+    }
+    // c2's text quotes the box's numbers, filled from the engine.
+    const auto q = model.QuantitiesAt(m.EventOf(c2));
+    EXPECT_EQ(q.at("sram_blocks_elements"), "24");
+    EXPECT_EQ(q.at("sram_peak_elements"), "36");
+    const std::string body = m.lesson.steps[static_cast<size_t>(c2)].body.In(lang);
+    EXPECT_NE(body.find("{sram_blocks_elements}"), std::string::npos) << lang;
+    EXPECT_NE(body.find("{sram_peak_elements}"), std::string::npos) << lang;
   }
-  // A run that stays within M is not flagged.
+  // Blocks above M: flagged on the diagram and in the panel.
+  nlohmann::json doc = {{"schema_version", 2}, {"kind", "attention"}, {"sram_elements", 33}, {"order", "flash2"}};
+  doc["Q"] = doc["K"] = doc["V"] = nlohmann::json::array();
+  for (int r = 0; r < 6; ++r)
+    for (const char* x : {"Q", "K", "V"}) doc[x].push_back({r % 3, 1, (r + 1) % 2, r % 2});
+  const auto over = ParseScenarioModel(doc, "over_m.json");
+  const auto& om = dynamic_cast<const AttentionModel&>(*over);
+  const auto ob = SramBudgetOf(om.scenario(), om.run());
+  ASSERT_TRUE(ob.has_value());
+  EXPECT_EQ(ob->blocks, 48);   // B_c = ⌈33/16⌉ = 3, B_r = min(3, 4) = 3: (3 + 3)(4 + 4)
+  EXPECT_TRUE(ob->BlocksOverM());
+  bool flagged = false;
+  for (const auto& t : over->BuildScene(over->EventCount() - 1, "en", pal).texts)
+    flagged |= t.id == "sram.over_m" && t.text.find("48 > M = 33 " + UiText(Str::sram_over_m, "en")) != std::string::npos && t.color == pal.write_arrow;
+  EXPECT_TRUE(flagged);
+  bool row = false;
+  for (const auto& sec : over->Panels(over->EventCount() - 1, "en"))
+    for (const auto& r : sec.rows) row |= r.name == UiText(Str::sram_peak, "en") && r.warning;
+  EXPECT_TRUE(row);
+  // A run without M has no SRAM lines.
   const auto n49 = LoadScenarioModel(kRoot + "/lessons/scenarios/n49_flash2.json");
-  for (const auto& t : n49->BuildScene(0, "en", ClassroomPalette()).texts) EXPECT_NE(t.id, "sram.over_m");
+  for (const auto& t : n49->BuildScene(0, "en", pal).texts) EXPECT_NE(t.id, "sram.over_m");
 }
 
 // MASK/k2 skips tile (1,2): K_2 and V_2 are never loaded, so the empty SRAM slots are named "K" and
