@@ -87,10 +87,16 @@ void AddCheckCommand(CLI::App& app) {
         // A question whose answer is drawn while it is open loads, but gives itself away: one error
         // line each, in place of "ok".
         for (const auto& [file, a] : c.answers_shown)
-          std::cerr << "error: " << file << ": " << data::JsonPath(data::JsonPath("/steps", static_cast<size_t>(a.step)), "check") << "/number: "
-                    << a.step_id << " asks for " << a.number << ", and its answer " << a.token << " is on screen while the question is open ("
-                    << a.where << ": \"" << a.text << "\"; " << a.lang << (a.projector ? ", projector" : "")
-                    << "): conceal what shows it, or ask at an earlier position (docs/authoring.md)\n";
+          if (a.number.empty())   // a number the step's answer quotes (any question)
+            std::cerr << "error: " << file << ": " << data::JsonPath(data::JsonPath("/steps", static_cast<size_t>(a.step)), "answer") << ": "
+                      << a.step_id << "'s answer quotes " << a.token << ", which is on screen while the question is open ("
+                      << a.where << ": \"" << a.text << "\"; " << a.lang << (a.projector ? ", projector" : "")
+                      << "): conceal what shows it, or ask at an earlier position (docs/authoring.md)\n";
+          else
+            std::cerr << "error: " << file << ": " << data::JsonPath(data::JsonPath("/steps", static_cast<size_t>(a.step)), "check") << "/number: "
+                      << a.step_id << " asks for " << a.number << ", and its answer " << a.token << " is on screen while the question is open ("
+                      << a.where << ": \"" << a.text << "\"; " << a.lang << (a.projector ? ", projector" : "")
+                      << "): conceal what shows it, or ask at an earlier position (docs/authoring.md)\n";
         if (c.answers_shown.empty())
           std::cout << "ok: " << f << ": " << c.summary
                     << (c.numerics.empty() ? "" : "; numerics: see the warnings (overflow, underflow or NaN)") << "\n";

@@ -42,11 +42,27 @@ std::vector<view::PanelSection> PanelsNow(const AppState& s) {
   const auto* cur = s.Current();
   if (!cur) return {};
   auto sections = s.frame.Panels(s);   // a copy: answers and the projector's choice edit it
-  // The step's "conceal": sections that would give the open question's answer away are left out.
-  if (const auto* st = s.CurrentStep(); st && s.PredictPending())
-    std::erase_if(sections, [&](const view::PanelSection& sec) {
+  // The step's "conceal": sections that would give the open question's answer away are left out —
+  // on a projector, where the step's own panel is the one shown, that panel stays in its place
+  // emptied, its title over one "? (predict first)" row, as a concealed diagram box does: in its
+  // place the first other section came up (N23/c1's conceals its "run" panel, and the projector
+  // showed Q_1's m, l, u table, whose rows count B_r, the answer).
+  std::optional<view::PanelSection> emptied;
+  if (const auto* st = s.CurrentStep(); st && s.PredictPending()) {
+    const auto concealed = [&](const view::PanelSection& sec) {
       return std::find(st->conceal.begin(), st->conceal.end(), sec.id) != st->conceal.end();
-    });
+    };
+    if (s.options.projector && !st->panel.empty())
+      for (const auto& sec : sections)
+        if (sec.id == st->panel && concealed(sec)) {
+          emptied = view::PanelSection{};
+          emptied->id = sec.id;
+          emptied->title = sec.title;
+          emptied->rows.push_back({"", T(s, view::Str::hidden_answer)});
+        }
+    std::erase_if(sections, concealed);
+  }
+  if (emptied) return {*emptied};
   if (s.PredictPending())
     for (auto& sec : sections) {
       std::erase_if(sec.rows, [](const view::PanelRow& r) { return r.name_answers; });
@@ -241,9 +257,8 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
   const bool projector = s.options.projector;
   for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
     const auto& step = L.lesson.steps[static_cast<size_t>(i)];
-    if (!step.predict || !step.check || step.check->number.empty()) continue;
-    const std::optional<StepQuestion> q = QuestionOf(L, i);
-    if (!q || !q->number) continue;
+    if (!step.predict) continue;
+    const std::optional<StepQuestion> q = step.check && !step.check->number.empty() ? QuestionOf(L, i) : std::nullopt;
     GoToStep(s, i);
     if (!s.PredictPending()) continue;
     // A scenario's own inputs are on screen from the start (the K/V tile's "w 3, 1 · v 30, 40"): a
@@ -268,8 +283,32 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
       s.options.projector = proj;
       for (const char* l : {"zh", "en"}) {
         s.options.lang = l;
+        // Every question, of whatever kind (a choice, or none checked): a number its answer quotes
+        // and its title, body, question and choices do not (two digits or more, not an input) is the
+        // answer's own, and is not drawn while the question is open. (Only number questions were
+        // looked at: N23/c1's choice question showed its answer's "288 B" in the comparison panel.)
+        std::vector<std::string> own;
+        if (step.answer) {
+          std::string said = Fill(s, step.title.In(l)) + "\n" + Fill(s, step.body.In(l)) + "\n" + Fill(s, step.predict->In(l));
+          if (step.check)
+            for (const auto& c : step.check->choices) said += "\n" + c.In(l);
+          const std::vector<std::string> given = NumbersIn(said);
+          for (const std::string& token : NumbersIn(Fill(s, step.answer->In(l)))) {
+            size_t digits = 0;
+            for (char c : token) digits += (c >= '0' && c <= '9') ? 1 : 0;
+            if (digits >= 2 && !is_input(token) && std::find(given.begin(), given.end(), token) == given.end()) own.push_back(token);
+          }
+        }
         for (const VisibleText& v : VisibleTextsWhere(s)) {
           if (v.where.rfind("step ", 0) == 0) continue;  // the author's own words: theirs to read
+          for (const std::string& token : NumbersIn(v.text))
+            if (std::find(own.begin(), own.end(), token) != own.end()) {
+              out.push_back({i, step.id, "", token, v.where, v.text, l, proj});
+              found = true;
+              break;
+            }
+          if (found) break;
+          if (!q || !q->number) continue;
           const std::vector<std::string> numbers = NumbersIn(v.text);
           if (numbers.size() >= 2 && std::all_of(numbers.begin(), numbers.end(), is_input)) continue;
           for (const std::string& token : numbers) {

@@ -60,7 +60,10 @@ std::vector<VisibleText> VisibleTextsWhere(const AppState& s);
 // (the 3 of "l@3", "K_12").
 std::vector<std::string> NumbersIn(const std::string& text);
 
-// A checked number question whose answer is on screen while it is open (issue 32: a lesson that
+// A question whose answer is on screen while it is open. Every question: a number its answer quotes
+// that its title, body, question and choices do not (two digits or more, not a single-query input)
+// drawn outside the step text (N23/c1's choice question showed its answer's SRAM count in a panel;
+// only number questions were looked at). And a checked number question (issue 32: a lesson that
 // asks at its last position, where the output is drawn, gives its answer away and loads "ok"): for
 // each number question of the open lesson, at its step with the question open, in zh and en, in
 // the window and in projector mode, the first number the engine draws (the diagram, the panels, the
@@ -73,7 +76,7 @@ std::vector<std::string> NumbersIn(const std::string& text);
 struct AnswerShown {
   int step = 0;
   std::string step_id;     // "N50/w1"
-  std::string number;      // the check's quantity ("output")
+  std::string number;      // the check's quantity ("output"); "" for a number the step's answer quotes
   std::string token;       // what is drawn: "160/7"
   std::string where;       // VisibleText::where
   std::string text;        // the whole text it is in

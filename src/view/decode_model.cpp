@@ -309,6 +309,10 @@ std::vector<PanelSection> DecodeModel::Panels(int e, const std::string& lang) co
     const bool differs = q.at(name) != q.at("output");
     PanelRow w{T(label), all_in ? q.at(name) : T(Str::dec_after_combine), all_in && differs};
     w.answer = true;
+    // Two of the wrong combines are named by what they drop ("each split's max shift never undone",
+    // "weighted by e^m_s alone, l_s left out"): the names say that m_s and l_s must travel with O_s,
+    // DEC/d2's answer, so they are held back, name and all, while a question is open.
+    w.name_answers = label != Str::dec_wrong_mean;
     cmp.rows.push_back(key(w));
   }
 

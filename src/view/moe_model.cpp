@@ -387,7 +387,8 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   p.rows.push_back({UiText(Str::moe_active, lang) + " (k = " + q.at("top_k") + ")",
                     q.at("shared_params") + " + " + q.at("top_k") + " \u00d7 " + q.at("expert_params") + " = " + q.at("active_params")});
   p.rows.push_back({UiText(Str::moe_active_share, lang), q.at("active_params") + " / " + q.at("total_params") + " = " + q.at("active_fraction")});
-  p.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // answers MOE/e1
+  // Answers MOE/e1, name and all: "stored, unused by this token" says the experts not picked stay stored.
+  p.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true, true});
   out.push_back(p);
 
   PanelSection t;
@@ -400,7 +401,7 @@ std::vector<PanelSection> MoeModel::Panels(int e, const std::string& lang) const
   PanelRow over{UiText(Str::moe_over, lang), q.at("token_dropped")};
   over.notice = q.at("token_dropped") != "\u2014";   // dropped at capacity: a cost the plan names, not a mistake
   t.rows.push_back(over);
-  t.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true});   // MOE/e2 quotes it
+  t.rows.push_back({UiText(Str::moe_idle_params, lang), q.at("idle_params"), false, -1, true, true});   // MOE/e2 quotes it
   out.push_back(t);
 
   PanelSection r;

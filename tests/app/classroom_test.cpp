@@ -383,6 +383,62 @@ TEST(Classroom, ConcealedUntilTheReveal) {
   }
 }
 
+// Every question of every shipped lesson, not only RC-T3/b0's and not only the number questions:
+// nothing outside the step text quotes a number its answer gives (AnswersShownBeforeReveal, in zh
+// and en, laptop and projector), and a projector shows the step's own panel, emptied where the step
+// conceals it, never another section in its place. A fresh teacher's walk-through saw three leak:
+// N23/c1 (a choice question: its answer's SRAM count in the comparison panel; on the projector its
+// concealed "run" panel replaced by Q_1's m, l, u table, whose two rows are B_r), DEC/d2 (the wrong
+// combines' names, "l_s left out", say what must travel with O_s) and MOE/e1 ("stored, unused by
+// this token" says the experts not picked stay stored).
+TEST(Classroom, EveryQuestionConcealsItsAnswer) {
+  for (const auto& file : lessons_test::ShippedLessons()) {
+    AppState s = Open(file.string());
+    for (const AnswerShown& a : AnswersShownBeforeReveal(s))
+      ADD_FAILURE() << a.step_id << " (" << a.lang << (a.projector ? ", projector" : "") << "): " << a.token << " in " << a.where << ": " << a.text;
+    const auto& L = *s.model.lesson;
+    for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
+      const auto& st = L.lesson.steps[static_cast<size_t>(i)];
+      if (!st.predict || st.panel.empty()) continue;
+      s.options.projector = true;
+      for (const char* lang : {"zh", "en"}) {
+        s.options.lang = lang;
+        GoToStep(s, i);
+        ASSERT_TRUE(s.PredictPending()) << st.id;
+        const auto shown = PanelsNow(s);
+        ASSERT_EQ(shown.size(), 1u) << st.id;
+        EXPECT_EQ(shown[0].id, st.panel) << st.id << " " << lang << ": the projector shows the step's own panel";
+        if (ConcealedNow(s, st.panel)) {
+          ASSERT_EQ(shown[0].rows.size(), 1u) << st.id;
+          EXPECT_EQ(shown[0].rows[0].value, view::UiText(view::Str::hidden_answer, lang)) << st.id;
+        }
+      }
+      s.options.projector = false;
+    }
+  }
+  // The row names that answer, left out until the reveal, then back.
+  const std::pair<const char*, std::pair<const char*, std::vector<view::Str>>> named[] = {
+      {"decode.json", {"DEC/d2", {view::Str::dec_wrong_no_rescale, view::Str::dec_wrong_max_only}}},
+      {"moe.json", {"MOE/e1", {view::Str::moe_idle_params}}}};
+  for (const auto& [file, what] : named)
+    for (const bool projector : {false, true})
+      for (const char* lang : {"zh", "en"}) {
+        AppState s = OpenAt(file, what.first, lang);
+        s.options.projector = projector;
+        ASSERT_TRUE(s.PredictPending());
+        const auto names = [&] {
+          std::set<std::string> out;
+          for (const auto& sec : PanelsNow(s))
+            for (const auto& r : sec.rows) out.insert(r.name);
+          return out;
+        };
+        for (const view::Str k : what.second) EXPECT_EQ(names().count(view::UiText(k, lang)), 0u) << what.first << " " << lang;
+        Reveal(s);
+        if (!projector)
+          for (const view::Str k : what.second) EXPECT_EQ(names().count(view::UiText(k, lang)), 1u) << what.first << " " << lang << " after the reveal";
+      }
+}
+
 // RC-T3/b1 asks what happens to l and u at the next merge; the merge strip under the diagram (its
 // formulas with the values) answers it, so while the question is open one muted line stands in its
 // place, where its first line was, and after the reveal the strip is back and the line gone.
