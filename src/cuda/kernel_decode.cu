@@ -14,6 +14,7 @@
 #include "cuda/cuda_util.h"
 #include "cuda/decode_cuda.h"
 #include "cuda/device_common.cuh"
+#include "cuda/lse_combine.cuh"
 #include "cuda/mma_common.cuh"
 
 #include <cuda_bf16.h>
@@ -323,7 +324,8 @@ __global__ void __launch_bounds__(kThreadsD, 2) DecodeSplitKernel(DecodeArgs a) 
   }
 }
 
-// One warp per query row: lse = ln Σ_s e^{lse_s}, O = Σ_s e^{lse_s − lse} O_s (bf16 out).
+// One warp per query row: lse = ln Σ_s e^{lse_s}, O = Σ_s e^{lse_s − lse} O_s (bf16 out); the weights and
+// the normalisation are lse_combine.cuh's, which the ring's merge (ring_cuda.cu) shares.
 template <int D>
 __global__ void __launch_bounds__(kThreadsD) DecodeCombineKernel(const float* o_part, const float* lse_part, std::uint16_t* o,
                                                                  int n_rows, int splits, unsigned long long* counters,
@@ -342,14 +344,14 @@ __global__ void __launch_bounds__(kThreadsD) DecodeCombineKernel(const float* o_
     for (int x = 16; x > 0; x >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, x));
     float sum = 0.f;
     for (int s = lane; s < splits; s += 32) {
-      const float e = mx == -INFINITY ? 0.f : expf(ls[s] - mx);
+      const float e = dev::CombineWeight(ls[s], mx);
       wts[warp][s] = e;
       sum += e;
     }
 #pragma unroll
     for (int x = 16; x > 0; x >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, x);
     __syncwarp();
-    const float inv = sum > 0.f ? 1.f / sum : 0.f;
+    const float inv = dev::CombineInverse(sum);
     float acc[kPer] = {};
     const float* op = o_part + row * splits * D + lane * kPer;
 #pragma unroll 4
