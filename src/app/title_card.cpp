@@ -87,40 +87,79 @@ void DrawTitleCard(const AppState& s, const Fonts& fonts, float width, float hei
   ImGui::EndChild();
 }
 
+// The course's end card: the course's title, "the end", the lessons and minutes, and what the lecture
+// went through, one entry a lesson — every lesson, in two columns where one does not fit the height
+// (one column with a fixed top cut the list at 12 of 13 lessons at 1080p and 720p); the whole block
+// measured first and placed in the middle of the height, as the title card is.
 void DrawEndCard(const AppState& s, const Fonts& fonts, float width, float height) {
   const auto& course = *s.model.course;
   const std::string& lang = s.options.lang;
   const float column = std::min(width * 0.88f, fonts.text_px * 48);
   int minutes = 0;
   for (const auto& e : course.course.lessons) minutes += e.minutes;
+  const int n = course.LessonCount();
+  const auto entry = [&](int i) { return std::to_string(i + 1) + ". " + course.outlines[static_cast<size_t>(i)].title.In(lang); };
   ImGui::BeginChild("end_card", ImVec2(width, height), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::SetCursorPosY(std::max(0.0f, height * 0.12f));
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-  ImGui::PushFont(fonts.text);
-  Centred(course.course.title.In(lang), column);
-  ImGui::PopFont();
-  ImGui::PopStyleColor();
-  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
-  ImGui::PushFont(fonts.large);
-  ImGui::SetWindowFontScale(1.5f);
-  Centred(view::UiText(view::Str::card_course_end, lang), column);
-  ImGui::SetWindowFontScale(1.0f);
-  ImGui::PopFont();
-  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.5f));
-  ImGui::PushFont(fonts.text);
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(30, 101, 216, 255));
-  Centred(view::UiFormat(view::Str::card_course_total, lang, {std::to_string(course.LessonCount()), std::to_string(minutes)}), column);
-  ImGui::PopStyleColor();
-  // What the lecture went through, one line a lesson (as many as the card has room for).
-  for (int i = 0; i < course.LessonCount(); ++i) {
-    if (ImGui::GetCursorPosY() + 3 * ImGui::GetTextLineHeightWithSpacing() > height) break;
-    Centred(std::to_string(i + 1) + ". " + course.outlines[static_cast<size_t>(i)].title.In(lang), column);
-  }
-  ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
-  ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
-  Centred(view::UiText(view::Str::card_end_back, lang), column);
-  ImGui::PopStyleColor();
-  ImGui::PopFont();
+  const float left = std::max(0.0f, (ImGui::GetWindowWidth() - column) * 0.5f);
+  // `record`: the drawing pass (the measuring one puts nothing in the TextLog).
+  const auto centred = [&](const std::string& text, float x0, float w, bool record) {
+    for (const auto& line : WrapLines(text, w)) {
+      ImGui::SetCursorPosX(x0 + std::max(0.0f, (w - ImGui::CalcTextSize(line.c_str()).x) * 0.5f));
+      if (record) Said(line);
+      else ImGui::TextUnformatted(line.c_str());
+    }
+  };
+  // The list: `cols` columns side by side (left to right, top to bottom in each), from y = the cursor.
+  const auto list = [&](int cols, bool record) {
+    const float gap = fonts.text_px;
+    const float w = cols == 1 ? column : (column - gap) / static_cast<float>(cols);
+    const int per = (n + cols - 1) / cols;
+    const float y0 = ImGui::GetCursorPosY();
+    float y_end = y0;
+    for (int c = 0; c < cols; ++c) {
+      ImGui::SetCursorPosY(y0);
+      for (int i = c * per; i < std::min(n, (c + 1) * per); ++i) centred(entry(i), left + static_cast<float>(c) * (w + gap), w, record);
+      y_end = std::max(y_end, ImGui::GetCursorPosY());
+    }
+    ImGui::SetCursorPosY(y_end);
+  };
+  const auto block = [&](int cols, bool record) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+    ImGui::PushFont(fonts.text);
+    centred(course.course.title.In(lang), left, column, record);
+    ImGui::PopFont();
+    ImGui::PopStyleColor();
+    ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
+    ImGui::PushFont(fonts.large);
+    ImGui::SetWindowFontScale(1.5f);
+    centred(view::UiText(view::Str::card_course_end, lang), left, column, record);
+    ImGui::SetWindowFontScale(1.0f);
+    ImGui::PopFont();
+    ImGui::Dummy(ImVec2(0, fonts.text_px * 0.5f));
+    ImGui::PushFont(fonts.text);
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(30, 101, 216, 255));
+    centred(view::UiFormat(view::Str::card_course_total, lang, {std::to_string(n), std::to_string(minutes)}), left, column, record);
+    ImGui::PopStyleColor();
+    list(cols, record);
+    ImGui::Dummy(ImVec2(0, fonts.text_px * 0.6f));
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(84, 96, 104, 255));
+    centred(view::UiText(view::Str::card_end_back, lang), left, column, record);
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  };
+  const float top = ImGui::GetCursorPosY();
+  const auto measure = [&](int cols) {
+    ImGui::PushClipRect(ImVec2(0, 0), ImVec2(0, 0), false);  // the measuring pass draws nothing
+    block(cols, false);
+    ImGui::PopClipRect();
+    const float h = ImGui::GetCursorPosY() - top;
+    ImGui::SetCursorPosY(top);
+    return h;
+  };
+  int cols = 1;
+  while (cols < 3 && measure(cols) > height) ++cols;
+  ImGui::SetCursorPosY(top + std::max(0.0f, (height - measure(cols)) * 0.45f));
+  block(cols, true);
   ImGui::EndChild();
 }
 

@@ -365,6 +365,39 @@ TEST_F(Legibility, EveryChoiceIsSeenBeforeTheReveal) {
 
 // The start screen's cards carry a picture of each lesson's first step (its scenario as the trace
 // starts, so no answer shows): every course lesson's card gets one.
+// The course's end card (after the last step) lists every lesson of the course, each line on screen:
+// at 1080p and 720p it showed 12 of the 13 (one column under a fixed top margin).
+TEST_F(Legibility, TheEndCardListsEveryLesson) {
+  struct Size {
+    float w, h;
+    bool projector;
+  };
+  for (const Size z : {Size{1920, 1080, true}, Size{1280, 720, false}, Size{3840, 2160, true}})
+    for (const char* lang : {"zh", "en"}) {
+      AppState s;
+      ASSERT_TRUE(OpenFile(s, lessons_test::kCourseFile)) << s.ui.error;
+      s.options.lang = lang;
+      s.options.projector = z.projector;
+      UpdateFontSizes(s, z.h);
+      const int n = s.model.course->LessonCount();
+      ASSERT_TRUE(OpenCourseLesson(s, n - 1, /*at_end=*/true));
+      for (int presses = 0; !s.OnEndCard() && presses < 40; ++presses) StepLesson(s, +1);
+      ASSERT_TRUE(s.OnEndCard());
+      const Fonts fonts = LoadFonts(s.ui.text_px, ShownTexts(s), s.ui.text_px, s.ui.chrome_px);
+      const Painted p = Frame(s, fonts, z.w, z.h);
+      for (int i = 0; i < n; ++i) {
+        const std::string head = std::to_string(i + 1) + ". ";
+        bool shown = false;
+        for (const auto& t : p.texts) shown |= t.text.rfind(head, 0) == 0 && t.y0 >= 0 && t.y1 <= z.h + 0.5f;
+        EXPECT_TRUE(shown) << z.w << "x" << z.h << " " << lang << ": lesson " << i + 1 << " of " << n;
+      }
+      const std::string back = view::UiText(view::Str::card_end_back, lang);
+      bool foot = false;
+      for (const auto& t : p.texts) foot |= back.rfind(t.text, 0) == 0 && t.y1 <= z.h + 0.5f;
+      EXPECT_TRUE(foot) << z.w << "x" << z.h << " " << lang << ": the line saying what PageUp does";
+    }
+}
+
 TEST_F(Legibility, TheStartScreenShowsEachLessonsFirstStep) {
   AppState s;
   ASSERT_TRUE(OpenFile(s, lessons_test::kCourseFile)) << s.ui.error;
