@@ -17,6 +17,7 @@ void DrawToast(AppState& s, double now) {
     s.ui.toast.clear();
     return;
   }
+  if (s.ui.blank) return;   // the blank screen (B) stays black: nothing over it for the class to read
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   // At the top, under the top bar: at the foot it covered the text pane's "PageUp (2/2)" mark and,
   // before that, the heatmap's legend (helpers); the top of the diagram holds only panel titles.

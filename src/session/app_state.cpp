@@ -155,6 +155,10 @@ void CancelPresenterConfirm(AppState& s) {
 }
 
 void TogglePresenter(AppState& s, int monitors) {
+  // Blanked on one screen (a mirrored projector): the class sees whatever this screen shows, so F5
+  // neither opens the notes nor says why not over the black picture (a walk-through saw the warning
+  // appear there); B first, then F5. (Closing them stays one key.)
+  if (!s.ui.presenter && monitors <= 1 && s.ui.blank) return;
   if (!s.ui.presenter && monitors <= 1 && !s.ui.presenter_confirm) {
     s.ui.presenter_confirm = true;
     SetLessonStatus(s, view::Str::presenter_one_screen);

@@ -769,6 +769,39 @@ TEST(Keys, AnyOtherKeyWithdrawsF5sOneScreenWarning) {
   EXPECT_TRUE(s.ui.presenter_confirm);
 }
 
+// Blanked (B) on one screen, F5 shows nothing over the black picture the class sees: no warning
+// toast (a walk-through saw it there), and neither that press nor a second opens the notes.
+TEST(Keys, F5OnABlankedSingleScreenShowsNothing) {
+  ImGuiIO& io = HeadlessImGui(1280, 720);
+  AppState s;
+  ASSERT_TRUE(OpenFile(s, (kRoot / "lessons" / "rc-t3.json").string())) << s.ui.error;
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60;
+    ImGui::NewFrame();
+    HandleKeys(s);
+    ImGui::EndFrame();
+  };
+  s.ui.keys.push_back({GLFW_KEY_B, 0, 'b'});
+  frame();
+  ASSERT_TRUE(s.ui.blank);
+  for (int press = 0; press < 2; ++press) {
+    s.ui.keys.push_back({GLFW_KEY_F5, 0});
+    frame();
+    EXPECT_TRUE(s.ui.toast.empty()) << s.ui.toast;
+    EXPECT_FALSE(s.ui.presenter_confirm);
+    EXPECT_FALSE(s.ui.presenter) << "press " << press + 1;
+  }
+  EXPECT_TRUE(s.ui.blank);
+  // Unblanked, F5 warns as before.
+  s.ui.keys.push_back({GLFW_KEY_B, 0, 'b'});
+  frame();
+  s.ui.keys.push_back({GLFW_KEY_F5, 0});
+  frame();
+  EXPECT_TRUE(s.ui.presenter_confirm);
+  EXPECT_EQ(s.ui.toast, view::UiText(view::Str::presenter_one_screen, s.options.lang));
+  ImGui::DestroyContext();
+}
+
 TEST(Keys, TheStartScreenAndTheBlankScreenTakeOnlyTheirKeys) {
   ImGuiIO& io = HeadlessImGui(1280, 720);
   AppState s;
