@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -250,6 +251,7 @@ int RunNccl(const Args& a, RingRecording& rec) {
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error("fork");
     if (pid == 0) {
+      prctl(PR_SET_PDEATHSIG, SIGKILL);  // no rank outlives a launcher that was stopped
       close(up[0]); close(down[1]); close(result[0]);
       for (int fd : down_w) close(fd);
       for (int fd : result_r) close(fd);
@@ -262,7 +264,13 @@ int RunNccl(const Args& a, RingRecording& rec) {
   }
   close(up[1]);
   NcclId id{};
-  const bool have_id = ReadAll(up[0], id.data(), id.size());  // from rank 0
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(a.timeout_s);
+  auto ms_left = [&] {
+    return static_cast<int>(std::max<long long>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count()));
+  };
+  pollfd idfd{up[0], POLLIN, 0};
+  const bool have_id = poll(&idfd, 1, ms_left()) > 0 && ReadAll(up[0], id.data(), id.size());  // from rank 0
   close(up[0]);
   for (size_t r = 1; r < down_w.size(); ++r)
     if (have_id) WriteAll(down_w[r], id.data(), id.size());
@@ -270,13 +278,12 @@ int RunNccl(const Args& a, RingRecording& rec) {
   // Collect one JSON line per rank, within the time limit; then stop the rest.
   std::vector<std::string> lines(static_cast<size_t>(a.ranks));
   std::vector<bool> open(static_cast<size_t>(a.ranks), true);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(a.timeout_s);
   for (int left = a.ranks; left > 0;) {
     std::vector<pollfd> fds;
     for (int r = 0; r < a.ranks; ++r)
       if (open[static_cast<size_t>(r)]) fds.push_back({result_r[static_cast<size_t>(r)], POLLIN, 0});
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (ms <= 0 || poll(fds.data(), fds.size(), static_cast<int>(ms)) <= 0) break;
+    const int ms = ms_left();
+    if (ms <= 0 || poll(fds.data(), fds.size(), ms) <= 0) break;
     for (const pollfd& f : fds) {
       if (!(f.revents & (POLLIN | POLLHUP))) continue;
       const int r = static_cast<int>(std::find(result_r.begin(), result_r.end(), f.fd) - result_r.begin());
@@ -288,7 +295,7 @@ int RunNccl(const Args& a, RingRecording& rec) {
     }
   }
   for (size_t r = 0; r < pids.size(); ++r)
-    if (open[r]) { std::fprintf(stderr, "blockwise-ring: rank %zu gave no result in %d s; stopping it\n", r, a.timeout_s); kill(pids[r], SIGTERM); }
+    if (open[r]) { std::fprintf(stderr, "blockwise-ring: rank %zu gave no result in %d s; stopping it\n", r, a.timeout_s); kill(pids[r], SIGKILL); }
   for (pid_t pid : pids) waitpid(pid, nullptr, 0);
   for (int fd : result_r) close(fd);
   rec.transport = "nccl";
@@ -331,8 +338,7 @@ int Probe() {
   std::string version;
   const bool nccl = NcclAvailable(&version);
   std::printf("NCCL: %s\n", nccl ? version.c_str() : ("unavailable: " + version).c_str());
-  std::string why;
-  if (!GpuAvailable(&why)) {
+  if (std::string why; !GpuAvailable(&why)) {
     std::printf("GPUs: none (%s)\n", why.c_str());
   } else {
     int n = 0;
@@ -344,12 +350,8 @@ int Probe() {
     }
   }
   if (nccl) {
-    try {
-      const NcclId id = NcclUniqueId();
-      std::printf("ncclGetUniqueId: ok (%zu bytes)\n", id.size());
-    } catch (const std::exception& e) {
-      std::printf("ncclGetUniqueId: %s\n", e.what());
-    }
+    try { std::printf("ncclGetUniqueId: ok (%zu bytes)\n", NcclUniqueId().size()); }
+    catch (const std::exception& e) { std::printf("ncclGetUniqueId: %s\n", e.what()); }
   }
   for (const char* v : {"NCCL_NVLS_ENABLE", "TORCH_SYMM_MEM_DISABLE_MULTICAST", "NVSHMEM_DISABLE_NVLS"})
     std::printf("%s=%s\n", v, std::getenv(v) ? std::getenv(v) : "(unset)");

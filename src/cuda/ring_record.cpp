@@ -82,7 +82,7 @@ RingRecording RecordingFromSchedule(const RingSchedule& s, unsigned seed) {
 }
 
 std::string RingRecordingToJson(const RingRecording& r) {
-  json head = {
+  nlohmann::ordered_json head = {  // keys in this order (json would sort them)
       {"schema_version", 1},
       {"kind", "ring_run"},
       {"device", {{"name", r.device_name}, {"gpus", r.gpus}}},
@@ -238,6 +238,8 @@ std::string RingStepTable(const RingRecording& r) {
                 "merge", "transfer", "hidden", "wait", "MB sent");
   o << line;
   std::vector<double> prev_merge_end(static_cast<size_t>(r.ranks), 0.0);
+  struct Sum { double compute = 0, merge = 0, transfer = 0, hidden = 0, wait = 0; };
+  std::vector<Sum> sum(static_cast<size_t>(r.ranks));
   for (const RingStepRecord& s : r.steps) {
     const double compute = s.compute_end_ms - s.compute_start_ms, merge = s.merge_end_ms - s.compute_end_ms;
     const bool sent = s.transfer_start_ms >= 0;
@@ -247,10 +249,21 @@ std::string RingStepTable(const RingRecording& r) {
         sent ? std::max(0.0, std::min(s.transfer_end_ms, s.merge_end_ms) - std::max(s.transfer_start_ms, s.compute_start_ms)) : 0;
     const double wait = s.compute_start_ms - prev_merge_end[static_cast<size_t>(s.rank)];
     prev_merge_end[static_cast<size_t>(s.rank)] = s.merge_end_ms;
+    Sum& t = sum[static_cast<size_t>(s.rank)];
+    t.compute += compute; t.merge += merge; t.transfer += transfer; t.hidden += overlap; t.wait += wait;
     char hidden[32] = "-";
     if (sent && transfer > 0) std::snprintf(hidden, sizeof hidden, "%.0f%%", 100.0 * overlap / transfer);
     std::snprintf(line, sizeof line, "%-4d %-4d %-5d %-9.4f %-9.4f %-9.4f %-9s %-9.4f %-9.3f\n", s.step, s.rank, s.shard, compute,
                   merge, transfer, hidden, wait, static_cast<double>(s.bytes_sent) / 1e6);
+    o << line;
+  }
+  // per rank over the steps: the compute stream's waits are the communication the overlap did not hide
+  for (size_t k = 0; k < sum.size(); ++k) {
+    std::snprintf(line, sizeof line,
+                  "rank %zu: compute %.4f ms, merge %.4f ms, transfer %.4f ms (%.0f%% under compute), compute stream "
+                  "waited %.4f ms\n",
+                  k, sum[k].compute, sum[k].merge, sum[k].transfer, sum[k].transfer > 0 ? 100.0 * sum[k].hidden / sum[k].transfer : 0.0,
+                  sum[k].wait);
     o << line;
   }
   return o.str();

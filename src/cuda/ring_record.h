@@ -89,7 +89,8 @@ std::string RingRecordingToJson(const RingRecording& r);
 RingRecording RingRecordingFromJson(const std::string& text, const std::string& source);
 
 // Per step and rank: compute (kernels), merge, transfer time, the transfer's share hidden under this
-// step's compute and merge, and the compute stream's wait before the step (ms). Plain text, one row each.
+// step's compute and merge, and the compute stream's wait before the step (ms). Plain text, one row each,
+// then one line per rank with the sums (the waits are the communication the overlap did not hide).
 std::string RingStepTable(const RingRecording& r);
 
 }  // namespace bw::cuda
