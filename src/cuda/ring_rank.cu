@@ -184,7 +184,8 @@ class RingRank {
     for (const RowRun& r : runs)
       for (int h = 0; h < H_; ++h)
         for (int i = 0; i < r.rows; ++i) {
-          const float* src = &x[((size_t)h * s_.n + r.first + i) * D_];
+          const int row = s_.shard_rows[rank_][r.offset + i];  // global row (a run's rows need not be consecutive)
+          const float* src = &x[((size_t)h * s_.n + row) * D_];
           std::uint16_t* out = dst + ((size_t)H_ * r.offset + (size_t)h * r.rows + i) * D_;
           for (int c = 0; c < D_; ++c) out[c] = Bf16Bits(src[c]);
         }

@@ -68,7 +68,11 @@ RingSchedule ScheduleRing(int n, int ranks, engine::RingOrder order, bool causal
   s.ranks = ranks; s.n = n; s.d = d; s.heads = heads; s.order = order; s.causal = causal;
   s.shard_rows = engine::RingShards(n, ranks, order);
   for (const auto& rows : s.shard_rows) {
-    s.runs.push_back(RunsOf(rows));
+    if (causal) {
+      s.runs.push_back(RunsOf(rows));
+    } else {
+      s.runs.push_back({RowRun{rows.front(), static_cast<int>(rows.size()), 0}});
+    }
     s.max_shard_rows = std::max(s.max_shard_rows, static_cast<int>(rows.size()));
     for (const RowRun& r : s.runs.back()) s.max_run_rows = std::max(s.max_run_rows, r.rows);
   }

@@ -7,11 +7,12 @@
 // Rows: a rank's Q shard and K/V shard are the engine's RingShards(n, ranks, order) — contiguous: chunk r
 // of R; zig-zag: chunks r and 2R − 1 − r of 2R (Brandon et al. 2023, "Striped Attention", the zig-zag
 // variant) — split into runs (maximal ranges of consecutive rows: rank R − 1's two zig-zag chunks are
-// adjacent and form one run). Causal (top-left, N_q = N_k): a (Q run, K run) pair is
+// adjacent and form one run). Without a mask a shard is one run of all its rows, consecutive or not (no
+// mask looks at their positions), so each step is one launch. Causal (top-left, N_q = N_k): a pair is
 //   kFull  when every key of the K run precedes the Q run's first row (no mask),
 //   kDiag  when the K run is the Q run itself (causal top-left on the run's local indices),
 //   kSkip  when every key follows the Q run's last row (nothing computed, nothing loaded);
-// runs of different shards are disjoint ranges, so no other case exists. Without a mask every pair is kFull.
+// runs of different shards are disjoint ranges, so no other case exists. Without a mask the pair is kFull.
 // At step t rank r holds the shard that started on rank (r − t) mod R (Ring Attention, Liu, Zaharia,
 // Abbeel 2023, Algorithm 1), sends it to rank r + 1 and receives rank r − 1's (not after the last step).
 //
@@ -39,7 +40,7 @@ const char* ToString(RingPairClass c);  // "skip", "full", "diag"
 
 struct RowRun {
   int first = 0;  // global row of the run's first row
-  int rows = 0;   // consecutive rows
+  int rows = 0;   // consecutive rows (causal); without a mask, every row of the shard
   int offset = 0; // rows of the shard's earlier runs (the run's first row in the shard's local order)
 };
 

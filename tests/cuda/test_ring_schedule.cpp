@@ -93,7 +93,12 @@ TEST(RingSchedule, LaunchesCoverTheMaskExactlyOnce) {
             for (int j = 0; j < k.rows; ++j) {
               // the kernel's mask on the launch's local indices: none, or causal top-left (j ≤ i)
               if (l.cls == RingPairClass::kDiag && j > i) continue;
-              ++seen[static_cast<size_t>(q.first + i) * sh.n + k.first + j];
+              const int qr = s.shard_rows[rs.rank][q.offset + i], kr = s.shard_rows[rs.shard][k.offset + j];
+              if (sh.causal) {  // causal runs are consecutive rows from `first`
+                ASSERT_EQ(qr, q.first + i);
+                ASSERT_EQ(kr, k.first + j);
+              }
+              ++seen[static_cast<size_t>(qr) * sh.n + kr];
               ++kept;
             }
           EXPECT_EQ(kept, l.pairs);
@@ -128,6 +133,13 @@ TEST(RingSchedule, ZigZagFourRanksByHand) {
   // contiguous causal: rank r idles at the steps that bring it a later shard
   const RingSchedule c = ScheduleRing(16, 4, RingOrder::kContiguous, true, 128, 1);
   EXPECT_EQ(c.idle_rank_steps, 0 + 1 + 2 + 3);
+  // without a mask a zig-zag shard is one run: one launch per step, every pair
+  const RingSchedule z = ScheduleRing(16, 4, RingOrder::kZigZag, false, 128, 1);
+  for (const auto& step : z.steps)
+    for (const RingRankStep& rs : step) {
+      ASSERT_EQ(rs.launches.size(), 1u);
+      EXPECT_EQ(rs.pairs, 16);
+    }
 }
 
 TEST(RingSchedule, RefusesWhatTheGpuRingCannotRun) {
