@@ -43,11 +43,20 @@ void DrawTimeline(AppState& s) {
   // Not a Tab stop: Tab turned the slider into a text field that took the typed answer and the
   // clicker's PageUp/PageDown until Esc (issue 29's walk-through); Tab now reaches the answer field.
   ImGui::PushAllowKeyboardFocus(false);
-  if (ImGui::SliderInt("##timeline", &e, 0, n - 1, label.c_str())) SetEvent(s, e);
+  if (ImGui::SliderInt("##timeline", &e, 0, n - 1, "")) SetEvent(s, e);
   ImGui::PopAllowKeyboardFocus();
   // Block boundaries as grey ticks, lesson steps as blue triangles, under the slider.
   const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
   auto* dl = ImGui::GetWindowDrawList();
+  // The label beside the grab, never on it (PlaceTimelineLabel); the grab drawn where it now is.
+  {
+    const auto [g0, g1] = SliderIntGrab(min.x, max.x, s.ui.event, n, ImGui::GetStyle().GrabMinSize);
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    const TimelineLabelPlace at = PlaceTimelineLabel(min.x, max.x, g0, g1, ImGui::CalcTextSize(label.c_str()).x, pad);
+    const std::string shown = ElideToWidth(label, at.room);
+    const float y = min.y + (max.y - min.y - ImGui::GetFontSize()) * 0.5f;
+    dl->AddText(ImVec2(at.x, y), ImGui::GetColorU32(ImGuiCol_Text), shown.c_str());
+  }
   const float grab = ImGui::GetStyle().GrabMinSize;
   const auto x_of = [&](int ev) {
     return min.x + grab / 2 + (max.x - min.x - grab) * (n > 1 ? static_cast<float>(ev) / static_cast<float>(n - 1) : 0.f);

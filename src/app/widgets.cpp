@@ -64,6 +64,22 @@ void SaidLabels(const std::vector<PaintedLabel>& labels) {
   for (const auto& l : labels) g_log.out->push_back({region, l.text, l.x0, l.y0, l.x1, l.y1, l.px, l.em, TextRole::kText});
 }
 
+TimelineLabelPlace PlaceTimelineLabel(float x0, float x1, float g0, float g1, float w, float pad) {
+  const float centred = (x0 + x1 - w) * 0.5f;
+  if (centred + w + pad <= g0 || centred - pad >= g1) return {centred, x1 - x0};
+  const float left = g0 - x0 - 2 * pad, right = x1 - g1 - 2 * pad;
+  if (left >= right) return {left >= w ? x0 + pad + (left - w) * 0.5f : x0 + pad, std::max(0.0f, left)};
+  return {right >= w ? g1 + pad + (right - w) * 0.5f : g1 + pad, std::max(0.0f, right)};
+}
+
+std::pair<float, float> SliderIntGrab(float x0, float x1, int v, int n, float grab_min) {
+  const float pad = 2.0f, size = (x1 - x0) - 2 * pad;
+  const float grab = std::min(size, std::max(n > 0 ? size / static_cast<float>(n) : size, grab_min));
+  const float t = n > 1 ? static_cast<float>(v) / static_cast<float>(n - 1) : 0.0f;
+  const float centre = x0 + pad + grab * 0.5f + (size - grab) * t;
+  return {centre - grab * 0.5f, centre + grab * 0.5f};
+}
+
 void Said(const std::string& line, TextRole role) {
   ImGui::TextUnformatted(line.c_str());
   SaidItem(line, role);

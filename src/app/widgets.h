@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "session/app_state.h"
@@ -37,6 +38,19 @@ class TextLog {
   TextLog(const TextLog&) = delete;
   TextLog& operator=(const TextLog&) = delete;
 };
+// The timeline's label (event number and title) clear of the slider's grab: ImGui centres a slider's
+// text in its frame, and a short trace's grab (the frame's width over the event count: 150 px for
+// DEC's 9 events) covered it. The frame spans [x0, x1], the grab [g0, g1], the text is `w` wide:
+// centred in the frame when that misses the grab, else centred in the wider part beside the grab
+// (at its edge when that part is narrower than the text; the caller elides the text to that part).
+struct TimelineLabelPlace {
+  float x = 0;        // the text's left edge
+  float room = 0;     // the width it may take
+};
+TimelineLabelPlace PlaceTimelineLabel(float x0, float x1, float g0, float g1, float w, float pad);
+// ImGui's grab of an integer slider over [0, n − 1] at value v in a frame [x0, x1] (imgui_widgets.cpp,
+// SliderBehaviorT: 2 px padding, the grab max(usable / n, GrabMinSize) wide).
+std::pair<float, float> SliderIntGrab(float x0, float x1, int v, int n, float grab_min);
 // Draws one line as ImGui::TextUnformatted and records it.
 void Said(const std::string& line, TextRole role = TextRole::kText);
 // The lesson's answer field has the keyboard (s.ui.answer_field is the active ImGui item).

@@ -27,6 +27,7 @@
 #include "app/save_as.h"
 #include "app/settings.h"
 #include "app/shortcuts.h"
+#include "app/widgets.h"
 #include "app/window_geometry.h"
 #include "data/load_error.h"
 #include "view/scenario_model.h"
@@ -799,6 +800,37 @@ TEST(Keys, F5OnABlankedSingleScreenShowsNothing) {
   frame();
   EXPECT_TRUE(s.ui.presenter_confirm);
   EXPECT_EQ(s.ui.toast, view::UiText(view::Str::presenter_one_screen, s.options.lang));
+  ImGui::DestroyContext();
+}
+
+// The timeline's label never sits on the slider's grab (DEC's 9 events: a grab 1/9 of the bar wide
+// at the middle covered "5 / 9  every split merges its tile 2"); SliderIntGrab is ImGui's own grab.
+TEST(Timeline, TheLabelStaysClearOfTheGrab) {
+  HeadlessImGui(1920, 1080);
+  ImGui::NewFrame();
+  ImGui::Begin("t");
+  const float x0 = 60, x1 = 1900;
+  for (const int n : {2, 9, 48, 400})
+    for (int v = 0; v < n; v += std::max(1, n / 17)) {
+      int value = v, lo = 0, hi = n - 1;
+      ImRect grab;
+      ImGui::SliderBehavior(ImRect(x0, 1000, x1, 1030), ImGui::GetID("s"), ImGuiDataType_S32, &value, &lo, &hi, "%d", 0, &grab);
+      const auto [g0, g1] = SliderIntGrab(x0, x1, v, n, ImGui::GetStyle().GrabMinSize);
+      EXPECT_NEAR(g0, grab.Min.x, 1.0f) << n << " " << v;
+      EXPECT_NEAR(g1, grab.Max.x, 1.0f) << n << " " << v;
+      for (const float w : {300.0f, 700.0f}) {
+        const TimelineLabelPlace at = PlaceTimelineLabel(x0, x1, g0, g1, w, 6);
+        const float drawn = std::min(w, at.room);
+        EXPECT_TRUE(at.x + drawn <= g0 + 0.5f || at.x >= g1 - 0.5f) << n << " " << v << " " << w;
+        EXPECT_GE(at.x, x0);
+        EXPECT_LE(at.x + drawn, x1 + 0.5f);
+      }
+    }
+  // A long trace's thin grab away from the middle leaves the label centred.
+  const auto [g0, g1] = SliderIntGrab(x0, x1, 0, 400, 10);
+  EXPECT_FLOAT_EQ(PlaceTimelineLabel(x0, x1, g0, g1, 300, 6).x, (x0 + x1 - 300) * 0.5f);
+  ImGui::End();
+  ImGui::EndFrame();
   ImGui::DestroyContext();
 }
 
