@@ -105,6 +105,33 @@ std::optional<cuda::Counters> ModelCounters(const cuda::RunSummary& run) {
   return cuda::PredictCounters(p, run.algorithm, cuda::Tiling{run.b_r, run.b_c});
 }
 
+std::string KernelWords(const cuda::RunSummary& r, const std::string& lang) {
+  if (r.kernel == "hopper") return GpuText(GpuStr::kernel_hopper, lang);
+  if (!r.kernel.empty() && r.kernel != "fa2-mma") return r.kernel;  // a kernel this build has no words for
+  switch (r.algorithm) {
+    case cuda::Algorithm::Materialising: return GpuText(GpuStr::kernel_materialising, lang);
+    case cuda::Algorithm::TiledFp32: return GpuText(GpuStr::kernel_tiled_fp32, lang);
+    case cuda::Algorithm::TensorCoreBf16: return GpuText(GpuStr::kernel_tc_bf16, lang);
+    case cuda::Algorithm::TensorCoreFp16: return GpuText(GpuStr::kernel_tc_fp16, lang);
+  }
+  return cuda::AlgorithmName(r.algorithm);
+}
+
+std::string MaskWords(cuda::MaskKind m, const std::string& lang) {
+  switch (m) {
+    case cuda::MaskKind::None: return GpuText(GpuStr::mask_none, lang);
+    case cuda::MaskKind::CausalTopLeft: return GpuText(GpuStr::mask_causal_top_left, lang);
+    case cuda::MaskKind::CausalBottomRight: return GpuText(GpuStr::mask_causal_bottom_right, lang);
+    case cuda::MaskKind::KeyPadding: return GpuText(GpuStr::mask_key_padding, lang);
+    case cuda::MaskKind::Explicit: return GpuText(GpuStr::mask_explicit, lang);
+  }
+  return cuda::MaskKindName(m);
+}
+
+bool SameProblem(const cuda::RunSummary& a, const cuda::RunSummary& b) {
+  return a.n_q == b.n_q && a.n_k == b.n_k && a.d == b.d && a.d_v == b.d_v && a.heads == b.heads && a.mask == b.mask;
+}
+
 double WarpPhaseShare(const cuda::RunSummary& run, int warpgroup, cuda::WarpPhase phase) {
   double in = 0, all = 0;
   for (const auto& w : run.warp_phases) {
@@ -230,8 +257,11 @@ Quantities GpuRunModel::QuantitiesAt(int e) const {
     q["compare_bytes_written"] = FormatInt(compare_->counters.hbm_write_bytes());
     q["compare_sms_used"] = std::to_string(compare_stats_.sms_used);
     q["compare_idle_share_pct"] = Pct(compare_stats_.idle_share);
+    q["compare_same_problem"] = SameProblem(run_, *compare_) ? "1" : "0";
+    q["compare_problem"] = "N " + FormatInt(compare_->n_q) + " · d " + std::to_string(compare_->d) + " · heads " +
+                           std::to_string(compare_->heads) + " · " + cuda::MaskKindName(compare_->mask);
     // Throughput, not time: the two recordings may hold different amounts of work (heads, N, mask); for
-    // the same problem it is compare_kernel_us / kernel_us.
+    // the same problem it equals compare_kernel_us / kernel_us, and the compare panel says which it is.
     q["speedup"] = Fixed(compare_->tflops > 0 ? run_.tflops / compare_->tflops : 0.0, 2);
   }
   if (!run_.warp_phases.empty())
@@ -248,8 +278,11 @@ std::vector<PanelSection> GpuRunModel::Panels(int e, const std::string& lang) co
   std::vector<PanelSection> out;
   PanelSection run{"run", T(Str::grun_sec_run), {}, {}};
   run.rows.push_back({T(Str::grun_device), at("device")});
-  run.rows.push_back({T(Str::grun_kernel), at("kernel")});
-  run.rows.push_back({T(Str::grun_problem), "N " + at("n_q") + " · d " + at("d") + " · " + at("mask") + " · B_r×B_c " + at("b_r") + "×" + at("b_c")});
+  const auto problem = [&](const cuda::RunSummary& r) {
+    return GpuFormat(GpuStr::problem_line, lang, {FormatInt(r.n_q), std::to_string(r.d), std::to_string(r.heads), MaskWords(r.mask, lang)});
+  };
+  run.rows.push_back({T(Str::grun_kernel), KernelWords(run_, lang)});
+  run.rows.push_back({T(Str::grun_problem), problem(run_) + " · B_r×B_c " + at("b_r") + "×" + at("b_c")});
   run.rows.push_back({T(Str::grun_time), at("kernel_us") + " µs", false, -1, false, false, true});
   run.rows.push_back({T(Str::grun_tflops), at("tflops"), false, -1, false, false, true});
   run.rows.push_back({T(Str::grun_ctas), at("ctas")});
@@ -288,11 +321,18 @@ std::vector<PanelSection> GpuRunModel::Panels(int e, const std::string& lang) co
   }
   if (compare_) {
     PanelSection cmp{"compare", T(Str::grun_sec_compare), {}, {}};
-    cmp.rows.push_back({T(Str::grun_kernel), at("compare_kernel")});
+    const bool same = SameProblem(run_, *compare_);
+    cmp.rows.push_back({T(Str::grun_kernel), KernelWords(*compare_, lang)});
+    cmp.rows.push_back({T(Str::grun_problem), problem(*compare_)});
     cmp.rows.push_back({T(Str::grun_time), at("compare_kernel_us") + " µs", false, -1, false, false, true});
     cmp.rows.push_back({T(Str::grun_tflops), at("compare_tflops")});
     cmp.rows.push_back({T(Str::grun_read_measured), at("compare_bytes_read")});
-    cmp.rows.push_back({T(Str::grun_speedup), at("speedup") + "×", false, -1, false, false, true});
+    // A different problem is named where it matters, a notice (not a mistake), and the ratio is called
+    // what it is: throughput; the time ratio of two different amounts of work is no speed-up.
+    PanelRow note{same ? GpuText(GpuStr::compare_same, lang) : GpuFormat(GpuStr::compare_other, lang, {problem(*compare_)}), ""};
+    note.notice = !same;
+    cmp.rows.push_back(note);
+    cmp.rows.push_back({same ? T(Str::grun_speedup) : GpuText(GpuStr::throughput_ratio, lang), at("speedup") + "×", false, -1, false, false, true});
     out.push_back(cmp);
   }
   return out;

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "cuda/gpu_types.h"
@@ -45,6 +46,12 @@ int BusySmsAt(const cuda::RunSummary& run, std::uint64_t t_ns);
 // The traffic model's counters for the recording's problem (cuda::PredictCounters, or the Hopper
 // kernel's for kernel "hopper"); nullopt for a mask the recording cannot rebuild (key padding, explicit).
 std::optional<cuda::Counters> ModelCounters(const cuda::RunSummary& run);
+// The kernel and the mask in the UI's words (gpu_strings.inc), never the recording's ids.
+std::string KernelWords(const cuda::RunSummary& run, const std::string& lang);
+std::string MaskWords(cuda::MaskKind mask, const std::string& lang);
+// Two recordings of the same problem (N_q, N_k, d, d_v, heads, mask): only then is the time ratio the
+// speed-up; otherwise the compare panel says which differ and gives the throughput ratio alone.
+bool SameProblem(const cuda::RunSummary& a, const cuda::RunSummary& b);
 // Each warpgroup's (0 producer, 1 and 2 consumers) share of its recorded time in `phase`, over every
 // sampled CTA; 0 when the run has no phases for it.
 double WarpPhaseShare(const cuda::RunSummary& run, int warpgroup, cuda::WarpPhase phase);

@@ -24,11 +24,15 @@ constexpr float kSmallestLabelEm = 0.7f;
 // em, the grid and the lanes take fewer em, so the painter's scale grows. 1 where the box is not known.
 // Shrunk, the scene is kWidth·k wide and kShrunkFixedH + kGridSide·k high (two lines of title, two of
 // what is done).
+// One line of what is done, shrunk: 0.85 em text as the painter draws it, its line height (Noto Sans CJK
+// 1.448 em) times the text scale the painter still applies (a projector enlarges every label).
+float NowLineEm(const SceneFrame& frame) { return 0.85f * frame.line_per_em * std::max(1.0f, frame.text_scale) + 0.05f; }
 constexpr float kShrunkFixedH = 2.2f + 0.5f + 2.4f;
 float Shrink(const SceneFrame& frame) {
   if (frame.width_px <= 0 || frame.height_px <= 0) return 1.0f;
   const float floor_px = frame.floor_text_px > 0 ? frame.floor_text_px : (frame.projector ? 24.0f : 14.0f);
-  const float em_needed = 1.08f * floor_px / kSmallestLabelEm;
+  // the painter draws every label text_scale times its em (a projector's 1.6): that much less em_px is needed
+  const float em_needed = 1.08f * floor_px / (kSmallestLabelEm * std::max(1.0f, frame.text_scale));
   if (std::min(frame.width_px / kWidth, frame.height_px / (kTitleH + kGridSide + kLineH)) >= em_needed) return 1.0f;
   const float k = std::min(frame.width_px / (kWidth * em_needed), (frame.height_px / em_needed - kShrunkFixedH) / kGridSide);
   return std::clamp(k, 0.45f, 0.99f);
@@ -65,11 +69,9 @@ SceneText Text(const std::string& id, float x, float y, float size, Color c, std
   return t;
 }
 
-std::string KernelOf(const cuda::RunSummary& r) { return r.kernel.empty() ? cuda::AlgorithmName(r.algorithm) : r.kernel; }
-
 std::string LanesTitle(const cuda::RunSummary& r, const GpuRunStats& s, const std::string& lang) {
   return UiFormat(Str::grun_scene_lanes, lang,
-                  {KernelOf(r), Fixed1(r.kernel_ms * 1e3), std::to_string(s.sms_used), std::to_string(r.sm_count), Fixed1(100 * s.idle_share)});
+                  {KernelWords(r, lang), Fixed1(r.kernel_ms * 1e3), std::to_string(s.sms_used), std::to_string(r.sm_count), Fixed1(100 * s.idle_share)});
 }
 
 }  // namespace
@@ -84,7 +86,7 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
   Scene sc;
   sc.width = width;
   sc.background = pal.background;
-  const std::string title = UiFormat(Str::grun_scene_title, lang, {KernelOf(run_), run_.device_name});
+  const std::string title = UiFormat(Str::grun_scene_title, lang, {KernelWords(run_, lang), run_.device_name});
   // Nothing is done at the start: a frame at t = 0 would hold the first tiles that end at once.
   const GpuFrame f = ev.kind == Event::kStart ? MakeGpuFrame(run_, run_.counters.tiles_skipped) : FrameAt(run_, ev.t_ns);
   const std::string now = UiFormat(Str::grun_scene_now, lang,
@@ -109,15 +111,22 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
   } else {
     sc.texts.push_back(Text("run.title", 0, 0.2f, 1.1f, pal.text, title));
   }
-  Append(sc, BuildGpuGridScene(f, side, side, lang, pal), 0, title_h);
+  // The grid's tick numbers sit in kGridTop / kGridLeft em; labels drawn much larger than their em (shrunk,
+  // or a projector's text scale) fall on each other and on the grid there: one caption line instead.
+  const bool compact_grid = two_lines || frame.text_scale > 1.2f;
+  Append(sc, BuildGpuGridScene(f, side, side, lang, pal, compact_grid), 0, title_h);
   const float lanes_x = side + kGap * k;
   Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal), lanes_x, title_h);
   const float y = title_h + side + 0.5f;
   if (two_lines) {
+    // A line of 0.85 em text is 0.85 · 1.448 em high as the painter draws it (Noto Sans CJK): the second
+    // line stood 1.15 em below the first, the two zh lines overlapped and the placer moved the second
+    // one above the first, onto the grid.
+    const float line = NowLineEm(frame);
     const auto [n1, n2] = split(now);
     sc.texts.push_back(Text("run.now", 0, y, 0.85f, pal.text, n1));
-    if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + 1.15f, 0.85f, pal.text, n2));
-    sc.height = y + 2.4f;
+    if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + line, 0.85f, pal.text, n2));
+    sc.height = y + 2.0f * line + 0.1f;
   } else {
     sc.texts.push_back(Text("run.now", 0, y, 0.95f, pal.text, now));
     sc.height = kTitleH + kGridSide + kLineH;

@@ -14,6 +14,19 @@ namespace {
 
 int CeilDiv(int a, int b) { return b > 0 ? (a + b - 1) / b : 0; }
 
+// A text's width in em at `size` em, estimated: CJK and full-width forms 1 em a character, the rest 0.55
+// (Noto Sans CJK's Latin digits and letters average about half an em).
+float TextEm(const std::string& s, float size) {
+  float w = 0;
+  for (size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    w += n == 3 && c >= 0xE2 && !(c == 0xE2 && static_cast<unsigned char>(s[i + 1]) < 0xBA) ? 1.0f : 0.55f;  // U+2E80 up: wide
+    i += n;
+  }
+  return w * size;
+}
+
 }  // namespace
 
 std::string TimeTick(double t_ns, double span_ns) {
@@ -114,15 +127,31 @@ float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em) {
 
 namespace {
 
-// The grid's axes: titles and five ticks each (tile indices ⌊k·(n−1)/4⌋ at their cells' centres).
+// The grid's axes: titles and up to five ticks each (tile indices ⌊k·(n−1)/c⌋ at their cells' centres,
+// c = 4, 2 or 1 ticks-spans): as many as leave each label a clear gap. A grid of many rows (every head's Q
+// tiles) is narrow, and five labels 16 cells apart then fell on each other ("31", "47", "0", "63" as one
+// blot); the painter may also draw a shrunk scene's labels at its floor size, larger than their em here,
+// so the gap asked for is twice a label's own size.
+int TickSpans(int n, float size, float label_em) {
+  for (int c : {4, 2, 1})
+    if (n - 1 >= c && size * static_cast<float>((n - 1) / c) >= 2.0f * label_em + 0.3f) return c;
+  return n > 1 ? 0 : 1;  // 0: the two ends would touch; only 0 is labelled
+}
+
 void GridAxes(Scene& sc, const GpuFrame& f, float size, const std::string& lang, const Palette& pal) {
   sc.texts.push_back({"grid.axis.j", kGridLeft, 0.0f, 0.85f, pal.text, GpuText(GpuStr::kv_tile_axis, lang)});
   sc.texts.push_back({"grid.axis.i", 0.0f, 0.0f, 0.85f, pal.text, GpuText(GpuStr::q_tile_axis, lang)});
-  for (int k = 0; k <= 4; ++k) {
-    const int j = k * (f.t_c - 1) / 4, i = k * (f.rows - 1) / 4;
-    const std::string js = std::to_string(j), is = std::to_string(i);
+  const auto digits = [](int n) { return static_cast<float>(std::to_string(n).size()); };
+  const int cj = TickSpans(f.t_c, size, 0.42f * digits(f.t_c - 1)), ci = TickSpans(f.rows, size, 0.75f);
+  for (int k = 0; k <= std::max(cj, 0); ++k) {
+    const int j = cj == 0 ? 0 : k * (f.t_c - 1) / cj;
+    const std::string js = std::to_string(j);
     sc.texts.push_back({"grid.j." + std::to_string(k), kGridLeft + size * (static_cast<float>(j) + 0.5f) - 0.25f * static_cast<float>(js.size()),
                         1.1f, 0.75f, pal.text_muted, js});
+  }
+  for (int k = 0; k <= std::max(ci, 0); ++k) {
+    const int i = ci == 0 ? 0 : k * (f.rows - 1) / ci;
+    const std::string is = std::to_string(i);
     sc.texts.push_back({"grid.i." + std::to_string(k), kGridLeft - 0.5f - 0.42f * static_cast<float>(is.size()),
                         kGridTop + size * (static_cast<float>(i) + 0.5f) - 0.45f, 0.75f, pal.text_muted, is});
   }
@@ -130,7 +159,7 @@ void GridAxes(Scene& sc, const GpuFrame& f, float size, const std::string& lang,
 
 }  // namespace
 
-Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& pal) {
+Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& pal, bool compact) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
@@ -167,7 +196,10 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
       if (size >= 2.2f) r.sublabel = ShortStateWord(r.state, lang);
       sc.rects.push_back(std::move(r));
     }
-  GridAxes(sc, f, size, lang, pal);
+  if (compact)
+    sc.texts.push_back({"grid.axes", 0.0f, 0.2f, 0.85f, pal.text, GpuFormat(GpuStr::grid_axes_compact, lang, {FormatInt(f.rows), FormatInt(f.t_c)})});
+  else
+    GridAxes(sc, f, size, lang, pal);
   return sc;
 }
 
@@ -237,13 +269,21 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   axis.border = pal.text;
   axis.border_em = 0;
   sc.rects.push_back(axis);
-  for (int k = 0; k <= 4; ++k)
-    sc.texts.push_back({"lanes.tick." + std::to_string(k), label_w + plot_w * static_cast<float>(k) / 4.0f - (k == 4 ? 3.0f : 0.0f),
-                        plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / 4.0, static_cast<double>(span_ns))});
+  // As many tick spans (4, 2 or 1) as leave each label a clear gap at up to 1.6 times its em (a projector's
+  // painter draws labels 1.6 times their em): five ticks on a narrow lane plot fell on each other, and the
+  // last one, ending at the axis's end, ran out of the scene and was moved off its axis.
+  const std::string last_tick = TimeTick(static_cast<double>(span_ns), static_cast<double>(span_ns));
+  int spans = 1;
+  for (int c : {4, 2})
+    if (plot_w / static_cast<float>(c) >= 2.0f * 1.6f * TextEm(last_tick, 0.8f) + 0.6f) { spans = c; break; }  // the last label ends at the axis end
+  for (int k = 0; k <= spans; ++k)
+    sc.texts.push_back({"lanes.tick." + std::to_string(k),
+                        label_w + plot_w * static_cast<float>(k) / static_cast<float>(spans) - (k == spans ? 1.6f * TextEm(last_tick, 0.8f) : 0.0f),
+                        plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / spans, static_cast<double>(span_ns))});
   int idle = 0;
   for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
-  sc.texts.push_back({"lanes.idle", label_w, plot_h + 1.6f, 0.8f, pal.text_muted,
-                      FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText(Str::gpu_sms_idle, lang)});
+  const std::string idle_text = FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText(Str::gpu_sms_idle, lang);
+  sc.texts.push_back({"lanes.idle", label_w, plot_h + 1.6f, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
   sc.texts.push_back({"lanes.axis.x", label_w + plot_w * 0.5f, plot_h + 1.6f, 0.8f, pal.text, GpuText(GpuStr::time_axis, lang)});
   return sc;

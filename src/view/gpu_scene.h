@@ -64,9 +64,14 @@ std::uint64_t RunSpanNs(const cuda::RunSummary& run);  // latest end − earlies
 // The tile grid, in a width × height em box, with its axes: K/V tile j across the top, Q tile i down the
 // left (kGridTop and kGridLeft em for them; the cells fill the rest, square). Rect ids "gpu.I,J" (1-based
 // row and column), in row-major order and only those; texts "grid.axis.j", "grid.axis.i" (the titles),
-// ticks "grid.j.K" and "grid.i.K" (K = 0..4: tile index ⌊K·(n−1)/4⌋, at its cell's centre).
+// ticks "grid.j.K" and "grid.i.K" (K = 0..c: tile index ⌊K·(n−1)/c⌋ at its cell's centre, c = 4, 2 or 1,
+// the most that leave each label a clear gap; only "0" where even the two ends would touch).
 inline constexpr float kGridTop = 2.2f, kGridLeft = 3.0f;
-Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette);
+// compact: for a thumbnail whose labels the painter will draw larger than their em (a lesson scene shrunk
+// for the projector's floors): no tick numbers, one line "Q tiles ↓ R × K/V tiles → C" over the grid
+// ("grid.axes") instead of the two titles, so nothing the floors enlarge can fall on another label.
+Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette,
+                        bool compact = false);
 // The cell size the grid scene uses for `f` in that box (em).
 float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 

@@ -124,6 +124,34 @@ TEST(GpuTooltip, SaysTheSmTimesBytesAndWhyATileWasSkipped) {
   EXPECT_EQ(GpuShortTime(12'345), "12.35 \u00b5s");
 }
 
+// A tall grid (every head's Q tiles: 4 heads × 64 = 256 rows, 64 K/V tiles) in a small square is narrow:
+// its K/V-tile labels keep a clear gap (they fell on each other, "31", "47", "0", "63" as one blot, in
+// FA3's scenes on the projector) and fewer of them are drawn, never overlapping ones.
+TEST(GpuScene, GridTickLabelsNeverOverlapOnANarrowGrid) {
+  const cuda::RunSummary run = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200_hopper_bf16_n8192_d128_none.json");
+  const GpuFrame f = FrameAt(run, RunSpanNs(run));
+  ASSERT_EQ(f.rows, 256);
+  ASSERT_EQ(f.t_c, 64);
+  for (float side : {8.0f, 12.0f, 20.0f, 40.0f}) {
+    const Scene grid = BuildGpuGridScene(f, side, side, "en", ClassroomPalette());
+    std::vector<const SceneText*> ticks;
+    for (const auto& t : grid.texts)
+      if (t.id.rfind("grid.j.", 0) == 0) ticks.push_back(&t);
+    ASSERT_FALSE(ticks.empty()) << side;
+    EXPECT_EQ(ticks.front()->text, "0");
+    for (size_t a = 1; a < ticks.size(); ++a) {
+      const float prev_right = ticks[a - 1]->x + 0.45f * static_cast<float>(ticks[a - 1]->text.size());
+      EXPECT_GE(ticks[a]->x - prev_right, 0.45f * static_cast<float>(ticks[a]->text.size())) << "side " << side << ": "
+                                                                                       << ticks[a - 1]->text << " / " << ticks[a]->text;
+    }
+    if (side >= 40.0f) EXPECT_EQ(ticks.back()->text, "63");  // room for every tick: the last tile is labelled
+  }
+  // The compact thumbnail (a lesson scene shrunk for the floors): no ticks, one line with both counts.
+  const Scene thumb = BuildGpuGridScene(f, 8.0f, 8.0f, "en", ClassroomPalette(), /*compact=*/true);
+  for (const auto& t : thumb.texts) EXPECT_EQ(t.id.rfind("grid.", 0) == 0 && t.id != "grid.axes", false) << t.id;
+  EXPECT_EQ(Text(thumb, "grid.axes")->text, "Q tiles \u2193 256 \u00d7 K/V tiles \u2192 64");
+}
+
 TEST(GpuScene, TheTileMapHasAxesAndTheLanesGroup132Sms) {
   const cuda::RunSummary run = cuda::LoadRecordedRun(kRoot + "/assets/gpu/recorded_run_h200.json");
   const GpuFrame f = FrameAt(run, RunSpanNs(run));
