@@ -98,6 +98,46 @@ TEST(GpuRunModel, AComparisonAddsItsPositionAndNumbers) {
   bool both = false;
   for (const auto& t : sc.texts) both |= t.id == "cmp.title.2";
   EXPECT_TRUE(both);
+  // The same problem (N 8192, d 128, 1 head, causal): the ratio is the speed-up, and the panel says so.
+  EXPECT_EQ(q.at("compare_same_problem"), "1");
+  const auto rows_of = [&](int e, const std::string& lang) {
+    for (const auto& s : m->Panels(e, lang))
+      if (s.id == "compare") return s.rows;
+    return std::vector<PanelRow>{};
+  };
+  const auto same = rows_of(c, "en");
+  ASSERT_GE(same.size(), 2u);
+  EXPECT_EQ(same[same.size() - 2].name, "the same problem: the time ratio is the speed-up");
+  EXPECT_FALSE(same[same.size() - 2].notice);
+  EXPECT_EQ(same.back().name, "this run faster by");
+}
+
+// A comparison of two different problems (the Hopper recording's 4 heads, no mask, against the FA-2
+// recording's 1 head, causal) says which, as a notice, and calls its ratio a throughput ratio: the time
+// ratio of two different amounts of work is no speed-up.
+TEST(GpuRunModel, AComparisonOfADifferentProblemIsFlagged) {
+  fs::create_directories(fs::temp_directory_path() / "bw_gpu_run_test");
+  const auto p = Scenario("cmp_other.json", R"({"schema_version": 1, "kind": "gpu_run", "recording": )" +
+                                                Rec("recorded_run_h200_hopper_bf16_n8192_d128_none.json") + R"(, "compare": )" +
+                                                Rec("recorded_run_h200_bf16_n8192_d128_causal_top_left.json") + "}");
+  const auto m = LoadScenarioModel(p);
+  const int c = m->FindPosition("compare");
+  const auto q = m->QuantitiesAt(c);
+  EXPECT_EQ(q.at("compare_same_problem"), "0");
+  EXPECT_EQ(q.at("compare_problem"), "N 8,192 \u00b7 d 128 \u00b7 heads 1 \u00b7 causal_top_left");
+  for (const char* lang : {"en", "zh"}) {
+    std::vector<PanelRow> rows;
+    for (const auto& s : m->Panels(c, lang))
+      if (s.id == "compare") rows = s.rows;
+    ASSERT_GE(rows.size(), 2u) << lang;
+    const PanelRow& note = rows[rows.size() - 2];
+    EXPECT_TRUE(note.notice) << lang;
+    if (std::string(lang) == "en") {
+      EXPECT_EQ(note.name, "not the same problem (N 8,192 \u00b7 d 128 \u00b7 1 heads \u00b7 causal (top-left)): the times don't compare, only the throughput");
+      EXPECT_EQ(rows.back().name, "throughput ratio (TFLOP/s)");
+    }
+    for (const auto& r : rows) EXPECT_EQ((r.name + r.value).find("causal_top_left"), std::string::npos) << "an id on screen: " << r.name;
+  }
 }
 
 TEST(GpuRunModel, ErrorsNameTheScenarioAndTheField) {
