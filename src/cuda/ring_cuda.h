@@ -45,6 +45,7 @@ struct RingOptions {
 struct RingStepTimes {
   double transfer_start_ms = -1, transfer_end_ms = -1;
   double compute_start_ms = 0, compute_end_ms = 0, merge_end_ms = 0;
+  long long bytes_sent = 0;  // bytes handed to the transport's send at this step (0 at the last)
 };
 
 struct RingRankOutput {

@@ -95,10 +95,14 @@ json CheckJson(const RingCheck& c) {
           {"max_abs_lse", std::isfinite(c.max_abs_lse) ? c.max_abs_lse : 1e300}, {"mismatches", c.mismatches}, {"nan", c.nan}};
 }
 
+// The run's times into the recording; the bytes the rank sent must be the schedule's (the engine's).
 void FillTimes(RingRecording& rec, const RingRankOutput& r) {
   for (RingStepRecord& s : rec.steps) {
     if (s.rank != r.rank) continue;
     const RingStepTimes& t = r.times[static_cast<size_t>(s.step)];
+    if (t.bytes_sent != s.bytes_sent)
+      throw std::runtime_error("rank " + std::to_string(r.rank) + " sent " + std::to_string(t.bytes_sent) + " bytes at step " +
+                               std::to_string(s.step) + ", the schedule says " + std::to_string(s.bytes_sent));
     s.transfer_start_ms = t.transfer_start_ms; s.transfer_end_ms = t.transfer_end_ms;
     s.compute_start_ms = t.compute_start_ms; s.compute_end_ms = t.compute_end_ms; s.merge_end_ms = t.merge_end_ms;
     rec.ring_ms = std::max(rec.ring_ms, t.merge_end_ms);
@@ -135,8 +139,7 @@ int RunLocal(const Args& a, const Problem& p, RingRecording& rec) {
 // --- NCCL: one process per rank -------------------------------------------------------------------
 
 bool WriteAll(int fd, const void* p, size_t n) {
-  const char* c = static_cast<const char*>(p);
-  while (n) {
+  for (const char* c = static_cast<const char*>(p); n;) {
     const ssize_t w = write(fd, c, n);
     if (w <= 0) return false;
     c += w; n -= static_cast<size_t>(w);
@@ -144,8 +147,7 @@ bool WriteAll(int fd, const void* p, size_t n) {
   return true;
 }
 bool ReadAll(int fd, void* p, size_t n) {
-  char* c = static_cast<char*>(p);
-  while (n) {
+  for (char* c = static_cast<char*>(p); n;) {
     const ssize_t r = read(fd, c, n);
     if (r <= 0) return false;
     c += r; n -= static_cast<size_t>(r);
@@ -203,7 +205,7 @@ int CountGpus(std::string* why, std::string* nccl) {
     res["gpu"] = device;
     json times = json::array();
     for (const RingStepTimes& t : out.times)
-      times.push_back({t.transfer_start_ms, t.transfer_end_ms, t.compute_start_ms, t.compute_end_ms, t.merge_end_ms});
+      times.push_back({t.transfer_start_ms, t.transfer_end_ms, t.compute_start_ms, t.compute_end_ms, t.merge_end_ms, t.bytes_sent});
     res["times"] = times;
     if (a.check) {
       const RingSchedule s = ScheduleFor(p, RingOpts(a));
@@ -317,7 +319,8 @@ int RunNccl(const Args& a, RingRecording& rec) {
     RingRankOutput times;
     times.rank = r;
     for (const auto& t : res["times"])
-      times.times.push_back({t[0].get<double>(), t[1].get<double>(), t[2].get<double>(), t[3].get<double>(), t[4].get<double>()});
+      times.times.push_back({t[0].get<double>(), t[1].get<double>(), t[2].get<double>(), t[3].get<double>(), t[4].get<double>(),
+                             t[5].get<long long>()});
     FillTimes(rec, times);
     if (res.contains("check")) {
       const json& c = res["check"];

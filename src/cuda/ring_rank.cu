@@ -108,6 +108,7 @@ class RingRank {
       for (const RingLaunch& l : step[rank_].launches)
         Classes(s.runs[rank_][l.q_run].rows, s.runs[step[rank_].shard][l.k_run].rows, l.cls == RingPairClass::kDiag);
     ev_ = std::make_unique<StepEvents[]>((size_t)s.ranks);
+    sent_.assign((size_t)s.ranks, 0);
   }
 
   void Forward() {
@@ -126,7 +127,8 @@ class RingRank {
         if (t >= 1) Check(cudaStreamWaitEvent(comm_.s, ev_[t - 1].compute_end.e, 0), "cudaStreamWaitEvent(free)");
         Check(cudaEventRecord(ev.transfer_start.e, comm_.s), "cudaEventRecord");
         const int next_shard = s_.steps[t + 1][rank_].shard;
-        tr_.Exchange(t, cur, (size_t)s_.ShardBytes(st.shard), recv_[t % 2].ptr, (size_t)s_.ShardBytes(next_shard), comm_.s);
+        sent_[t] = s_.ShardBytes(st.shard);
+        tr_.Exchange(t, cur, (size_t)sent_[t], recv_[t % 2].ptr, (size_t)s_.ShardBytes(next_shard), comm_.s);
         Check(cudaEventRecord(ev.transfer_end.e, comm_.s), "cudaEventRecord");
       }
       if (t >= 1) Check(cudaStreamWaitEvent(compute_.s, ev_[t - 1].transfer_end.e, 0), "cudaStreamWaitEvent(landed)");
@@ -166,6 +168,7 @@ class RingRank {
       tt.compute_start_ms = ms(ev_[t].compute_start);
       tt.compute_end_ms = ms(ev_[t].compute_end);
       tt.merge_end_ms = ms(ev_[t].merge_end);
+      tt.bytes_sent = sent_[t];
       out.times.push_back(tt);
     }
     cudaDeviceProp prop{};
@@ -238,6 +241,7 @@ class RingRank {
   Stream compute_, comm_;
   Event base_;
   std::unique_ptr<StepEvents[]> ev_;
+  std::vector<long long> sent_;  // bytes handed to Exchange per step
   DevBuf q_, own_, recv_[2], o_run_, lse_run_;
   std::vector<DevBuf> o_part_, lse_part_, rm_part_;
   std::map<std::tuple<int, int, bool>, DevBuf> classes_;

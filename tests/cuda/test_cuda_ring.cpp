@@ -84,6 +84,8 @@ void ExpectStepOrder(const RingOutput& out) {
     ASSERT_EQ(static_cast<int>(r.times.size()), R);
     for (int t = 0; t < R; ++t) {
       const RingStepTimes& x = r.times[t];
+      // what the rank handed to the transport is the schedule's (= the engine's, test_ring_schedule) link bytes
+      EXPECT_EQ(x.bytes_sent, out.schedule.steps[t][r.rank].bytes_sent) << "rank " << r.rank << " step " << t;
       EXPECT_LE(x.compute_start_ms, x.compute_end_ms + kSlack) << "rank " << r.rank << " step " << t;
       EXPECT_LE(x.compute_end_ms, x.merge_end_ms + kSlack) << "rank " << r.rank << " step " << t;
       if (t + 1 < R) {
