@@ -133,7 +133,7 @@ TEST(GpuRunModel, AComparisonOfADifferentProblemIsFlagged) {
     const PanelRow& note = rows[rows.size() - 2];
     EXPECT_TRUE(note.notice) << lang;
     if (std::string(lang) == "en") {
-      EXPECT_EQ(note.name, "not the same problem (N 8,192 \u00b7 d 128 \u00b7 1 heads \u00b7 causal (top-left)): the times don't compare, only the throughput");
+      EXPECT_EQ(note.name, "not the same problem (N 8,192 \u00b7 d 128 \u00b7 heads 1 \u00b7 causal (top-left)): the times don't compare, only the throughput");
       EXPECT_EQ(rows.back().name, "throughput ratio (TFLOP/s)");
     }
     for (const auto& r : rows) EXPECT_EQ((r.name + r.value).find("causal_top_left"), std::string::npos) << "an id on screen: " << r.name;
