@@ -279,7 +279,11 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
                          [&](const view::ExpectedNumber& x) { return view::CheckTypedNumber(token, x) == view::CheckVerdict::kRight; });
     };
     bool found = false;
+    // Two passes: the number question's own check first (its message names the quantity asked for),
+    // then the numbers every question's answer quotes.
+    for (const bool quotes : {false, true})
     for (const bool proj : {false, true}) {
+      if (found) break;
       s.options.projector = proj;
       for (const char* l : {"zh", "en"}) {
         s.options.lang = l;
@@ -288,7 +292,7 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
         // answer's own, and is not drawn while the question is open. (Only number questions were
         // looked at: N23/c1's choice question showed its answer's "288 B" in the comparison panel.)
         std::vector<std::string> own;
-        if (step.answer) {
+        if (quotes && step.answer) {
           std::string said = Fill(s, step.title.In(l)) + "\n" + Fill(s, step.body.In(l)) + "\n" + Fill(s, step.predict->In(l));
           if (step.check)
             for (const auto& c : step.check->choices) said += "\n" + c.In(l);
@@ -308,7 +312,7 @@ std::vector<AnswerShown> AnswersShownBeforeReveal(AppState& s) {
               break;
             }
           if (found) break;
-          if (!q || !q->number) continue;
+          if (quotes || !q || !q->number) continue;
           const std::vector<std::string> numbers = NumbersIn(v.text);
           if (numbers.size() >= 2 && std::all_of(numbers.begin(), numbers.end(), is_input)) continue;
           for (const std::string& token : numbers) {
