@@ -20,6 +20,18 @@ __device__ __forceinline__ unsigned SmId() {
   return r;
 }
 
+// This block's Q tile and head under kernels.h's TileGrid: the Q tiles run from the last (the most K/V
+// tiles under a causal mask), heads fastest or head-major as the grid's shape says.
+__device__ __forceinline__ void TileOfBlock(bool heads_fastest, int& i_tile, int& head) {
+  if (heads_fastest) {
+    i_tile = gridDim.y - 1 - blockIdx.y;
+    head = blockIdx.x;
+  } else {
+    i_tile = gridDim.x - 1 - blockIdx.x;
+    head = blockIdx.y;
+  }
+}
+
 __device__ __forceinline__ unsigned long long GlobalTimer() {
   unsigned long long t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));

@@ -70,6 +70,7 @@ struct HopperArgs {
   HopperWarpMark* marks;
   HopperWarpCta* mark_ctas;
   int mark_every, mark_slots, mark_cap;
+  int heads_fastest;  // the grid is (heads, T_r): kernels.h's TileGrid
 };
 
 // One warpgroup's phase log in a sampled CTA, kept by its lead thread (`out` null elsewhere): each mark is
@@ -125,7 +126,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   unsigned long long* stamps = reinterpret_cast<unsigned long long*>(cls_row + ClsBytes(a.t_c));
 
   const DevProblem& p = a.p;
-  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y;  // last Q tiles first (most tiles when causal)
+  int i_tile, head;  // last Q tiles first (most tiles when causal); kernels.h's TileGrid
+  dev::TileOfBlock(a.heads_fastest != 0, i_tile, head);
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int row0 = i_tile * kBr, rows_i = min(kBr, p.n_q - row0);
   const unsigned bar0 = SmemAddr(bars);
@@ -510,6 +512,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   pl.args.mark_ctas = nullptr;
   pl.args.mark_every = 1;
   pl.args.mark_slots = pl.args.mark_cap = 0;
+  pl.args.heads_fastest = HeadsFastest(p) ? 1 : 0;
   pl.args.v_lbo = hopper::kVLbo;
   pl.args.v_sbo = hopper::kGroupBytes;
   if (std::getenv("BW_HOPPER_VDESC_SWAP")) std::swap(pl.args.v_lbo, pl.args.v_sbo);  // bring-up check of the layout reading
@@ -529,7 +532,7 @@ void LaunchD(const HopperPlan& pl, cudaStream_t st) {
           "cudaFuncSetAttribute(hopper)");
     attr = pl.smem;
   }
-  HopperKernel<D, kSched><<<dim3(pl.args.t_r, pl.args.p.heads), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  HopperKernel<D, kSched><<<TileGrid(pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 

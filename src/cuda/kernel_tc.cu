@@ -37,6 +37,7 @@ struct TcArgs {
   unsigned long long pace_ns;
   int live;  // records go to mapped host memory, polled while the kernel runs
   int publish_every;  // ready words set every this many records (and at the last tile)
+  int heads_fastest;  // the grid is (heads, T_r): kernels.h's TileGrid
 };
 
 template <int D, int MT>
@@ -58,8 +59,9 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(Vs + 2 * kBc * LD);
 
   const DevProblem& p = a.p;
-  // last Q tiles first: under a causal mask they have the most K/V tiles
-  const int i_tile = gridDim.x - 1 - blockIdx.x, head = blockIdx.y, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+  int i_tile, head;  // last Q tiles first: under a causal mask they have the most K/V tiles
+  dev::TileOfBlock(a.heads_fastest != 0, i_tile, head);
+  const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
   const int row0 = i_tile * kBrT, rows_i = min(kBrT, p.n_q - row0);
   const int wrow = warp * 16 * MT;  // this warp's first row in the tile
   const std::uint16_t* q = a.q + ((long long)head * p.n_q + row0) * D;
@@ -280,7 +282,7 @@ void LaunchD(const TcArgs& a, cudaStream_t st) {
   const size_t smem = TcSmemBytes<D, MT>() + a.t_c;
   auto kernel = a.live ? TcKernel<D, BF16, true, MT> : TcKernel<D, BF16, false, MT>;
   Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute(tc)");
-  kernel<<<dim3(a.t_r, a.p.heads), kWarps * 32, smem, st>>>(a);
+  kernel<<<TileGrid(a.p, a.t_r), kWarps * 32, smem, st>>>(a);
   Check(cudaGetLastError(), "TcKernel launch");
 }
 
@@ -306,6 +308,7 @@ void LaunchTensorCore(const DevProblem& p, int b_r, bool bf16, const void* q, co
   a.pace_ns = pace_ns;
   a.live = live ? 1 : 0;
   a.publish_every = (live && pace_ns == 0) ? 8 : 1;
+  a.heads_fastest = HeadsFastest(p) ? 1 : 0;
   if (p.d != p.d_v) throw std::runtime_error("tensor-core kernel: d must equal d_v");
   auto go = [&](auto d_tag) {
     constexpr int D = decltype(d_tag)::value;

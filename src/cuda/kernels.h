@@ -8,6 +8,9 @@
 #include "cuda/attention_cuda.h"
 #include "cuda/device_common.cuh"
 
+#include <cstdlib>
+#include <string>
+
 namespace bw::cuda::detail {
 
 struct DevProblem {
@@ -15,6 +18,20 @@ struct DevProblem {
   float scale = 0.f;
   dev::MaskDev mask;
 };
+
+// The grid's order (issue 33). Under a causal mask the Q tiles differ in work (tile i of a square causal
+// problem has i + 1 K/V tiles). Head-major, (T_r, heads), runs one head's Q tiles together (they share its
+// K/V in L2) from the last, and leaves the last heads' short diagonal tiles for the end. Heads fastest,
+// (heads, T_r), runs every head's longest tiles in the first waves and the short ones of all heads last.
+// BW_TILE_ORDER=heads selects it (under a causal mask only); the default stays head-major until the A/B
+// on the H200 (bench/gpu/run_order_ab.sh) says otherwise.
+inline bool HeadsFastest(const DevProblem& p) {
+  const char* e = std::getenv("BW_TILE_ORDER");
+  return e != nullptr && std::string(e) == "heads" && (p.mask.kind == 1 || p.mask.kind == 2);
+}
+inline dim3 TileGrid(const DevProblem& p, int t_r) {
+  return HeadsFastest(p) ? dim3(p.heads, t_r) : dim3(t_r, p.heads);
+}
 
 // Materialising path (Algorithm 0): three kernels, S and P in global memory.
 void LaunchMaterialising(const DevProblem& p, const float* q, const float* k, const float* v, float* s,
