@@ -97,9 +97,15 @@ PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, c
   // (Only what fits on a page is kept together: inside a longer one — a revealed answer of six lines on
   // a projector's short page — a page still breaks after a sentence or a clause, not mid-word: "The
   // red line | …", a third walk-through.)
+  // (… and only where moving it to the next page leaves this one at least half full: a part that
+  // begins in the page's upper half is broken between its lines instead. Kept whole from there, the
+  // choices of RC-T3/b0 went to a page of their own below a question alone on one, the reveal row to
+  // a third: four pages where two and a half sufficed, and a projector's question steps took up to
+  // eight, half empty, a fresh teacher's walk-through.)
+  const auto kept = [&](float k0, float k1) { return k1 - k0 <= room && k0 >= found.back() + 0.5f * room - 0.5f; };
   const auto in_keep = [&](float y0, float y1) {
     for (const auto& k : keep)
-      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f && content_y(k.bottom) - content_y(k.top) <= room) return true;
+      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f && kept(content_y(k.top), content_y(k.bottom))) return true;
     return false;
   };
   for (size_t i = first; i < texts.size(); ++i) {
@@ -107,7 +113,7 @@ PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, c
     const float y1 = content_y(texts[i].y1);
     for (const auto& k : keep) {
       const float k0 = content_y(k.top), k1 = content_y(k.bottom);
-      if (y0 >= k0 - 0.5f && y1 <= k1 + 0.5f && k1 - k0 <= room) {
+      if (y0 >= k0 - 0.5f && y1 <= k1 + 0.5f && kept(k0, k1)) {
         y0 = std::min(y0, k0);
         break;
       }
