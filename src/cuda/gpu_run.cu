@@ -7,10 +7,13 @@
 // skipped tiles in device memory, written at the block's end; one cursor per (head, Q tile) waits for them.
 #include "cuda/gpu_run.h"
 #include "cuda/cuda_util.h"
+#include "cuda/hopper_launch.h"
 #include "cuda/kernels.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <stdexcept>
 
 namespace bw::cuda {
 
@@ -38,6 +41,7 @@ struct GpuRun::Impl {
   DevBuf q, k, v, o, lse, rm, cls, cnt;
   MaskBuffers mask;
   Events ev;
+  std::unique_ptr<HopperLaunch> hopper;  // the Hopper kernel's timed launch (kHopper), kept for its warp marks
   RunSummary summary;
   Output output;
 
@@ -116,7 +120,7 @@ struct GpuRun::Impl {
       ScanRows(0, Rows(), pending);
       if (seen != Rows() * t_c) throw std::runtime_error("GpuRun: " + std::to_string(Rows() * t_c - seen) + " tile records missing after the kernel");
     }
-    const bool tc = opt.algorithm != Algorithm::TiledFp32;
+    const bool tc = opt.algorithm != Algorithm::TiledFp32;  // (the Hopper kernel's O is bf16 too)
     const size_t nq = (size_t)problem.heads * problem.n_q;
     output.lse.resize(nq);
     output.row_masked.resize(nq);
@@ -134,6 +138,10 @@ struct GpuRun::Impl {
     std::vector<TileRecord> tiles = std::move(summary.tiles);
     FillSummary(problem, opt.algorithm, tiling, opt.pace_ns, ev.Ms(0, 1), summary);
     summary.tiles = std::move(tiles);
+    if (hopper) {
+      summary.kernel = "hopper";
+      summary.warp_phases = hopper->WarpPhases();
+    }
     output.run = summary;
     finished = true;
   }
@@ -147,6 +155,15 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   std::string why;
   if (!GpuAvailable(&why)) throw std::runtime_error(why);
   if (o.algorithm == Algorithm::Materialising) throw std::runtime_error("GpuRun streams tiled kernels only");
+  const bool hop = o.kernel == GpuKernel::kHopper;
+  if (hop) {
+    if (o.algorithm != Algorithm::TensorCoreBf16) throw std::invalid_argument("GpuRun: the Hopper kernel runs bf16 only (Algorithm::TensorCoreBf16)");
+    if (o.pace_ns != 0) throw std::invalid_argument("GpuRun: the Hopper kernel has no slow motion (pace_ns must be 0)");
+    if (o.transport != RecordTransport::kDeviceCopy)
+      throw std::invalid_argument("GpuRun: the Hopper kernel writes its records to device memory only (transport kDeviceCopy)");
+    if (std::max(p.d, p.d_v) > 128) throw std::invalid_argument("GpuRun: the Hopper kernel needs d, d_v <= 128");
+    if (!HopperAvailable(&why)) throw std::runtime_error(why);
+  }
   Validate(p);
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
@@ -154,7 +171,7 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.opt = o;
   const bool tc = o.algorithm != Algorithm::TiledFp32;
   const bool bf16 = o.algorithm == Algorithm::TensorCoreBf16;
-  m.tiling = tc ? TensorCoreTiling(p.mask.kind) : o.tiling;
+  m.tiling = hop ? kHopperTiling : tc ? TensorCoreTiling(p.mask.kind) : o.tiling;
   m.t_r = (p.n_q + m.tiling.b_r - 1) / m.tiling.b_r;
   m.t_c = (p.n_k + m.tiling.b_c - 1) / m.tiling.b_c;
   const size_t n_rec = (size_t)p.heads * m.t_r * m.t_c, nq = (size_t)p.heads * p.n_q;
@@ -177,7 +194,7 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.cls = DevBuf(cls.size());
   m.cls.Upload(cls.data(), cls.size());
   if (tc) {
-    m.D = TcPadD(std::max(p.d, p.d_v));
+    m.D = hop ? HopperPadD(std::max(p.d, p.d_v)) : TcPadD(std::max(p.d, p.d_v));
     m.q = UploadHalfPadded(p.q, p.heads * p.n_q, p.d, m.D, bf16);
     m.k = UploadHalfPadded(p.k, p.heads * p.n_k, p.d, m.D, bf16);
     m.v = UploadHalfPadded(p.v, p.heads * p.n_k, p.d_v, m.D, bf16);
@@ -195,6 +212,19 @@ void GpuRun::Start(const Problem& p, const GpuRunOptions& o) {
   m.mask = UploadMask(p);
   DevProblem dp = MakeDevProblem(p, m.mask.dev);
   if (tc) dp.d = dp.d_v = m.D;
+  if (hop) {
+    if (o.warm_up)  // the same kernel with no records, counters or warp marks: loads the module outside the timing
+      HopperLaunch(dp, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(), m.rm.as<std::uint8_t>(), nullptr,
+                   nullptr)
+          .Launch(m.stream);
+    m.hopper = std::make_unique<HopperLaunch>(dp, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),
+                                              m.rm.as<std::uint8_t>(), m.dev_rec, m.cnt.as<unsigned long long>(), o.warp_sample_ctas);
+    m.ev.Record(0, m.stream);
+    m.hopper->Launch(m.stream);
+    m.ev.Record(1, m.stream);
+    m.started = true;
+    return;
+  }
   if (o.warm_up) {  // same kernel, no records, no counters, no pace: loads the module outside the timing
     if (tc)
       LaunchTensorCore(dp, m.tiling.b_r, bf16, m.q.ptr, m.k.ptr, m.v.ptr, m.cls.as<std::uint8_t>(), m.o.ptr, m.lse.as<float>(),

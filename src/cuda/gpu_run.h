@@ -22,6 +22,13 @@ enum class RecordTransport : int {
   kMappedHost = 1,  // records written straight into mapped pinned host memory, system fence per 8 (issue 6)
 };
 
+// Which kernel streams its records. kFa2: the FlashAttention-2 kernels of attention_cuda.h (any Algorithm
+// but Materialising). kHopper: the sm_90a kernel of hopper_cuda.h (issue 33): Algorithm::TensorCoreBf16
+// only, d, d_v <= 128 (padded to 64 or 128), B_r = B_c = 128 (kHopperTiling; `tiling` is ignored), no pace,
+// device-copy transport only; its records are written at each CTA's end (all of its Q tile's at once),
+// so they arrive a Q tile at a time. RunSummary::kernel is "hopper".
+enum class GpuKernel : int { kFa2 = 0, kHopper = 1 };
+
 struct GpuRunOptions {
   Algorithm algorithm = Algorithm::TiledFp32;  // TiledFp32, TensorCoreBf16 or TensorCoreFp16
   Tiling tiling;                               // tiled fp32 only; tensor core uses TensorCoreTiling(mask)
@@ -30,6 +37,10 @@ struct GpuRunOptions {
   // Launch the kernel once, unpaced and unrecorded, before the timed run: the first launch of a kernel
   // in a process also loads its module (lazy loading), which would otherwise be counted in kernel_ms.
   bool warm_up = true;
+  GpuKernel kernel = GpuKernel::kFa2;
+  // Hopper only: log the warp phases of this many CTAs spread over the grid (hopper_cuda.h's
+  // Options::warp_sample_ctas); read after the kernel into Totals().warp_phases. 0: none.
+  int warp_sample_ctas = 0;
 };
 
 class GpuRun {
@@ -39,8 +50,9 @@ class GpuRun {
   GpuRun(const GpuRun&) = delete;
   GpuRun& operator=(const GpuRun&) = delete;
 
-  // Uploads the problem and launches; returns at once. Throws std::runtime_error (no GPU, bad sizes,
-  // a run still in flight). Materialising is not offered here: it has no tiles to stream.
+  // Uploads the problem and launches; returns at once. Throws std::runtime_error (no GPU, no sm_90 GPU
+  // for kHopper, a run still in flight) or std::invalid_argument (bad sizes; kHopper with pace, the mapped
+  // transport or another precision). Materialising is not offered here: it has no tiles to stream.
   void Start(const Problem& p, const GpuRunOptions& o);
   // Records completed since the previous Poll(), in the order they were seen (per Q tile: j order).
   std::vector<TileRecord> Poll();

@@ -19,6 +19,7 @@
 // would scatter one pipeline. (issue 35: files ≤ 500 lines, functions ≤ 150, kernels excepted with a reason)
 #include "cuda/cuda_util.h"
 #include "cuda/hopper_cuda.h"
+#include "cuda/hopper_launch.h"
 #include "cuda/hopper_layout.h"
 #include "cuda/hopper_sm90.cuh"
 #include "cuda/kernels.h"
@@ -594,6 +595,24 @@ struct WarpMarkBufs {
 };
 
 }  // namespace
+
+// GpuRun's entry (hopper_launch.h): the same plan and warp-mark buffers RunHopper builds.
+struct HopperLaunch::Impl {
+  HopperPlan pl;
+  WarpMarkBufs wm;
+  int t_r;
+  Impl(const HopperPlan& plan, int warp_ctas, int grid, int t_c, int tr) : pl(plan), wm(warp_ctas, grid, t_c), t_r(tr) { wm.Attach(pl); }
+};
+
+HopperLaunch::HopperLaunch(const DevProblem& dp, const void* q, const void* k, const void* v, const std::uint8_t* tile_class, void* o,
+                           float* lse, std::uint8_t* row_masked, TileRecord* records, unsigned long long* counters, int warp_ctas) {
+  const HopperPlan pl = MakePlan(dp, q, k, v, tile_class, o, lse, row_masked, records, counters);
+  impl_ = std::make_unique<Impl>(pl, warp_ctas, pl.args.t_r * dp.heads, pl.args.t_c, pl.args.t_r);
+}
+HopperLaunch::~HopperLaunch() = default;
+void HopperLaunch::Launch(cudaStream_t st) const { detail::Launch(impl_->pl, st); }
+std::vector<WarpPhaseRecord> HopperLaunch::WarpPhases() const { return impl_->wm.Read(impl_->t_r); }
+
 }  // namespace detail
 
 using namespace detail;

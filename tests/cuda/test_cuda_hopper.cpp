@@ -1,9 +1,10 @@
 // test_cuda_hopper.cpp — GPU tests of the Hopper kernel (issue 33; ctest label `cuda`): O and L against
 // the double reference (cpu_reference.h) within the bf16 tolerance the tensor-core kernel keeps (2e-2
 // relative), for random shapes (odd N, tails, N_q != N_k, several heads), d padded to 64 or 128, every
-// mask kind; counters equal to PredictHopperCounters; records that add up to the counters. Skipped
-// without an sm_90 GPU (H100, H200).
+// mask kind; counters equal to PredictHopperCounters; records that add up to the counters; a live GpuRun
+// of the kernel (GpuKernel::kHopper). Skipped without an sm_90 GPU (H100, H200).
 #include "cpu_reference.h"
+#include "cuda/gpu_run.h"
 #include "cuda/hopper_cuda.h"
 
 #include <gtest/gtest.h>
@@ -11,9 +12,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <chrono>
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 
 namespace bw::cuda::test {
 namespace {
@@ -210,6 +213,77 @@ TEST(CudaHopper, RejectsWhatItCannotRun) {
   Options opt;
   opt.pace_ns = 1000;
   EXPECT_THROW(RunHopper(p, opt), std::invalid_argument);
+}
+
+// A live run of the Hopper kernel (GpuRun, GpuKernel::kHopper): the records polled while it runs equal the
+// final re-read (LiveMismatches 0), every (head, i, j) is seen once and they add up to the counters, the
+// counters equal the model, O and L are bit for bit RunHopper's on the same problem, warp phases arrive
+// when CTAs are sampled; pace, the mapped transport and fp16 are refused with the reason.
+TEST(CudaHopper, LiveGpuRunStreamsEveryRecord) {
+  REQUIRE_HOPPER();
+  std::mt19937 rng(36);
+  struct Case { int n, d, heads; MaskKind mask; int warps; };
+  for (const Case c : {Case{8192, 128, 1, MaskKind::None, 3}, Case{8192, 128, 1, MaskKind::CausalTopLeft, 3},
+                       Case{1000, 40, 3, MaskKind::CausalBottomRight, 0}, Case{777, 100, 2, MaskKind::KeyPadding, 2}}) {
+    const Problem p = RandomProblem(rng, c.n, c.n, c.d, c.d, c.mask, c.heads);
+    SCOPED_TRACE(Name(p));
+    GpuRunOptions o;
+    o.kernel = GpuKernel::kHopper;
+    o.algorithm = Algorithm::TensorCoreBf16;
+    o.warp_sample_ctas = c.warps;
+    GpuRun run;
+    run.Start(p, o);
+    std::vector<TileRecord> live;
+    int polls = 0;
+    while (!run.Done()) {
+      for (const TileRecord& r : run.Poll()) live.push_back(r);
+      ++polls;
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    for (const TileRecord& r : run.Poll()) live.push_back(r);
+    EXPECT_EQ(run.LiveMismatches(), 0);
+    EXPECT_EQ((int)live.size(), run.TilesTotal()) << "every record handed out once";
+    EXPECT_EQ(run.TilesSeen(), run.TilesTotal());
+    const RunSummary& t = run.Totals();
+    EXPECT_EQ(t.kernel, "hopper");
+    EXPECT_EQ(t.b_r, 128);
+    EXPECT_EQ(t.b_c, 128);
+    EXPECT_EQ(t.counters, PredictHopperCounters(p));
+    Output as_live;
+    as_live.run = t;
+    ExpectRecordsMatch(p, as_live, "live");
+    ASSERT_EQ(live.size(), t.tiles.size());
+    for (size_t x = 0; x < live.size(); ++x) ASSERT_EQ(std::memcmp(&live[x], &t.tiles[x], sizeof(TileRecord)), 0) << "record " << x;
+    if (c.warps > 0) {
+      EXPECT_FALSE(t.warp_phases.empty());
+      std::map<std::uint32_t, int> ctas;
+      for (const WarpPhaseRecord& w : t.warp_phases) ++ctas[w.cta];
+      EXPECT_EQ((int)ctas.size(), c.warps);
+    } else {
+      EXPECT_TRUE(t.warp_phases.empty());
+    }
+    const Output whole = RunHopper(p);
+    const Output& got = run.Result();
+    ASSERT_EQ(got.o.size(), whole.o.size());
+    EXPECT_EQ(std::memcmp(got.o.data(), whole.o.data(), got.o.size() * 4), 0) << "O differs from RunHopper's";
+    ASSERT_EQ(got.lse.size(), whole.lse.size());
+    EXPECT_EQ(std::memcmp(got.lse.data(), whole.lse.data(), got.lse.size() * 4), 0) << "L differs from RunHopper's";
+    EXPECT_EQ(got.row_masked, whole.row_masked);
+    std::printf("[ live hopper ] %s: %d polls, %d copies, %.3f ms, %zu warp phases\n", Name(p).c_str(), polls, run.CopiesIssued(),
+                t.kernel_ms, t.warp_phases.size());
+  }
+  const Problem p = RandomProblem(rng, 256, 256, 64, 64, MaskKind::None);
+  GpuRunOptions o;
+  o.kernel = GpuKernel::kHopper;
+  o.algorithm = Algorithm::TensorCoreBf16;
+  o.pace_ns = 1000;
+  EXPECT_THROW(GpuRun().Start(p, o), std::invalid_argument);
+  o.pace_ns = 0;
+  o.transport = RecordTransport::kMappedHost;
+  EXPECT_THROW(GpuRun().Start(p, o), std::invalid_argument);
+  o.transport = RecordTransport::kDeviceCopy;
+  o.algorithm = Algorithm::TensorCoreFp16;
+  EXPECT_THROW(GpuRun().Start(p, o), std::invalid_argument);
 }
 
 }  // namespace
