@@ -19,6 +19,7 @@
 #include "view/gpu_tooltip.h"
 #if BLOCKWISE_HAVE_CUDA
 #include "cuda/gpu_run.h"
+#include "cuda/hopper_cuda.h"
 #endif
 
 namespace bw::app {
@@ -43,8 +44,11 @@ GpuPanel::GpuPanel(std::string recording_path, ReplayClock& clock) : clock_(cloc
       why_no_gpu_ = e.what();
     }
   }
+  if (!why_no_gpu_.empty()) why_no_hopper_ = why_no_gpu_;
+  else if (!cuda::HopperAvailable(&why_no_hopper_) && why_no_hopper_.empty()) why_no_hopper_ = "no sm_90 device";
 #else
   why_no_gpu_ = "this build has no CUDA backend (nvcc was not found when it was configured)";
+  why_no_hopper_ = why_no_gpu_;
 #endif
 }
 
@@ -89,13 +93,19 @@ std::string GpuPanel::StartLiveFromSpec(const std::string& spec, double now) {
   std::vector<double> v;
   std::getline(ss, alg, ',');
   while (std::getline(ss, item, ',')) v.push_back(std::atof(item.c_str()));
-  if ((alg != "fp32" && alg != "bf16") || v.size() != 4) return "expected ALG,N,D,CAUSAL,PACE_MS with ALG fp32 or bf16";
-  precision_ = alg == "fp32" ? 0 : 1;
+  const bool hopper = alg == "hopper";
+  if (hopper ? (v.size() != 4 && v.size() != 5) : ((alg != "fp32" && alg != "bf16") || v.size() != 4))
+    return "expected ALG,N,D,CAUSAL,PACE_MS with ALG fp32 or bf16, or hopper,N,D,CAUSAL,0[,WARP_CTAS]";
+  if (hopper && v[3] != 0) return "the Hopper kernel has no slow motion: PACE_MS must be 0";
+  if (hopper && (v[1] < 1 || v[1] > 128)) return "the Hopper kernel needs 1 <= d <= 128";
+  precision_ = hopper ? kHopperChoice : alg == "fp32" ? 0 : 1;
   n_ = static_cast<int>(v[0]);
   d_ = static_cast<int>(v[1]);
   causal_ = v[2] != 0;
   pace_ms_ = static_cast<float>(v[3]);
+  if (hopper) warp_ctas_ = v.size() == 5 ? std::clamp(static_cast<int>(v[4]), 0, 64) : 3;
   if (!why_no_gpu_.empty()) return why_no_gpu_;
+  if (hopper && !why_no_hopper_.empty()) return why_no_hopper_;
   StartLive(now);
   return error_;
 }
@@ -117,10 +127,16 @@ void GpuPanel::StartLive(double now) {
     for (auto& x : *v) x = g(rng);
   }
   cuda::GpuRunOptions o;
-  o.algorithm = precision_ == 0 ? cuda::Algorithm::TiledFp32 : precision_ == 1 ? cuda::Algorithm::TensorCoreBf16
-                                                                               : cuda::Algorithm::TensorCoreFp16;
-  o.tiling = o.algorithm == cuda::Algorithm::TiledFp32 ? cuda::Tiling{b_r_, b_c_} : cuda::TensorCoreTiling(p.mask.kind);
-  o.pace_ns = static_cast<std::uint64_t>(pace_ms_ * 1e6);
+  const bool hopper = precision_ == kHopperChoice;
+  o.algorithm = precision_ == 0 ? cuda::Algorithm::TiledFp32 : precision_ == 2 ? cuda::Algorithm::TensorCoreFp16
+                                                                               : cuda::Algorithm::TensorCoreBf16;
+  o.tiling = hopper ? cuda::kHopperTiling
+             : o.algorithm == cuda::Algorithm::TiledFp32 ? cuda::Tiling{b_r_, b_c_} : cuda::TensorCoreTiling(p.mask.kind);
+  o.pace_ns = hopper ? 0 : static_cast<std::uint64_t>(pace_ms_ * 1e6);
+  if (hopper) {
+    o.kernel = cuda::GpuKernel::kHopper;
+    o.warp_sample_ctas = warp_ctas_;
+  }
   shape_ = cuda::RunSummary{};
   shape_.device_name = device_name_;
   shape_.algorithm = o.algorithm;
@@ -130,6 +146,7 @@ void GpuPanel::StartLive(double now) {
   shape_.b_c = o.tiling.b_c;
   shape_.mask = p.mask.kind;
   shape_.sm_count = cuda::SmCount();
+  if (hopper) shape_.kernel = "hopper";
   const auto cls = cuda::ClassifyTiles(p, o.tiling);
   frame_ = view::MakeGpuFrame(shape_, std::count(cls.begin(), cls.end(), std::uint8_t{0}));
   done_ = false;
@@ -276,6 +293,25 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now, const FillPa
   return painted;
 }
 
+// The kernel choice: the three FA-2 kernels, and the Hopper kernel where it can run (an sm_90 device),
+// else shown greyed with the reason on hover.
+void GpuPanel::DrawKernelChoice(AppState& s) {
+  const std::string& lang = s.options.lang;
+  const std::string hopper = view::GpuText(view::GpuStr::kernel_choice_hopper, lang);
+  const char* names[] = {"fp32 tiled", "bf16 tensor core", "fp16 tensor core", hopper.c_str()};
+  if (precision_ == kHopperChoice && !why_no_hopper_.empty()) precision_ = 1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * (precision_ == kHopperChoice ? 13 : 8));
+  if (ImGui::BeginCombo("##prec", names[std::clamp(precision_, 0, kHopperChoice)])) {
+    for (int k = 0; k <= kHopperChoice; ++k) {
+      const bool unavailable = k == kHopperChoice && !why_no_hopper_.empty();
+      if (ImGui::Selectable(names[k], precision_ == k, unavailable ? ImGuiSelectableFlags_Disabled : 0)) precision_ = k;
+      if (unavailable && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", view::GpuFormat(view::GpuStr::hopper_unavailable, lang, {why_no_hopper_}).c_str());
+    }
+    ImGui::EndCombo();
+  }
+}
+
 void GpuPanel::DrawControls(AppState& s, double now) {
   if (why_no_gpu_.empty()) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
@@ -286,8 +322,7 @@ void GpuPanel::DrawControls(AppState& s, double now) {
     ImGui::SameLine();
     ImGui::Checkbox(T(s, view::Str::causal).c_str(), &causal_);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::Combo("##prec", &precision_, "fp32 tiled\0bf16 tensor core\0fp16 tensor core\0");
+    DrawKernelChoice(s);
     ImGui::SameLine();
     ImGui::BeginDisabled(precision_ != 0);  // the tensor-core kernels choose their own tiles (TensorCoreTiling)
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
@@ -297,10 +332,18 @@ void GpuPanel::DrawControls(AppState& s, double now) {
     ImGui::InputInt("B_c", &b_c_, 16);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    ImGui::SliderFloat(T(s, view::Str::gpu_pace).c_str(), &pace_ms_, 0.0f, 20.0f, "%.2f ms");
+    const bool hopper = precision_ == kHopperChoice;
+    if (hopper) {  // no slow motion; instead, how many CTAs log their warp phases (the warp timeline)
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+      ImGui::InputInt(view::GpuText(view::GpuStr::warp_ctas, s.options.lang).c_str(), &warp_ctas_, 1);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", view::GpuText(view::GpuStr::hopper_fixed, s.options.lang).c_str());
+      warp_ctas_ = std::clamp(warp_ctas_, 0, 64);
+    } else {
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      ImGui::SliderFloat(T(s, view::Str::gpu_pace).c_str(), &pace_ms_, 0.0f, 20.0f, "%.2f ms");
+    }
     n_ = std::clamp(n_, 64, 32768);
-    d_ = std::clamp(d_, 1, 256);
+    d_ = std::clamp(d_, 1, hopper ? 128 : 256);
     b_r_ = std::clamp(b_r_, 1, 64);
     b_c_ = std::clamp(b_c_, 1, 128);
     ImGui::SameLine();

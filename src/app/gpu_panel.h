@@ -41,7 +41,9 @@ class GpuPanel {
   bool Busy() const;
   // Plays the default recording from `elapsed_s` wall-clock seconds in (tests and screenshots).
   void StartReplay(double now, double elapsed_s = 0);
-  // Starts a live run from "ALG,N,D,CAUSAL,PACE_MS" (ALG fp32|bf16); returns "" or why not.
+  // Starts a live run from "ALG,N,D,CAUSAL,PACE_MS" (ALG fp32|bf16), or "hopper,N,D,CAUSAL,0[,WARP_CTAS]":
+  // the Hopper kernel (sm_90 only, d <= 128, no pace), its warp phases logged in WARP_CTAS sampled CTAs
+  // (default 3, 0 = none); returns "" or why not.
   std::string StartLiveFromSpec(const std::string& spec, double now);
 
  private:
@@ -49,6 +51,7 @@ class GpuPanel {
   void StartLive(double now);
   void PollLive();
   void DrawControls(AppState& s, double now);
+  void DrawKernelChoice(AppState& s);
   void DrawResults(AppState& s, const Fonts& fonts, float width_px, Painted& painted);
   // gpu_panel_hover.cpp: the grid, the lanes and the warp timeline, each with its tooltip, the tile under
   // the mouse outlined in all three (hovered_: last frame's, found_: this frame's).
@@ -57,14 +60,20 @@ class GpuPanel {
   void DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& painted);
   FillPass fills_;  // this frame's fills' pass (Draw's argument)
   std::string KernelLabel(const std::string& lang) const;
+  // The run whose warp phases the timeline draws: the replay, or a finished live run; null when none.
+  const cuda::RunSummary* WarpRun() const;
 
   std::vector<std::string> recordings_;  // paths, default first
   size_t recording_ = 0;
   std::string why_no_gpu_;               // "" when a live GPU can be used
+  std::string why_no_hopper_;            // "" when the Hopper kernel can run here (an sm_90 GPU)
   std::string device_name_;
   std::string error_;
   // Live-run settings.
+  // precision_: the kernel choice, 0 fp32 tiled, 1 bf16 and 2 fp16 tensor core (FA-2), 3 the Hopper kernel.
+  static constexpr int kHopperChoice = 3;
   int n_ = 4096, d_ = 64, b_r_ = 64, b_c_ = 64, precision_ = 0;
+  int warp_ctas_ = 3;  // Hopper: CTAs whose warp phases are logged (the warp timeline)
   bool causal_ = true;
   float pace_ms_ = 0.0f;
   // Replay: the recording; its position, play/pause and speed live in `clock_` (shared with the timeline).

@@ -54,7 +54,9 @@ struct LaneBar {  // GpuBarTiles' pairs with the names IdsOf reads
 }  // namespace
 
 std::string GpuPanel::KernelLabel(const std::string& lang) const {
-  const std::string name = shape_.kernel.empty() ? view::GpuText(view::GpuStr::kernel_old, lang) : shape_.kernel;
+  const std::string name = shape_.kernel.empty()      ? view::GpuText(view::GpuStr::kernel_old, lang)
+                           : shape_.kernel == "hopper" ? view::GpuText(view::GpuStr::kernel_hopper, lang) + " \u00b7 hopper"
+                                                       : shape_.kernel;
   return view::GpuFormat(view::GpuStr::kernel_label, lang, {name});
 }
 
@@ -99,9 +101,19 @@ void GpuPanel::DrawLanes(AppState& s, const Fonts& fonts, float w_em, float h_em
   ImGui::SetTooltip("%s", view::GpuTileTooltip(frame_, found_, lang).c_str());
 }
 
+const cuda::RunSummary* GpuPanel::WarpRun() const {
+  if (replay_) return &*replay_;
+  if (live_ && done_ && totals_) return &*totals_;
+  return nullptr;
+}
+
 void GpuPanel::DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& painted) {
+  const cuda::RunSummary* run = WarpRun();
+  if (run == nullptr) return;
   std::vector<view::WarpBar> bars;
-  const view::Scene sc = view::BuildWarpTimelineScene(*replay_, 3, w_em, s.options.lang, s.Palette(), &bars);
+  // Two CTAs over the whole run (the sampled CTAs look alike) and, where 64 tiles make the bars too thin
+  // to read, a zoom on a few tiles of the first (gpu_warps.h).
+  const view::Scene sc = view::BuildWarpTimelineScene(*run, 2, w_em, s.options.lang, s.Palette(), &bars);
   const std::vector<std::string> hl = IdsOf(bars, hovered_);
   s.ui.gpu.highlighted.insert(s.ui.gpu.highlighted.end(), hl.begin(), hl.end());
   const std::string hit = PaintHoverable(sc, hl, fonts, s.Palette(), fills_, painted,
@@ -110,7 +122,7 @@ void GpuPanel::DrawWarps(AppState& s, const Fonts& fonts, float w_em, Painted& p
   const auto b = std::find_if(bars.begin(), bars.end(), [&](const view::WarpBar& x) { return x.id == hit; });
   if (b == bars.end()) return;
   found_ = b->tile;
-  ImGui::SetTooltip("%s\n%s", view::GpuWarpTooltip(replay_->warp_phases[b->record], s.options.lang).c_str(),
+  ImGui::SetTooltip("%s\n%s", view::GpuWarpTooltip(run->warp_phases[b->record], s.options.lang).c_str(),
                     view::GpuTileTooltip(frame_, found_, s.options.lang).c_str());
 }
 

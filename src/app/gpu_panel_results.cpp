@@ -44,7 +44,8 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
   // SM × time (which tile ran where and when) and, beside it, the recorded warpgroup timeline; a
   // recording without one says so in a line below the lanes.
   const float lanes_h = std::clamp(ImGui::GetContentRegionAvail().y / em * 0.42f, 13.0f, 24.0f);
-  const bool warps = replay_ && !replay_->warp_phases.empty();
+  const cuda::RunSummary* warp_run = WarpRun();
+  const bool warps = warp_run != nullptr && !warp_run->warp_phases.empty();
   if (warps) {
     const float half = w_em * 0.5f - 0.5f;
     ImGui::BeginGroup();
@@ -56,7 +57,9 @@ void GpuPanel::DrawResults(AppState& s, const Fonts& fonts, float width_px, Pain
     ImGui::EndGroup();
   } else {
     DrawLanes(s, fonts, w_em, lanes_h, painted);
-    ImGui::TextDisabled("%s", view::GpuText(view::GpuStr::warps_none, s.options.lang).c_str());
+    // A live Hopper run logs its warp phases in device memory; they are read once the kernel has ended.
+    const bool later = live_ && !done_ && shape_.kernel == "hopper" && warp_ctas_ > 0;
+    ImGui::TextDisabled("%s", view::GpuText(later ? view::GpuStr::warps_after : view::GpuStr::warps_none, s.options.lang).c_str());
   }
   ImGui::TextWrapped("%s", T(s, view::Str::gpu_legend).c_str());
   ImGui::Separator();
