@@ -2,6 +2,7 @@
 #include "view/gpu_warps.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "view/gpu_text.h"
 
@@ -67,16 +68,30 @@ float LabelEm(const std::string& t, float size_em) {
   return w * size_em;
 }
 
-// The axis, its ticks and title, and the legend (wrapped to `width_em`), below the rows that end at
-// `y`; returns where the legend ends.
-float AxisAndLegend(Scene& sc, float y, float width_em, float plot_w, std::uint64_t span, const std::string& lang, const Palette& pal) {
+// A time axis under rows that end at `y`: the line, `ticks` + 1 labels from `t0` to `t1` (ns since the
+// CTA's first stamp; the first at the axis's start, the last ending at its end), and, when `title`, the
+// axis title on a line of its own below the labels (so the two never collide). Ids: PREFIX (the line),
+// PREFIX.mark.k (tick marks), TICKS.tick.k (labels), PREFIX.title.
+void TimeAxis(Scene& sc, const std::string& prefix, const std::string& tick_ids, float y, float plot_w, std::uint64_t t0, std::uint64_t t1, int ticks, bool title,
+              const std::string& lang, const Palette& pal) {
   using L = WarpLayout;
-  sc.rects.push_back(WarpBox("warps.axis", L::kLabel, y + 0.1f, plot_w, 0.08f, pal.text));
-  for (int k = 0; k <= 4; ++k)
-    sc.texts.push_back({"warps.tick." + std::to_string(k), L::kLabel + plot_w * static_cast<float>(k) / 4.0f - (k == 4 ? 3.0f : 0.0f),
-                        y + 0.35f, 0.8f, pal.text, TimeTick(static_cast<double>(span) * k / 4.0, static_cast<double>(span))});
-  sc.texts.push_back({"warps.axis.title", L::kLabel, y + 1.25f, 0.8f, pal.text_muted, GpuText(GpuStr::warps_time, lang)});
-  float ly = y + L::kAxis, x = 0;
+  sc.rects.push_back(WarpBox(prefix, L::kLabel, y + 0.1f, plot_w, 0.08f, pal.text));
+  const double span = static_cast<double>(t1 - t0);
+  for (int k = 0; k <= ticks; ++k) {
+    const double t = static_cast<double>(t0) + span * k / ticks;
+    const std::string label = TimeTick(t, t0 == 0 ? static_cast<double>(t1) : span);
+    const float x = L::kLabel + plot_w * static_cast<float>(k) / static_cast<float>(ticks);
+    const float w = LabelEm(label, 0.8f);
+    sc.rects.push_back(WarpBox(prefix + ".mark." + std::to_string(k), std::min(x, L::kLabel + plot_w - 0.08f), y + 0.1f, 0.08f, 0.3f, pal.text));
+    sc.texts.push_back({tick_ids + ".tick." + std::to_string(k), k == ticks ? x - w : k == 0 ? x : x - 0.5f * w, y + 0.4f, 0.8f, pal.text, label});
+  }
+  if (title) sc.texts.push_back({prefix + ".title", L::kLabel, y + 1.4f, 0.8f, pal.text_muted, GpuText(GpuStr::warps_time, lang)});
+}
+
+// The legend (wrapped to `width_em`) from `y`; returns where it ends.
+float Legend(Scene& sc, float y, float width_em, const std::string& lang, const Palette& pal) {
+  using L = WarpLayout;
+  float ly = y, x = 0;
   for (int p = 0; p <= static_cast<int>(cuda::WarpPhase::kIdle); ++p) {
     const auto phase = static_cast<cuda::WarpPhase>(p);
     const std::string word = WarpPhaseWord(phase, lang);
@@ -89,7 +104,42 @@ float AxisAndLegend(Scene& sc, float y, float width_em, float plot_w, std::uint6
   return ly + L::kLegend;
 }
 
+// The bars of one warpgroup row of CTA `cta`, phases clipped to [t0, t1) and drawn from `x0` at `scale`
+// em per ns; ids PREFIX.k in time order.
+void RowBars(Scene& sc, const cuda::RunSummary& run, std::uint32_t cta, int g, const std::string& prefix, float x0, float y, std::uint64_t t0,
+             std::uint64_t t1, double scale, std::vector<WarpBar>* bars) {
+  using L = WarpLayout;
+  int k = 0;
+  for (size_t n = 0; n < run.warp_phases.size(); ++n) {
+    const cuda::WarpPhaseRecord& w = run.warp_phases[n];
+    if (w.cta != cta || w.warpgroup != g || w.t_end_ns <= t0 || w.t_start_ns >= t1) continue;
+    const std::uint64_t a = std::max(w.t_start_ns, t0), b = std::min(w.t_end_ns, t1);
+    SceneRect r = WarpBox(prefix + "." + std::to_string(k++), x0 + static_cast<float>(static_cast<double>(a - t0) * scale), y + 0.15f,
+                          std::max(0.05f, static_cast<float>(static_cast<double>(b - a) * scale)), L::kRow - 0.3f, WarpPhaseColor(w.phase));
+    if (bars) bars->push_back({r.id, GpuTileRef{static_cast<int>(w.q_tile), static_cast<int>(w.kv_tile)}, n});
+    sc.rects.push_back(std::move(r));
+  }
+}
+
 }  // namespace
+
+ZoomWindow PickZoom(const cuda::RunSummary& run, std::uint32_t cta, double em_per_ns) {
+  std::vector<const cuda::WarpPhaseRecord*> s;
+  for (const auto& w : run.warp_phases)
+    if (w.cta == cta && w.warpgroup == 1 && w.phase == cuda::WarpPhase::kWgmmaS) s.push_back(&w);
+  ZoomWindow z;
+  if (s.size() < static_cast<size_t>(2 * ZoomWindow::kTiles)) return z;
+  std::sort(s.begin(), s.end(), [](const auto* a, const auto* b) { return a->t_start_ns < b->t_start_ns; });
+  const double tile_ns = static_cast<double>(s.back()->t_start_ns - s.front()->t_start_ns) / static_cast<double>(s.size() - 1);
+  if (tile_ns * em_per_ns >= ZoomWindow::kMinTileEm) return z;  // legible as it is
+  const size_t m = s.size() / 2 - ZoomWindow::kTiles / 2;    // the middle: the pipeline's steady state
+  z.on = true;
+  z.t0 = s[m]->t_start_ns;
+  z.t1 = s[m + ZoomWindow::kTiles]->t_start_ns;
+  z.j0 = s[m]->kv_tile;
+  z.j1 = s[m + ZoomWindow::kTiles - 1]->kv_tile;
+  return z;
+}
 
 Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float width_em, const std::string& lang, const Palette& pal,
                              std::vector<WarpBar>* bars) {
@@ -114,6 +164,7 @@ Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float wi
                         GpuFormat(GpuStr::warps_more, lang, {std::to_string(ctas.size()), std::to_string(shown)})});
   const std::string rows[kWarpgroups] = {GpuText(GpuStr::warps_producer, lang), GpuText(GpuStr::warps_consumer1, lang),
                                          GpuText(GpuStr::warps_consumer2, lang)};
+  const std::uint64_t end = std::numeric_limits<std::uint64_t>::max();
   for (int c = 0; c < shown; ++c) {
     const float y0 = L::kTitle + static_cast<float>(c) * (L::kHeader + kWarpgroups * L::kRow);
     const cuda::WarpPhaseRecord* first = nullptr;
@@ -127,19 +178,41 @@ Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float wi
       const std::string rs = cs + "." + std::to_string(g);
       sc.rects.push_back(WarpBox("warpbg." + rs, L::kLabel, y, plot_w, L::kRow, g % 2 ? Color{246, 246, 246} : Color{255, 255, 255}));
       sc.texts.push_back({"warps.row." + rs, 0.3f, y + 0.15f, 0.8f, pal.text_muted, rows[g]});
-      int k = 0;
-      for (size_t n = 0; n < run.warp_phases.size(); ++n) {
-        const cuda::WarpPhaseRecord& w = run.warp_phases[n];
-        if (w.cta != ctas[static_cast<size_t>(c)] || w.warpgroup != g) continue;
-        SceneRect r = WarpBox("warp." + rs + "." + std::to_string(k++), L::kLabel + static_cast<float>(static_cast<double>(w.t_start_ns) * scale),
-                          y + 0.15f, std::max(0.05f, static_cast<float>(static_cast<double>(w.t_end_ns - w.t_start_ns) * scale)),
-                          L::kRow - 0.3f, WarpPhaseColor(w.phase));
-        if (bars) bars->push_back({r.id, GpuTileRef{static_cast<int>(w.q_tile), static_cast<int>(w.kv_tile)}, n});
-        sc.rects.push_back(std::move(r));
-      }
+      RowBars(sc, run, ctas[static_cast<size_t>(c)], g, "warp." + rs, L::kLabel, y, 0, end, scale, bars);
     }
   }
-  sc.height = AxisAndLegend(sc, L::kTitle + static_cast<float>(shown) * (L::kHeader + kWarpgroups * L::kRow), width_em, plot_w, span, lang, pal);
+  float y = L::kTitle + static_cast<float>(shown) * (L::kHeader + kWarpgroups * L::kRow);
+  TimeAxis(sc, "warps.axis", "warps", y, plot_w, 0, span, 4, true, lang, pal);
+  y += L::kAxis;
+  // Zoom: 64 tiles in ~130 µs leave each phase a fraction of an em; a few tiles of the first CTA's
+  // steady state drawn across the whole width show the pipeline (ping-pong, S under the other's softmax).
+  const ZoomWindow z = PickZoom(run, ctas[0], scale);
+  if (z.on) {
+    const double zscale = static_cast<double>(plot_w) / static_cast<double>(z.t1 - z.t0);
+    // The window on the first CTA's rows: four thin edges (a bordered rect this narrow is painted as a
+    // plain fill), a little outside the rows so they do not hide the bars.
+    const float wx = L::kLabel + static_cast<float>(static_cast<double>(z.t0) * scale), wy = L::kTitle + L::kHeader - 0.1f,
+                ww = std::max(0.3f, static_cast<float>(static_cast<double>(z.t1 - z.t0) * scale)), wh = kWarpgroups * L::kRow + 0.2f, t = 0.12f;
+    sc.rects.push_back(WarpBox("warps.zoomwin.top", wx - t, wy - t, ww + 2 * t, t, pal.text));
+    sc.rects.push_back(WarpBox("warps.zoomwin.bottom", wx - t, wy + wh, ww + 2 * t, t, pal.text));
+    sc.rects.push_back(WarpBox("warps.zoomwin.left", wx - t, wy, t, wh, pal.text));
+    sc.rects.push_back(WarpBox("warps.zoomwin.right", wx + ww, wy, t, wh, pal.text));
+    sc.texts.push_back({"warps.zoom", 0.0f, y + 0.1f, 0.85f, pal.text,
+                        GpuFormat(GpuStr::warps_zoom, lang, {std::to_string(ctas[0]), std::to_string(z.j0), std::to_string(z.j1),
+                                                             TimeTick(static_cast<double>(z.t0), static_cast<double>(z.t1 - z.t0)),
+                                                             TimeTick(static_cast<double>(z.t1), static_cast<double>(z.t1 - z.t0))})});
+    for (int g = 0; g < kWarpgroups; ++g) {
+      const float ry = y + L::kHeader + static_cast<float>(g) * L::kRow;
+      const std::string gs = std::to_string(g);
+      sc.rects.push_back(WarpBox("warpbg.z." + gs, L::kLabel, ry, plot_w, L::kRow, g % 2 ? Color{246, 246, 246} : Color{255, 255, 255}));
+      sc.texts.push_back({"warps.zrow." + gs, 0.3f, ry + 0.15f, 0.8f, pal.text_muted, rows[g]});
+      RowBars(sc, run, ctas[0], g, "warp.z." + gs, L::kLabel, ry, z.t0, z.t1, zscale, bars);
+    }
+    y += L::kHeader + kWarpgroups * L::kRow;
+    TimeAxis(sc, "warps.zaxis", "warps.zaxis", y, plot_w, z.t0, z.t1, 2, false, lang, pal);
+    y += L::kAxis - 0.9f;
+  }
+  sc.height = Legend(sc, y, width_em, lang, pal);
   return sc;
 }
 
