@@ -9,6 +9,7 @@
 #   DEST/fonts/              Noto Sans CJK, as fontconfig finds it here (the app's font)
 #   DEST/root/               lessons/ and assets/gpu/ ($BLOCKWISE_ROOT there)
 #   DEST/panel_shots.sh      the script to run there
+#   DEST/test_cuda_hopper    when BW_PACK_TEST names that binary (bench/gpu/build_here.sh's, stripped): run first
 # BW_SHOT_BUILD: the build folder (default build-shot in the repository).
 set -euo pipefail
 dest=${1:?usage: pack_panel_shot.sh DEST}
@@ -36,4 +37,5 @@ rm -rf "$dest/root/lessons" "$dest/root/assets/gpu"
 cp -r "$root/lessons" "$dest/root/"
 cp -r "$root/assets/gpu" "$dest/root/assets/"
 cp "$root/bench/gpu/panel_shots.sh" "$dest/"
+if [ -n "${BW_PACK_TEST:-}" ]; then strip -o "$dest/test_cuda_hopper" "$BW_PACK_TEST"; fi
 du -sh "$dest"; ls -la "$dest" "$dest/lib"

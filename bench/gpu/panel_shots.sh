@@ -2,6 +2,8 @@
 # panel_shots.sh — on the GPU machine, from the folder pack_panel_shot.sh filled: the app's GPU panel
 # running LIVE, drawn offscreen through EGL by gpu_panel_shot, captured mid-run and finished. PNGs
 # and the log go to $OUT (default ./shots). Runs as root there (it unpacks the GL loaders into /).
+# BW_SHOTS=hopper: only the Hopper kernel's shots. A test_cuda_hopper beside this script (the pack
+# copies it when BW_PACK_TEST names one) runs first: the live Hopper GpuRun's test on this GPU.
 set -uo pipefail
 pack=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$pack/shots}
@@ -20,6 +22,10 @@ printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>/tmp/bw-fc</ca
 export FONTCONFIG_FILE=/tmp/bw-fc/fonts.conf BLOCKWISE_ROOT=$pack/root
 shot() { LD_LIBRARY_PATH=$pack/lib "$pack/gpu_panel_shot" --out "$out" "$@"; echo "exit $?"; }
 LD_LIBRARY_PATH=$pack/lib ldd "$pack/gpu_panel_shot" | grep -E "not found|EGL|OpenGL" || true
+if [ -x "$pack/test_cuda_hopper" ]; then
+  "$pack/test_cuda_hopper"; echo "test_cuda_hopper exit $?"
+fi
+if [ "${BW_SHOTS:-all}" != hopper ]; then
 # fp32 teaching kernel, N = 8192, d = 128, causal, each computed tile held 20 ms (slow motion):
 # about 2.6 s, captured when 40 % of the computed tiles are done and at the end.
 shot --live fp32,8192,128,1,20 --name gpu-panel-live-fp32-causal --mid 0.4
@@ -29,4 +35,14 @@ shot --live fp32,8192,128,0,10 --name gpu-panel-live-fp32 --mid 0.5
 shot --live bf16,8192,128,0,0 --name gpu-panel-live-bf16 --mid 0
 # The first one again in Chinese (the classroom's language), captured at 60 %.
 shot --live fp32,8192,128,1,20 --name gpu-panel-live-fp32-causal-zh --mid 0.6 --lang zh
+fi
+# The Hopper kernel (FA-3 class, issue 33; sm_90 only) live at full speed, N = 8192, d = 128, not causal and
+# causal, warp phases logged in 3 sampled CTAs: the finished run with its warp timeline (and its zoom), at
+# 1920 x 1080, in English and in Chinese. (A run lasts about 0.2 ms: no mid-run capture.)
+for mask in 0 1; do
+  tag=$([ $mask = 1 ] && echo -causal || true)
+  for lang in en zh; do
+    shot --live hopper,8192,128,$mask,0,3 --name gpu-panel-live-hopper$tag-$lang --mid 0 --lang $lang --width 1920 --height 1080
+  done
+done
 ls -la "$out"

@@ -11,6 +11,8 @@
 // --replay-at) it shows what the app shows there: the recording, for checking the program itself.
 //
 //   gpu_panel_shot --live fp32,8192,128,1,20 --out DIR --name gpu-panel-live-fp32 [--mid 0.4]
+//   gpu_panel_shot --live hopper,8192,128,0,0,3 --out DIR --name gpu-panel-live-hopper --mid 0   (the Hopper kernel,
+//     sm_90 only, full speed, warp phases of 3 sampled CTAs: the warp timeline is drawn once the run is done)
 //   → DIR/NAME-mid.png, DIR/NAME-done.png, and one line per capture on stdout.
 // Data (lessons/, assets/gpu/) is found like the app's: $BLOCKWISE_ROOT, else next to the build.
 // Built only with the CUDA backend and the GUI (src/tools/CMakeLists.txt).
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
   std::string live, out = ".", name = "gpu-panel", step = "RC-T3/b0", lang = "en";
   double mid = 0.4, replay_at = -1, timeout_s = 120;
   int width = 1600, height = 1000;
-  cli.add_option("--live", live, "Start a live run: ALG,N,D,CAUSAL,PACE_MS as the app's --gpu-live (ALG fp32|bf16)");
+  cli.add_option("--live", live, "Start a live run: ALG,N,D,CAUSAL,PACE_MS as the app's --gpu-live (ALG fp32|bf16), or hopper,N,D,CAUSAL,0[,WARP_CTAS]");
   cli.add_option("--replay-at", replay_at, "No live run: replay the H200 recording from this many seconds in");
   cli.add_option("--out", out, "Folder for the PNGs");
   cli.add_option("--name", name, "File stem: NAME-mid.png and NAME-done.png");
