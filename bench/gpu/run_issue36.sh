@@ -8,7 +8,7 @@
 # Binaries come prebuilt in .devbuild/ (bench/gpu/build_here.sh): test_cuda_ring, test_ring_schedule,
 # blockwise-ring. NCCL: libnccl.so.2 from torch's wheel (BW_NCCL_LIB), opened at run time.
 # Results in $OUT: probe.txt, test_cuda_ring.log, test_ring_schedule.log, memcheck.log, nccl_*.txt,
-# table_*.txt and ring_*.json; packed into $OUT/issue36_results.tgz (BW_NO_PACK=1 leaves them loose).
+# table_*.txt and ring_*.json; packed into $OUT/issue36_results.tgz and removed (BW_NO_PACK=1 leaves them loose).
 # Usage: bench/gpu/run_issue36.sh [steps...]   steps: probe tests nccl table memcheck (default: all)
 set -u
 B=${BW_DEVBUILD:-.devbuild}
@@ -74,6 +74,10 @@ if has memcheck; then
 fi
 
 echo "== end $(date -u +%FT%TZ)"
+# At most 8 files come back from $OUT (the device tool's limit): this call writes about 17, so they are packed
+# and the loose ones removed, as run_issue33.sh does; otherwise the tarball itself may be among those left out.
 if [ "${BW_NO_PACK:-0}" != 1 ]; then
-  (cd "$OUT" && tar czf issue36_results.tgz --exclude=issue36_results.tgz . 2>/dev/null) && echo "packed $OUT/issue36_results.tgz"
+  (cd "$OUT" && files=() && for f in probe.txt test_ring_schedule.log test_cuda_ring.log memcheck.log nccl_*.txt table_*.txt ring_*.json; do
+     [ -f "$f" ] && files+=("$f"); done
+   ((${#files[@]})) && tar czf issue36_results.tgz "${files[@]}" && rm -f "${files[@]}") && echo "packed $OUT/issue36_results.tgz" && ls -la "$OUT"
 fi
