@@ -255,6 +255,7 @@ int RunNccl(const Args& a, RingRecording& rec) {
     if (pid == 0) {
       prctl(PR_SET_PDEATHSIG, SIGKILL);  // no rank outlives a launcher that was stopped
       close(up[0]); close(down[1]); close(result[0]);
+      if (r != 0) close(up[1]);  // only rank 0 writes the id: if it dies first, the launcher sees the pipe's end at once
       for (int fd : down_w) close(fd);
       for (int fd : result_r) close(fd);
       RankMain(a, r, gpus, up[1], down[0], result[1]);
