@@ -243,6 +243,9 @@ int RunNccl(const Args& a, RingRecording& rec) {
   std::printf("launcher: NCCL %s, %d GPUs, %d ranks%s\n", version.c_str(), gpus, a.ranks,
               gpus < a.ranks ? " (ranks share GPUs: --allow-shared-gpu)" : "");
   std::fflush(stdout);
+  // A write to a rank that has exited (its down pipe) or by rank 0 to a launcher past its deadline (the id pipe)
+  // fails with EPIPE instead of killing the writer without a word; the ranks inherit this.
+  signal(SIGPIPE, SIG_IGN);
   int up[2];
   if (pipe(up) != 0) throw std::runtime_error("pipe");
   std::vector<int> down_w, result_r;
