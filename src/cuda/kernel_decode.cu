@@ -325,7 +325,7 @@ __global__ void __launch_bounds__(kThreadsD, 2) DecodeSplitKernel(DecodeArgs a) 
 }
 
 // One warp per query row: lse = ln Σ_s e^{lse_s}, O = Σ_s e^{lse_s − lse} O_s (bf16 out); the weights and
-// the normalisation are lse_combine.cuh's, which the ring's merge (ring_cuda.cu) shares.
+// the normalisation are lse_combine.cuh's, which the ring's merge (ring_rank.cu) shares.
 template <int D>
 __global__ void __launch_bounds__(kThreadsD) DecodeCombineKernel(const float* o_part, const float* lse_part, std::uint16_t* o,
                                                                  int n_rows, int splits, unsigned long long* counters,

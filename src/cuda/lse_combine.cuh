@@ -1,5 +1,5 @@
 // lse_combine.cuh — the log-sum-exp merge of partial attention results, shared by the split-KV
-// combine (kernel_decode.cu, issue 34) and the ring's merge (ring_cuda.cu, issue 36): partials
+// combine (kernel_decode.cu, issue 34) and the ring's merge (ring_rank.cu, issue 36): partials
 // (O_s, lse_s), each O_s normalised over its own keys and lse_s = ln Σ e^{scaled scores} over them, merge
 // into lse = ln Σ_s e^{lse_s} and O = Σ_s e^{lse_s − lse} O_s. Computed against mx = max_s lse_s:
 // w_s = e^{lse_s − mx}, O = (Σ_s w_s O_s) / Σ_s w_s, lse = mx + ln Σ_s w_s. An empty partial

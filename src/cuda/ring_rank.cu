@@ -109,6 +109,9 @@ class RingRank {
         Classes(s.runs[rank_][l.q_run].rows, s.runs[step[rank_].shard][l.k_run].rows, l.cls == RingPairClass::kDiag);
     ev_ = std::make_unique<StepEvents[]>((size_t)s.ranks);
     sent_.assign((size_t)s.ranks, 0);
+    // The uploads are cudaMemcpy from pageable memory, which may return before the DMA lands, and the
+    // ring's two streams are non-blocking (not ordered after the legacy stream): wait for them here.
+    Check(cudaDeviceSynchronize(), "ring rank: uploads");
   }
 
   void Forward() {

@@ -90,7 +90,10 @@ RingRecording RingRecordingFromJson(const std::string& text, const std::string& 
 
 // Per step and rank: compute (kernels), merge, transfer time, the transfer's share hidden under this
 // step's compute and merge, and the compute stream's wait before the step (ms). Plain text, one row each,
-// then one line per rank with the sums (the waits are the communication the overlap did not hide).
+// then one line per rank with the sums. "transfer" runs from the exchange's start to its end on the
+// communication stream, so it includes waiting for the peer (its free buffer, NCCL's rendezvous): it is
+// not link time, bytes ÷ transfer is not bandwidth, and "hidden" is a share of that span. The honest
+// figure for the communication the overlap did not hide is "wait" (the compute stream idle).
 std::string RingStepTable(const RingRecording& r);
 
 }  // namespace bw::cuda

@@ -101,6 +101,7 @@ class NcclTransport final : public RingTransport {
     std::memcpy(uid.internal, id.data(), sizeof uid.internal);
     NcclCheck(n.CommInitRank(&comm_, ranks, uid, rank), "ncclCommInitRank");
     CudaCheck(cudaMalloc(&scratch_, 4), "cudaMalloc(barrier scratch)");
+    CudaCheck(cudaMemset(scratch_, 0, 4), "cudaMemset(barrier scratch)");  // summed by the barrier: defined bytes
   }
   ~NcclTransport() override {
     if (comm_) Lib().CommDestroy(comm_);
@@ -114,9 +115,13 @@ class NcclTransport final : public RingTransport {
                 cudaStream_t comm) override {
     const NcclLib& n = Lib();
     NcclCheck(n.GroupStart(), "ncclGroupStart", comm_);
-    NcclCheck(n.Send(send, send_bytes, kNcclUint8, (rank_ + 1) % ranks_, comm_, comm), "ncclSend", comm_);
-    NcclCheck(n.Recv(recv, recv_bytes, kNcclUint8, (rank_ + ranks_ - 1) % ranks_, comm_, comm), "ncclRecv", comm_);
-    NcclCheck(n.GroupEnd(), "ncclGroupEnd", comm_);
+    // The group is always closed, also when a call in it fails, before that failure is reported.
+    const auto sent = n.Send(send, send_bytes, kNcclUint8, (rank_ + 1) % ranks_, comm_, comm);
+    const auto got = n.Recv(recv, recv_bytes, kNcclUint8, (rank_ + ranks_ - 1) % ranks_, comm_, comm);
+    const auto ended = n.GroupEnd();
+    NcclCheck(sent, "ncclSend", comm_);
+    NcclCheck(got, "ncclRecv", comm_);
+    NcclCheck(ended, "ncclGroupEnd", comm_);
   }
 
   void Barrier(cudaStream_t stream) override {
