@@ -2,14 +2,17 @@
 # panel_shots.sh — on the GPU machine, from the folder pack_panel_shot.sh filled: the app's GPU panel
 # running LIVE, drawn offscreen through EGL by gpu_panel_shot, captured mid-run and finished. PNGs
 # and the log go to $OUT (default ./shots). Runs as root there (it unpacks the GL loaders into /).
-# BW_SHOTS=hopper: only the Hopper kernel's shots. A test_cuda_hopper beside this script (the pack
-# copies it when BW_PACK_TEST names one) runs first: the live Hopper GpuRun's test on this GPU.
+# BW_SHOTS=hopper: only the Hopper kernel's shots (4 PNGs and the log: a device call brings back at most
+# 8 files; all of them make 11 PNGs). A test_cuda_hopper beside this script (the pack copies it when
+# BW_PACK_TEST names one) runs first: test_cuda_hopper, the live Hopper GpuRun's test among them, on this GPU.
 set -uo pipefail
 pack=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-$pack/shots}
 mkdir -p "$out"
 exec > >(tee "$out/panel_shots.log") 2>&1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+# The binaries travel gzipped (pack_panel_shot.sh): unpacked beside this script.
+for z in "$pack"/*.gz; do [ -f "$z" ] && gzip -dc "$z" > "${z%.gz}" && chmod +x "${z%.gz}"; done
 for f in "$pack"/gl/*.deb; do dpkg -x "$f" /; done
 ldconfig
 # The driver's EGL vendor file, where this image keeps it (the loader looks in /usr/share by default).
