@@ -3,6 +3,8 @@
 // and names the JSON path of the first bad one.
 #include "cuda/gpu_record_json.h"
 
+#include "cuda/record_reader.h"
+
 #include <nlohmann/json.hpp>
 
 #include "data/atomic_write.h"
@@ -27,45 +29,7 @@ json TrafficJson(const TensorTraffic& t) {
   return json{{"read_elems", t.read_elems}, {"read_bytes", t.read_bytes}, {"write_elems", t.write_elems}, {"write_bytes", t.write_bytes}};
 }
 
-struct Reader {
-  std::string source;
-  [[noreturn]] void Fail(const std::string& path, const std::string& why) const {
-    throw std::runtime_error(source + ": " + path + ": " + why);
-  }
-  const json& At(const json& j, const std::string& key, const std::string& path) const {
-    if (!j.is_object() || !j.contains(key)) Fail(path + "/" + key, "missing");
-    return j.at(key);
-  }
-  std::int64_t Int(const json& j, const std::string& key, const std::string& path) const {
-    const json& v = At(j, key, path);
-    if (!v.is_number_integer()) Fail(path + "/" + key, "expected an integer");
-    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
-      Fail(path + "/" + key, "too large for a 64-bit integer");
-    return v.get<std::int64_t>();
-  }
-  // An integer in [lo, hi]; the reason names both ends.
-  std::int64_t IntIn(const json& j, const std::string& key, const std::string& path, std::int64_t lo, std::int64_t hi) const {
-    const std::int64_t x = Int(j, key, path);
-    if (x < lo || x > hi)
-      Fail(path + "/" + key, std::to_string(x) + " is outside " + std::to_string(lo) + "\u2013" + std::to_string(hi));
-    return x;
-  }
-  // A finite number ≥ 0 (times and rates).
-  double NonNegative(const json& j, const std::string& key, const std::string& path) const {
-    const double x = Num(j, key, path);
-    if (!(x >= 0) || !std::isfinite(x)) Fail(path + "/" + key, "expected a finite number \u2265 0");
-    return x;
-  }
-  double Num(const json& j, const std::string& key, const std::string& path) const {
-    const json& v = At(j, key, path);
-    if (!v.is_number()) Fail(path + "/" + key, "expected a number");
-    return v.get<double>();
-  }
-  std::string Str(const json& j, const std::string& key, const std::string& path) const {
-    const json& v = At(j, key, path);
-    if (!v.is_string()) Fail(path + "/" + key, "expected a string");
-    return v.get<std::string>();
-  }
+struct Reader : detail::RecordReader {
   TensorTraffic Traffic(const json& j, const std::string& key, const std::string& path) const {
     const json& t = At(j, key, path);
     const std::string p = path + "/" + key;
@@ -193,15 +157,8 @@ std::string RunToJson(const RunSummary& r) {
 }
 
 RunSummary RunFromJson(const std::string& text, const std::string& source) {
-  Reader rd{source};
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    rd.Fail("", std::string("not JSON: ") + e.what());
-  }
-  if (rd.Int(j, "schema_version", "") != 1) rd.Fail("/schema_version", "unsupported version (expected 1)");
-  if (rd.Str(j, "kind", "") != "blockwise_gpu_run") rd.Fail("/kind", "expected 'blockwise_gpu_run'");
+  Reader rd{{source}};
+  const json j = rd.Open(text, "blockwise_gpu_run");
   RunSummary r;
   const json& dev = rd.At(j, "device", "");
   r.device_name = rd.Str(dev, "name", "/device");

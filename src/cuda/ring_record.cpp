@@ -1,6 +1,8 @@
 // The GPU ring's recording; see ring_record.h. One step record per line, so a recording diffs well.
 #include "cuda/ring_record.h"
 
+#include "cuda/record_reader.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -25,39 +27,7 @@ constexpr size_t kNumStepFields = sizeof kStepFields / sizeof kStepFields[0];
 // Non-finite numbers (an error that was NaN or infinite) are written as null and read back as +∞.
 json Finite(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-struct Reader {
-  std::string source;
-  [[noreturn]] void Fail(const std::string& path, const std::string& why) const {
-    throw std::runtime_error(source + ": " + path + ": " + why);
-  }
-  const json& At(const json& j, const std::string& key, const std::string& path) const {
-    if (!j.is_object() || !j.contains(key)) Fail(path + "/" + key, "missing");
-    return j.at(key);
-  }
-  std::int64_t IntV(const json& v, const std::string& path) const {
-    if (!v.is_number_integer()) Fail(path, "expected an integer");
-    return v.get<std::int64_t>();
-  }
-  std::int64_t Int(const json& j, const std::string& key, const std::string& path) const { return IntV(At(j, key, path), path + "/" + key); }
-  double NumV(const json& v, const std::string& path, bool null_is_inf = false) const {
-    if (null_is_inf && v.is_null()) return std::numeric_limits<double>::infinity();
-    if (!v.is_number()) Fail(path, "expected a number");
-    return v.get<double>();
-  }
-  double Num(const json& j, const std::string& key, const std::string& path, bool null_is_inf = false) const {
-    return NumV(At(j, key, path), path + "/" + key, null_is_inf);
-  }
-  bool BoolV(const json& v, const std::string& path) const {
-    if (!v.is_boolean()) Fail(path, "expected true or false");
-    return v.get<bool>();
-  }
-  bool Bool(const json& j, const std::string& key, const std::string& path) const { return BoolV(At(j, key, path), path + "/" + key); }
-  std::string Str(const json& j, const std::string& key, const std::string& path) const {
-    const json& v = At(j, key, path);
-    if (!v.is_string()) Fail(path + "/" + key, "expected a string");
-    return v.get<std::string>();
-  }
-};
+using Reader = detail::RecordReader;
 
 }  // namespace
 
@@ -117,14 +87,7 @@ std::string RingRecordingToJson(const RingRecording& r) {
 
 RingRecording RingRecordingFromJson(const std::string& text, const std::string& source) {
   Reader rd{source};
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    rd.Fail("", std::string("not JSON: ") + e.what());
-  }
-  if (rd.Int(j, "schema_version", "") != 1) rd.Fail("/schema_version", "only version 1 is known");
-  if (rd.Str(j, "kind", "") != "ring_run") rd.Fail("/kind", "expected \"ring_run\"");
+  const json j = rd.Open(text, "ring_run");
   RingRecording r;
   const json& dev = rd.At(j, "device", "");
   r.device_name = rd.Str(dev, "name", "/device");
