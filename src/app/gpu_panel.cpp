@@ -1,6 +1,8 @@
 // The GPU panel; see gpu_panel.h. Results (roofline, timing, counters): gpu_panel_results.cpp.
 #include "app/gpu_panel.h"
 
+#include "view/gpu_run_model.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -263,8 +265,9 @@ Painted GpuPanel::Draw(AppState& s, const Fonts& fonts, double now, const FillPa
 
   // What runs, and how far it is: computed tiles against computed tiles (skipped ones apart).
   ImGui::PushFont(fonts.large);
-  ImGui::Text("%s \u00b7 N %s \u00b7 d %d \u00b7 B_r %d, B_c %d \u00b7 %s \u00b7 %s %s", cuda::AlgorithmName(shape_.algorithm),
-              view::FormatInt(shape_.n_q).c_str(), shape_.d, shape_.b_r, shape_.b_c, cuda::MaskKindName(shape_.mask),
+  // the kernel and the mask in the UI's words (the recording's ids, "tensor_core_bf16", "causal_top_left", are not for a class)
+  ImGui::Text("%s \u00b7 N %s \u00b7 d %d \u00b7 B_r %d, B_c %d \u00b7 %s \u00b7 %s %s", view::KernelWords(shape_, s.options.lang).c_str(),
+              view::FormatInt(shape_.n_q).c_str(), shape_.d, shape_.b_r, shape_.b_c, view::MaskWords(shape_.mask, s.options.lang).c_str(),
               T(s, view::Str::gpu_device).c_str(), shape_.device_name.empty() ? "?" : shape_.device_name.c_str());
   ImGui::PopFont();
   ImGui::TextDisabled("%s", KernelLabel(s.options.lang).c_str());

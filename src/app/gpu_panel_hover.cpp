@@ -55,7 +55,7 @@ struct LaneBar {  // GpuBarTiles' pairs with the names IdsOf reads
 
 std::string GpuPanel::KernelLabel(const std::string& lang) const {
   const std::string name = shape_.kernel.empty()      ? view::GpuText(view::GpuStr::kernel_old, lang)
-                           : shape_.kernel == "hopper" ? view::GpuText(view::GpuStr::kernel_hopper, lang) + " \u00b7 hopper"
+                           : shape_.kernel == "hopper" ? view::GpuText(view::GpuStr::kernel_hopper, lang)
                                                        : shape_.kernel;
   return view::GpuFormat(view::GpuStr::kernel_label, lang, {name});
 }
