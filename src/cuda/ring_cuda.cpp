@@ -69,8 +69,20 @@ RingOutput RunRingLocal(const Problem& p, const RingOptions& opt) {
       }
     });
   for (auto& t : threads) t.join();
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+  // Every rank's failure, not the first: a rank that fails drops out of the barrier, and its neighbour's
+  // error ("rank 1 expects 0 bytes") is then only the consequence of the cause in that rank's own line.
+  std::string why;
+  for (int r = 0; r < R; ++r) {
+    if (!errors[static_cast<size_t>(r)]) continue;
+    try {
+      std::rethrow_exception(errors[static_cast<size_t>(r)]);
+    } catch (const std::exception& e) {
+      why += (why.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + ": " + e.what();
+    } catch (...) {
+      why += (why.empty() ? "" : "; ") + std::string("rank ") + std::to_string(r) + ": unknown error";
+    }
+  }
+  if (!why.empty()) throw std::runtime_error("local ring: " + why);
   for (const RingRankOutput& r : out.ranks) ScatterRankRows(out.schedule, r, out.o, out.lse);
   return out;
 }
