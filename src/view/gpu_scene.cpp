@@ -197,7 +197,7 @@ Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, cons
       sc.rects.push_back(std::move(r));
     }
   if (compact)
-    sc.texts.push_back({"grid.axes", 0.0f, 0.2f, 0.85f, pal.text, GpuFormat(GpuStr::grid_axes_compact, lang, {FormatInt(f.rows), FormatInt(f.t_c)})});
+    sc.texts.push_back({"grid.axes", 0.0f, 0.2f, 0.85f, pal.text, GpuText(GpuStr::grid_axes_compact, lang)});
   else
     GridAxes(sc, f, size, lang, pal);
   return sc;
@@ -282,7 +282,9 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
                         plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / spans, static_cast<double>(span_ns))});
   int idle = 0;
   for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
-  const std::string idle_text = FormatInt(idle) + " / " + FormatInt(lanes) + " " + UiText(Str::gpu_sms_idle, lang);
+  // SMs that ran no tile by the frame's time — not "idle", which the busy count beside it contradicted
+  // (FA3/h5: "4 / 132 SMs idle" next to "34 SMs busy now")
+  const std::string idle_text = GpuFormat(GpuStr::sms_no_tile, lang, {FormatInt(idle), FormatInt(lanes)});
   sc.texts.push_back({"lanes.idle", label_w, plot_h + 1.6f, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
   sc.texts.push_back({"lanes.axis.x", label_w + plot_w * 0.5f, plot_h + 1.6f, 0.8f, pal.text, GpuText(GpuStr::time_axis, lang)});

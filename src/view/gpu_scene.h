@@ -68,17 +68,18 @@ std::uint64_t RunSpanNs(const cuda::RunSummary& run);  // latest end − earlies
 // the most that leave each label a clear gap; only "0" where even the two ends would touch).
 inline constexpr float kGridTop = 2.2f, kGridLeft = 3.0f;
 // compact: for a thumbnail whose labels the painter will draw larger than their em (a lesson scene shrunk
-// for the projector's floors): no tick numbers, one line "Q tiles ↓ R × K/V tiles → C" over the grid
-// ("grid.axes") instead of the two titles, so nothing the floors enlarge can fall on another label.
+// for the projector's floors): no tick numbers, one line "Q tile i ↓ · K/V tile j →" over the grid
+// ("grid.axes") instead of the two titles, so nothing the floors enlarge can fall on another label. It
+// gives no counts: FA3/h2 asks how many SMs worked, and the Q tiles' count (one CTA each) is the answer.
 Scene BuildGpuGridScene(const GpuFrame& f, float width_em, float height_em, const std::string& lang, const Palette& palette,
                         bool compact = false);
 // The cell size the grid scene uses for `f` in that box (em).
 float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 
 // One lane per SM (0 .. sm_count − 1, top to bottom), time left to right over [0, span_ns]; one rect
-// per computed tile ("lane.SM.K", K = its order in that lane), a time axis below (ticks "lanes.tick.0..4",
-// written by TimeTick). `span_ns` = 0: the frame's own span. Ids: "lanes.axis", "lanes.idle" (text with
-// the idle-SM count).
+// per computed tile ("lane.SM.K", K = its order in that lane), a time axis below (ticks "lanes.tick.0..c",
+// c = 4, 2 or 1 as the width allows, written by TimeTick). `span_ns` = 0: the frame's own span. Ids:
+// "lanes.axis", "lanes.idle" (text with the count of SMs that have run no tile by the frame's time).
 // `sms_per_lane` > 1 groups the SMs (issue 33: 132 lanes at 13 em are 0.1 em each): each SM keeps
 // its own thin row, every group a band of its own shade with one label "SM a–b"; the label column is
 // then 4.6 em wide. Texts "lanes.axis.y" (SM ↓, below the labels) and "lanes.axis.x" (the time axis's

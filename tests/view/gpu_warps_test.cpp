@@ -146,10 +146,10 @@ TEST(GpuScene, GridTickLabelsNeverOverlapOnANarrowGrid) {
     }
     if (side >= 40.0f) EXPECT_EQ(ticks.back()->text, "63");  // room for every tick: the last tile is labelled
   }
-  // The compact thumbnail (a lesson scene shrunk for the floors): no ticks, one line with both counts.
+  // The compact thumbnail (a lesson scene shrunk for the floors): no ticks, one line naming both axes, no counts.
   const Scene thumb = BuildGpuGridScene(f, 8.0f, 8.0f, "en", ClassroomPalette(), /*compact=*/true);
   for (const auto& t : thumb.texts) EXPECT_EQ(t.id.rfind("grid.", 0) == 0 && t.id != "grid.axes", false) << t.id;
-  EXPECT_EQ(Text(thumb, "grid.axes")->text, "Q tiles \u2193 256 \u00d7 K/V tiles \u2192 64");
+  EXPECT_EQ(Text(thumb, "grid.axes")->text, "Q tile i \u2193 \u00b7 K/V tile j \u2192");
 }
 
 TEST(GpuScene, TheTileMapHasAxesAndTheLanesGroup132Sms) {
