@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "require_gpu.h"
+
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
@@ -16,12 +18,6 @@
 
 namespace bw::cuda::test {
 namespace {
-
-#define REQUIRE_GPU()                                  \
-  do {                                                 \
-    std::string why;                                   \
-    if (!GpuAvailable(&why)) GTEST_SKIP() << why;      \
-  } while (0)
 
 struct Case { int n_q, n_k, d, d_v; MaskKind mask; };
 

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "require_gpu.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -19,12 +21,6 @@
 
 namespace bw::cuda {
 namespace {
-
-#define REQUIRE_GPU()                                  \
-  do {                                                 \
-    std::string why;                                   \
-    if (!GpuAvailable(&why)) GTEST_SKIP() << why;      \
-  } while (0)
 
 bool Subset() { const char* e = std::getenv("BW_CUDA_TEST_SUBSET"); return e && *e == '1'; }
 

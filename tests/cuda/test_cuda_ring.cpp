@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "require_gpu.h"
+
 #include <cmath>
 #include <limits>
 #include <random>
@@ -21,12 +23,6 @@
 
 namespace bw::cuda {
 namespace {
-
-#define REQUIRE_GPU()                             \
-  do {                                            \
-    std::string why;                              \
-    if (!GpuAvailable(&why)) GTEST_SKIP() << why; \
-  } while (0)
 
 using engine::RingOrder;
 
