@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     const int* ns = quick ? quick_n : all_n;
     const int nn = quick ? 2 : 5;
     const char* sched = std::getenv("BW_HOPPER_SCHED");
-    const char* order = std::getenv("BW_TILE_ORDER");  // kernels.h TileGrid: head-major unless BW_TILE_ORDER=heads
+    const char* order = std::getenv("BW_TILE_ORDER");  // kernels.h TileGrid: heads fastest under a causal mask unless BW_TILE_ORDER=rows
     std::printf("{\"table\": \"env\", \"device\": \"%s\", \"sms\": %d, \"hopper_sched\": %d, \"tile_order\": \"%s\"}\n",
                 DeviceName().c_str(), SmCount(), sched ? std::atoi(sched) : 2, order ? order : "default");
     std::fflush(stdout);

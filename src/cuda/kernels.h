@@ -23,11 +23,14 @@ struct DevProblem {
 // problem has i + 1 K/V tiles). Head-major, (T_r, heads), runs one head's Q tiles together (they share its
 // K/V in L2) from the last, and leaves the last heads' short diagonal tiles for the end. Heads fastest,
 // (heads, T_r), runs every head's longest tiles in the first waves and the short ones of all heads last.
-// BW_TILE_ORDER=heads selects it (under a causal mask only); the default stays head-major until the A/B
-// on the H200 (bench/gpu/run_order_ab.sh) says otherwise.
+// Heads fastest is the default under a causal mask (H100, hopper_bench grid in one call: 1.03-1.22x on
+// causal N 1k-8k for both kernels, 0.99-1.01 at 16k; docs/performance.md "Grid order"); BW_TILE_ORDER=rows
+// selects head-major for an A/B. Without a causal mask every tile has the same work and the order stays
+// head-major.
 inline bool HeadsFastest(const DevProblem& p) {
+  const bool causal = p.mask.kind == 1 || p.mask.kind == 2;
   const char* e = std::getenv("BW_TILE_ORDER");
-  return e != nullptr && std::string(e) == "heads" && (p.mask.kind == 1 || p.mask.kind == 2);
+  return causal && !(e != nullptr && std::string(e) == "rows");
 }
 inline dim3 TileGrid(const DevProblem& p, int t_r) {
   return HeadsFastest(p) ? dim3(p.heads, t_r) : dim3(t_r, p.heads);
