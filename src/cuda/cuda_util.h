@@ -9,6 +9,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <mutex>
+#include <unordered_map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -18,6 +20,26 @@ namespace bw::cuda::detail {
 
 inline void Check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
+}
+
+// Raises `kernel`'s dynamic shared-memory limit (cudaFuncAttributeMaxDynamicSharedMemorySize) to at least
+// `bytes`, never lowering it, under one process-wide lock. The attribute is per kernel and shared by every
+// host thread: two threads launching one kernel with different sizes raced between one's set and its
+// launch (the local ring's ranks on one H100: "TcKernel launch: invalid argument", "too many resources
+// requested for launch"). A raise-only limit keeps every size set before valid; the launch's own size
+// still decides the occupancy.
+inline void EnsureDynamicSmem(const void* kernel, size_t bytes, const char* what) {
+  static std::mutex m;
+  static std::unordered_map<const void*, size_t> limit;
+  const std::lock_guard<std::mutex> lock(m);
+  size_t& now = limit[kernel];
+  if (bytes <= now) return;
+  Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
+  now = bytes;
+}
+template <class Kernel>
+void EnsureDynamicSmem(Kernel* kernel, size_t bytes, const char* what) {
+  EnsureDynamicSmem(reinterpret_cast<const void*>(kernel), bytes, what);
 }
 
 // A cudaMalloc'ed buffer (bytes); moves, never copies.

@@ -527,12 +527,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
 
 template <int D, int kSched>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
-  static size_t attr = 0;  // raise the dynamic shared-memory limit once per size, not per launch
-  if (pl.smem > attr) {
-    Check(cudaFuncSetAttribute(HopperKernel<D, kSched>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pl.smem),
-          "cudaFuncSetAttribute(hopper)");
-    attr = pl.smem;
-  }
+  EnsureDynamicSmem(HopperKernel<D, kSched>, pl.smem, "cudaFuncSetAttribute(hopper)");
   HopperKernel<D, kSched><<<TileGrid(pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }

@@ -5,6 +5,7 @@
 // 4 warps of 16 or 32 rows (B_r = 64 causal, 128 otherwise: TensorCoreTiling), B_c = 64, head dim D in
 // {32, 64, 128}; same tile records and counters as fp32.
 // size-exception: TcKernel is one __global__ function whose mma.sync fragments stay in registers from Q K^T through the softmax to P V; split into device functions it would pass whole fragment arrays between them.
+#include "cuda/cuda_util.h"
 #include "cuda/kernels.h"
 #include "cuda/mma_common.cuh"
 
@@ -17,10 +18,6 @@
 
 namespace bw::cuda::detail {
 namespace {
-
-void Check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 constexpr int kWarps = 4, kBc = kTcBc;
 
@@ -281,7 +278,7 @@ template <int D, bool BF16, int MT>
 void LaunchD(const TcArgs& a, cudaStream_t st) {
   const size_t smem = TcSmemBytes<D, MT>() + a.t_c;
   auto kernel = a.live ? TcKernel<D, BF16, true, MT> : TcKernel<D, BF16, false, MT>;
-  Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute(tc)");
+  EnsureDynamicSmem(kernel, smem, "cudaFuncSetAttribute(tc)");
   kernel<<<TileGrid(a.p, a.t_r), kWarps * 32, smem, st>>>(a);
   Check(cudaGetLastError(), "TcKernel launch");
 }

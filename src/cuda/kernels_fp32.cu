@@ -4,6 +4,7 @@
 // [SECTION] tiled FA-2: one block per Q tile, K/V tiles through shared memory, m/l/u in registers
 // Numerics: expf/logf (not the fast intrinsics) so the fp32 result is within 1e-5 of a double reference.
 // size-exception: the materialising path and the two tiled fp32 kernels side by side (Algorithm 0 and Algorithm 1, read against each other); each tiled kernel keeps its rows in registers through one loop of one __global__ function.
+#include "cuda/cuda_util.h"
 #include "cuda/kernels.h"
 
 #include <cmath>
@@ -14,10 +15,6 @@ namespace bw::cuda::detail {
 namespace {
 
 constexpr float kNegInf = -INFINITY;
-
-void Check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(e));
-}
 
 // ---------------------------------------------------------------------------------------------
 // [SECTION] materialising
@@ -621,7 +618,7 @@ void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, cons
     const bool shared_kv = dmax_fast > 64;
     const FastLayout lay = MakeFastLayout(a.ld_qk, a.ld_v, shared_kv, a.t_c);
     auto launch_fast = [&](auto kernel) {
-      Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)lay.bytes), "cudaFuncSetAttribute");
+      EnsureDynamicSmem(kernel, lay.bytes, "cudaFuncSetAttribute(fp32 fast)");
       kernel<<<dim3(a.t_r, p.heads), kFastThreads, lay.bytes, st>>>(a, lay);
       Check(cudaGetLastError(), "TiledFp32FastKernel launch");
     };
@@ -639,7 +636,7 @@ void LaunchTiledFp32(const DevProblem& p, int b_r, int b_c, const float* q, cons
                              std::to_string(max_smem) + "; use smaller B_c or d");
   const dim3 grid(a.t_r, p.heads), block(a.q_rows_alloc * kG);
   auto launch = [&](auto kernel) {
-    Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), "cudaFuncSetAttribute");
+    EnsureDynamicSmem(kernel, smem, "cudaFuncSetAttribute(fp32)");
     kernel<<<grid, block, smem, st>>>(a);
     Check(cudaGetLastError(), "TiledFp32Kernel launch");
   };

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -141,6 +142,7 @@ int RunLocal(const Args& a, const Problem& p, RingRecording& rec) {
 bool WriteAll(int fd, const void* p, size_t n) {
   for (const char* c = static_cast<const char*>(p); n;) {
     const ssize_t w = write(fd, c, n);
+    if (w < 0 && errno == EINTR) continue;  // a signal arrived first: nothing was written
     if (w <= 0) return false;
     c += w; n -= static_cast<size_t>(w);
   }
@@ -149,6 +151,7 @@ bool WriteAll(int fd, const void* p, size_t n) {
 bool ReadAll(int fd, void* p, size_t n) {
   for (char* c = static_cast<char*>(p); n;) {
     const ssize_t r = read(fd, c, n);
+    if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return false;
     c += r; n -= static_cast<size_t>(r);
   }
@@ -175,9 +178,13 @@ int CountGpus(std::string* why, std::string* nccl) {
   close(fds[1]);
   std::string msg;
   char buf[256];
-  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<size_t>(r));
+  for (ssize_t r; (r = read(fds[0], buf, sizeof buf)) != 0;) {
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) break;
+    msg.append(buf, static_cast<size_t>(r));
+  }
   close(fds[0]);
-  waitpid(pid, nullptr, 0);
+  while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
   const size_t nl = msg.find('\n');
   if (nl == std::string::npos) { *nccl = "0the GPU probe failed"; return 0; }
   *nccl = msg.substr(0, nl);
@@ -289,12 +296,16 @@ int RunNccl(const Args& a, RingRecording& rec) {
     for (int r = 0; r < a.ranks; ++r)
       if (open[static_cast<size_t>(r)]) fds.push_back({result_r[static_cast<size_t>(r)], POLLIN, 0});
     const int ms = ms_left();
-    if (ms <= 0 || poll(fds.data(), fds.size(), ms) <= 0) break;
+    if (ms <= 0) break;
+    const int ready = poll(fds.data(), fds.size(), ms);
+    if (ready < 0 && errno == EINTR) continue;  // interrupted: poll again with the time left
+    if (ready <= 0) break;
     for (const pollfd& f : fds) {
       if (!(f.revents & (POLLIN | POLLHUP))) continue;
       const int r = static_cast<int>(std::find(result_r.begin(), result_r.end(), f.fd) - result_r.begin());
       char buf[4096];
       const ssize_t n = read(f.fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
       if (n > 0) { lines[static_cast<size_t>(r)].append(buf, static_cast<size_t>(n)); continue; }
       open[static_cast<size_t>(r)] = false;
       --left;
@@ -302,7 +313,8 @@ int RunNccl(const Args& a, RingRecording& rec) {
   }
   for (size_t r = 0; r < pids.size(); ++r)
     if (open[r]) { std::fprintf(stderr, "blockwise-ring: rank %zu gave no result in %d s; stopping it\n", r, a.timeout_s); kill(pids[r], SIGKILL); }
-  for (pid_t pid : pids) waitpid(pid, nullptr, 0);
+  for (pid_t pid : pids)
+    while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {}
   for (int fd : result_r) close(fd);
   rec.transport = "nccl";
   rec.nccl_version = version;

@@ -19,6 +19,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 
@@ -127,7 +128,9 @@ class RingRank {
       const void* cur = t == 0 ? own_.ptr : recv_[(t - 1) % 2].ptr;
       StepEvents& ev = ev_[t];
       if (t + 1 < R) {  // the exchange: send the shard held, receive the next into the other buffer
-        if (t >= 1) Check(cudaStreamWaitEvent(comm_.s, ev_[t - 1].compute_end.e, 0), "cudaStreamWaitEvent(free)");
+        // recv_[t % 2] was read by step t − 1's kernels (it held step t − 1's shard) from t = 2 on; at t = 1
+        // it is unused this run (step 0 computes on own_), so the first transfer starts at once.
+        if (t >= 2) Check(cudaStreamWaitEvent(comm_.s, ev_[t - 1].compute_end.e, 0), "cudaStreamWaitEvent(free)");
         Check(cudaEventRecord(ev.transfer_start.e, comm_.s), "cudaEventRecord");
         const int next_shard = s_.steps[t + 1][rank_].shard;
         sent_[t] = s_.ShardBytes(st.shard);
@@ -253,10 +256,16 @@ class RingRank {
 }  // namespace
 
 RingRankOutput RunRingRank(const RingSchedule& s, const Problem& p, int warmup, RingTransport& transport) {
-  RingRank rank(s, p, transport);
-  for (int w = 0; w < warmup; ++w) rank.Forward();
-  rank.Forward();
-  return rank.Result();
+  std::optional<RingRank> rank;  // outlives the handler below: freed only after the transport is aborted
+  try {
+    rank.emplace(s, p, transport);
+    for (int w = 0; w < warmup; ++w) rank->Forward();
+    rank->Forward();
+    return rank->Result();
+  } catch (...) {
+    transport.Abort();  // before the buffers are freed: cudaFree would wait on a receive no peer will serve
+    throw;
+  }
 }
 
 }  // namespace bw::cuda

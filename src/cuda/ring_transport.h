@@ -44,6 +44,10 @@ class RingTransport {
   // All ranks meet on the host after the work already on `stream` has finished (the start line of the
   // timed run). Throws if a peer failed.
   virtual void Barrier(cudaStream_t stream) = 0;
+  // Called once when this rank fails, before its buffers are freed: ends every operation the transport
+  // has in flight, so freeing (cudaFree waits for the device) cannot wait forever on a peer that will never
+  // send. NCCL: ncclCommAbort. Local: nothing (its copies never wait on a peer's kernel).
+  virtual void Abort() {}
 };
 
 // Shared state of the local transport's R ranks (threads): a host barrier and, per step and rank, the

@@ -37,6 +37,7 @@ struct NcclLib {
   NcclResult (*GetUniqueId)(NcclUniqueIdAbi*) = nullptr;
   NcclResult (*CommInitRank)(NcclComm*, int, NcclUniqueIdAbi, int) = nullptr;
   NcclResult (*CommDestroy)(NcclComm) = nullptr;
+  NcclResult (*CommAbort)(NcclComm) = nullptr;
   NcclResult (*GroupStart)() = nullptr;
   NcclResult (*GroupEnd)() = nullptr;
   NcclResult (*Send)(const void*, size_t, int, int, NcclComm, cudaStream_t) = nullptr;
@@ -64,6 +65,7 @@ const NcclLib& Lib() {
     sym(lib.GetUniqueId, "ncclGetUniqueId");
     sym(lib.CommInitRank, "ncclCommInitRank");
     sym(lib.CommDestroy, "ncclCommDestroy");
+    sym(lib.CommAbort, "ncclCommAbort");
     sym(lib.GroupStart, "ncclGroupStart");
     sym(lib.GroupEnd, "ncclGroupEnd");
     sym(lib.Send, "ncclSend");
@@ -106,6 +108,10 @@ class NcclTransport final : public RingTransport {
   ~NcclTransport() override {
     if (comm_) Lib().CommDestroy(comm_);
     if (scratch_) cudaFree(scratch_);
+  }
+  void Abort() override {
+    if (comm_) Lib().CommAbort(comm_);  // pending sends and receives end; the communicator is freed
+    comm_ = nullptr;
   }
   const char* Name() const override { return "nccl"; }
   int Rank() const override { return rank_; }
