@@ -19,23 +19,53 @@ constexpr float kWidth = 46.0f, kTitleH = 2.0f, kGridSide = 17.0f, kGap = 1.6f, 
 // The smallest label gpu_scene.h draws (the lanes' SM labels), in em.
 constexpr float kSmallestLabelEm = 0.7f;
 
-// How much to shrink the layout (≤ 1) so that, fitted to the frame's box, its smallest label is painted
-// at the frame's floor (a laptop's 14 px em at 720 rows, a projector's 24 at 1080): the labels keep their
-// em, the grid and the lanes take fewer em, so the painter's scale grows. 1 where the box is not known.
-// Shrunk, the scene is kWidth·k wide and kShrunkFixedH + kGridSide·k high (two lines of title, two of
-// what is done).
-// One line of what is done, shrunk: 0.85 em text as the painter draws it, its line height (Noto Sans CJK
-// 1.448 em) times the text scale the painter still applies (a projector enlarges every label).
-float NowLineEm(const SceneFrame& frame) { return 0.85f * frame.line_per_em * std::max(1.0f, frame.text_scale) + 0.05f; }
-constexpr float kShrunkFixedH = 2.2f + 0.5f + 2.4f;
-float Shrink(const SceneFrame& frame) {
-  if (frame.width_px <= 0 || frame.height_px <= 0) return 1.0f;
+// A line of `size` em text as the painter draws it: the font's line height (Noto Sans CJK 1.448 em) times
+// the text scale the painter applies (a projector's 1.6 enlarges every label).
+float LineEm(float size, const SceneFrame& frame) { return size * frame.line_per_em * std::max(1.0f, frame.text_scale); }
+// The layout for the frame's box: full size (kWidth × FixedH + kGridSide em) where that puts the smallest
+// label (the lanes' 0.7 em SM labels) at the frame's floor or above, and where the box is not known
+// (tests, the CLI); else laid out at the em the floor needs (a laptop's 14 px em at 720 rows, a
+// projector's 24 at 1080) to fill the box: the title and the line of what is done at 0.8 em, each on one
+// line where it fits the width, else on two (cut at a " · "), the grid a square of the height left, the
+// lanes the width beside it. (Shrunk to kWidth·k × kGridSide·k, the scene left a third of a projector's
+// box empty beside it; with two lines each a projector's lanes had a plot 3 em high.)
+struct Fit {
+  bool full = true;
+  float width = kWidth, side = kGridSide, gap = kGap;
+  int title_lines = 1, now_lines = 1;
+};
+// The title and the lines of what is done as drawn, and all the height that is not the grid's (the gap
+// of 0.5 em above what is done). (Laid out for lines 1 em high, a projector's two title lines, 2 em each
+// as drawn, fell on the lanes.)
+float TitleH(const Fit& fit, const SceneFrame& frame) {
+  if (fit.full) return std::max(kTitleH, 0.2f + LineEm(1.1f, frame) + 0.1f);
+  return 0.1f + (fit.title_lines == 1 ? LineEm(0.8f, frame) : LineEm(0.9f, frame) + LineEm(0.8f, frame)) + 0.1f;
+}
+float NowLineEm(const SceneFrame& frame) { return LineEm(0.8f, frame) + 0.05f; }
+float FixedH(const Fit& fit, const SceneFrame& frame) {
+  if (fit.full) return TitleH(fit, frame) + std::max(kLineH, 0.5f + LineEm(0.95f, frame) + 0.1f);
+  return TitleH(fit, frame) + 0.5f + static_cast<float>(fit.now_lines) * NowLineEm(frame) + 0.1f;
+}
+Fit FitFor(const SceneFrame& frame, const std::string& title, const std::string& now) {
+  if (frame.width_px <= 0 || frame.height_px <= 0) return {};
   const float floor_px = frame.floor_text_px > 0 ? frame.floor_text_px : (frame.projector ? 24.0f : 14.0f);
-  // the painter draws every label text_scale times its em (a projector's 1.6): that much less em_px is needed
-  const float em_needed = 1.08f * floor_px / (kSmallestLabelEm * std::max(1.0f, frame.text_scale));
-  if (std::min(frame.width_px / kWidth, frame.height_px / (kTitleH + kGridSide + kLineH)) >= em_needed) return 1.0f;
-  const float k = std::min(frame.width_px / (kWidth * em_needed), (frame.height_px / em_needed - kShrunkFixedH) / kGridSide);
-  return std::clamp(k, 0.45f, 0.99f);
+  // The floors are ink ems (an ideograph's advance, 1 / line_per_em of the font size: Noto Sans CJK's
+  // 1 / 1.448), the labels' sizes font sizes: without the ratio the SM labels came out at 17.7 px em on
+  // a 1920×1080 projector (0.69 of the 24 floor, less the placer's step back). The painter draws every
+  // label text_scale times its em (a projector's 1.6): that much less em_px is needed.
+  const float ts = std::max(1.0f, frame.text_scale);
+  const float em_needed = 1.08f * floor_px * frame.line_per_em / (kSmallestLabelEm * ts);
+  if (std::min(frame.width_px / kWidth, frame.height_px / (FixedH(Fit{}, frame) + kGridSide)) >= em_needed) return {};
+  const float w = frame.width_px / em_needed, h = frame.height_px / em_needed;
+  Fit fit;
+  fit.full = false;
+  fit.width = std::max(w, 12.0f);
+  const auto lines = [&](const std::string& s) { return TextEm(s, 0.8f) * ts / frame.line_per_em <= fit.width ? 1 : 2; };
+  fit.title_lines = lines(title);
+  fit.now_lines = lines(now);
+  fit.side = std::clamp(std::min(h - FixedH(fit, frame), 0.36f * fit.width), 4.0f, kGridSide);
+  fit.gap = std::min(kGap, 0.1f * fit.side);
+  return fit;
 }
 
 std::string Fixed1(double x) {
@@ -80,19 +110,23 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
   const Event& ev = events_.at(static_cast<size_t>(e));
   if (ev.kind == Event::kCompare) return CompareScene(lang, pal);
   // Shrunk for the frame's floors, the title and the line of what is done take two lines each.
-  const float k = Shrink(frame);
-  const bool two_lines = k < 1.0f;
-  const float width = kWidth * k, side = kGridSide * k, title_h = two_lines ? 2.2f : kTitleH;
   Scene sc;
-  sc.width = width;
   sc.background = pal.background;
   const std::string title = UiFormat(Str::grun_scene_title, lang, {KernelWords(run_, lang), run_.device_name});
   // Nothing is done at the start: a frame at t = 0 would hold the first tiles that end at once.
   const GpuFrame f = ev.kind == Event::kStart ? MakeGpuFrame(run_, run_.counters.tiles_skipped) : FrameAt(run_, ev.t_ns);
-  const std::string now = UiFormat(Str::grun_scene_now, lang,
-                                   {Fixed1(static_cast<double>(ev.kind == Event::kStart ? 0 : ev.t_ns) / 1e3) + " µs",
-                                    Fixed1(static_cast<double>(stats_.span_ns) / 1e3) + " µs", FormatInt(ev.kind == Event::kStart ? 0 : f.computed),
-                                    FormatInt(stats_.tiles_computed), std::to_string(ev.kind == Event::kStart ? 0 : BusySmsAt(run_, ev.t_ns))});
+  const auto now_at = [&](bool start, std::uint64_t t, std::int64_t done, int busy) {
+    return UiFormat(Str::grun_scene_now, lang,
+                    {Fixed1(static_cast<double>(start ? 0 : t) / 1e3) + " µs", Fixed1(static_cast<double>(stats_.span_ns) / 1e3) + " µs",
+                     FormatInt(start ? 0 : done), FormatInt(stats_.tiles_computed), std::to_string(start ? 0 : busy)});
+  };
+  const std::string now = now_at(ev.kind == Event::kStart, ev.t_ns, f.computed, ev.kind == Event::kStart ? 0 : BusySmsAt(run_, ev.t_ns));
+  // Laid out for the longest line of what is done (the end's, with every count at its largest), so that
+  // the layout does not change from one moment of the replay to the next.
+  const Fit fit = FitFor(frame, title, now_at(false, stats_.span_ns, stats_.tiles_computed, run_.sm_count));
+  const float width = fit.width, side = fit.side, title_h = TitleH(fit, frame);
+  const float ts = std::max(1.0f, frame.text_scale);
+  sc.width = width;
   // A line cut at its middle " · " into two texts (the painter does not wrap a free text).
   const auto split = [](const std::string& s) -> std::pair<std::string, std::string> {
     const std::string sep = " \u00b7 ";
@@ -104,33 +138,35 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
     if (best == std::string::npos) return {s, ""};
     return {s.substr(0, best), s.substr(best + sep.size())};
   };
-  if (two_lines) {
+  if (fit.full) {
+    sc.texts.push_back(Text("run.title", 0, 0.2f, 1.1f, pal.text, title));
+  } else if (fit.title_lines == 1) {
+    sc.texts.push_back(Text("run.title", 0, 0.1f, 0.8f, pal.text, title));
+  } else {
     const auto [t1, t2] = split(title);
     sc.texts.push_back(Text("run.title", 0, 0.1f, 0.9f, pal.text, t1));
-    if (!t2.empty()) sc.texts.push_back(Text("run.title.2", 0, 1.1f, 0.8f, pal.text_muted, t2));
-  } else {
-    sc.texts.push_back(Text("run.title", 0, 0.2f, 1.1f, pal.text, title));
+    if (!t2.empty()) sc.texts.push_back(Text("run.title.2", 0, 0.1f + LineEm(0.9f, frame), 0.8f, pal.text_muted, t2));
   }
   // The grid's tick numbers sit in kGridTop / kGridLeft em; labels drawn much larger than their em (shrunk,
   // or a projector's text scale) fall on each other and on the grid there: one caption line instead.
-  const bool compact_grid = two_lines || frame.text_scale > 1.2f;
+  const bool compact_grid = !fit.full || frame.text_scale > 1.2f;
   Append(sc, BuildGpuGridScene(f, side, side, lang, pal, compact_grid), 0, title_h);
-  const float lanes_x = side + kGap * k;
-  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal), lanes_x, title_h);
+  const float lanes_x = side + fit.gap;
+  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal, 1, nullptr, ts), lanes_x, title_h);
   const float y = title_h + side + 0.5f;
-  if (two_lines) {
-    // A line of 0.85 em text is 0.85 · 1.448 em high as the painter draws it (Noto Sans CJK): the second
-    // line stood 1.15 em below the first, the two zh lines overlapped and the placer moved the second
-    // one above the first, onto the grid.
-    const float line = NowLineEm(frame);
-    const auto [n1, n2] = split(now);
-    sc.texts.push_back(Text("run.now", 0, y, 0.85f, pal.text, n1));
-    if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + line, 0.85f, pal.text, n2));
-    sc.height = y + 2.0f * line + 0.1f;
-  } else {
+  if (fit.full) {
     sc.texts.push_back(Text("run.now", 0, y, 0.95f, pal.text, now));
-    sc.height = kTitleH + kGridSide + kLineH;
+  } else if (fit.now_lines == 1) {
+    sc.texts.push_back(Text("run.now", 0, y, 0.8f, pal.text, now));
+  } else {
+    // A line of 0.8 em text is 0.8 · 1.448 em high as the painter draws it (Noto Sans CJK) times its
+    // text scale: the second line stood 1.15 em below the first, the two zh lines overlapped and the
+    // placer moved the second one above the first, onto the grid.
+    const auto [n1, n2] = split(now);
+    sc.texts.push_back(Text("run.now", 0, y, 0.8f, pal.text, n1));
+    if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + NowLineEm(frame), 0.8f, pal.text, n2));
   }
+  sc.height = side + FixedH(fit, frame);
   return sc;
 }
 

@@ -14,8 +14,8 @@ namespace {
 
 int CeilDiv(int a, int b) { return b > 0 ? (a + b - 1) / b : 0; }
 
-// A text's width in em at `size` em, estimated: CJK and full-width forms 1 em a character, the rest 0.55
-// (Noto Sans CJK's Latin digits and letters average about half an em).
+}  // namespace
+
 float TextEm(const std::string& s, float size) {
   float w = 0;
   for (size_t i = 0; i < s.size();) {
@@ -26,8 +26,6 @@ float TextEm(const std::string& s, float size) {
   }
   return w * size;
 }
-
-}  // namespace
 
 std::string TimeTick(double t_ns, double span_ns) {
   // One unit for the whole axis, chosen from its span: µs up to 10 ms (a kernel at full speed), ms up
@@ -210,7 +208,7 @@ int SmsPerLane(int sm_count, float plot_h_em) {
 }
 
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& pal, int group, GpuBarTiles* bar_tiles) {
+                        const Palette& pal, int group, GpuBarTiles* bar_tiles, float label_scale) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
@@ -221,14 +219,33 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   if (lanes <= 0) return sc;
   if (span_ns == 0) span_ns = f.any ? f.t_last_ns - f.t0_ns : 0;
   group = std::clamp(group, 1, lanes);
-  const float axis_h = 2.8f, label_w = group > 1 ? 4.6f : 3.2f;
+  // The painter draws the labels `ls` times their em (a projector's 1.6): the label column, the axis
+  // strip's rows and the labels' spacing grow with it (at 1.6 the SM labels ran under the axis and the
+  // axis's title onto the count of SMs without a tile).
+  const float ls = std::max(1.0f, label_scale);
+  const float row = 1.2f * ls, label_w = (group > 1 ? 4.6f : 3.2f) * ls;
+  // SMs that ran no tile by the frame's time — not "idle", which the busy count beside it contradicted
+  // (FA3/h5: "4 / 132 SMs idle" next to "34 SMs busy now")
+  std::vector<bool> ran(static_cast<size_t>(lanes), false);
+  for (const auto& c : f.cells)
+    if (c.state == GpuCell::kDone) ran[c.smid] = true;
+  const std::string idle_text = GpuFormat(GpuStr::sms_no_tile, lang, {FormatInt(std::count(ran.begin(), ran.end(), false)), FormatInt(lanes)});
+  const std::string axis_title = GpuText(GpuStr::time_axis, lang);
+  // The ticks, then the count and the axis's title on one row where both fit (the panel's wide lanes),
+  // else on two (TextEm, in the font's em, times `drawn`: a label's drawn width in the scene's em).
+  const float drawn = 0.8f * ls / 1.448f;
+  const bool title_row = ls > 1.0f && (TextEm(idle_text, 1.0f) + TextEm(axis_title, 1.0f)) * drawn + 1.0f > width_em - label_w;
+  const float axis_h = 0.4f + (title_row ? 3.0f : 2.0f) * row;
   const float plot_w = std::max(1.0f, width_em - label_w), plot_h = std::max(1.0f, height_em - axis_h);
   const float lane_h = plot_h / static_cast<float>(lanes);
   // Lane background (alternating per group of SMs, so groups can be told apart) and the group's label
   // ("SM 8", or "SM 8–11" with several SMs per lane) every few groups.
   const int groups = (lanes + group - 1) / group;
   const float group_h = lane_h * static_cast<float>(group);
-  const int label_every = std::max(1, static_cast<int>(std::ceil(1.2f / group_h)));
+  const int label_every = std::max(1, static_cast<int>(std::ceil(1.2f * ls / group_h)));
+  // A label's height as drawn (0.7 em, Noto Sans CJK's line 1.448 em).
+  const float sm_label_h = 0.7f * ls * 1.448f;
+  float last_label_y = -1e9f;
   for (int g = 0; g < groups; ++g) {
     const int first = g * group, last = std::min(lanes, first + group) - 1;
     SceneRect bg;
@@ -238,10 +255,15 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
     bg.border = bg.fill;
     bg.border_em = 0;
     sc.rects.push_back(std::move(bg));
-    if (g % label_every == 0)
-      sc.texts.push_back({"lanes.sm." + std::to_string(g), 0.0f, group_h * static_cast<float>(g) + (group > 1 ? group_h * 0.5f - 0.5f : -0.1f),
-                          0.7f, pal.text_muted,
-                          "SM " + std::to_string(first) + (last > first ? "\u2013" + std::to_string(last) : std::string())});
+    if (g % label_every != 0) continue;
+    float y = group_h * static_cast<float>(g) + (group > 1 ? group_h * 0.5f - 0.5f * ls : -0.1f);
+    if (ls > 1.0f) {  // enlarged, kept above the axis (a projector's "SM 110" stood under it, by the ticks)
+      y = std::min(y, plot_h - sm_label_h);
+      if (y < last_label_y + 0.9f * sm_label_h) continue;  // moved up onto the one above: left out
+    }
+    last_label_y = y;
+    sc.texts.push_back({"lanes.sm." + std::to_string(g), 0.0f, y, 0.7f, pal.text_muted,
+                        "SM " + std::to_string(first) + (last > first ? "\u2013" + std::to_string(last) : std::string())});
   }
   std::vector<int> order(static_cast<size_t>(lanes), 0);
   const double scale = span_ns > 0 ? static_cast<double>(plot_w) / static_cast<double>(span_ns) : 0.0;
@@ -280,14 +302,11 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
     sc.texts.push_back({"lanes.tick." + std::to_string(k),
                         label_w + plot_w * static_cast<float>(k) / static_cast<float>(spans) - (k == spans ? 1.6f * TextEm(last_tick, 0.8f) : 0.0f),
                         plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / spans, static_cast<double>(span_ns))});
-  int idle = 0;
-  for (int sm = 0; sm < lanes; ++sm) idle += order[static_cast<size_t>(sm)] == 0 ? 1 : 0;
-  // SMs that ran no tile by the frame's time — not "idle", which the busy count beside it contradicted
-  // (FA3/h5: "4 / 132 SMs idle" next to "34 SMs busy now")
-  const std::string idle_text = GpuFormat(GpuStr::sms_no_tile, lang, {FormatInt(idle), FormatInt(lanes)});
-  sc.texts.push_back({"lanes.idle", label_w, plot_h + 1.6f, 0.8f, pal.text_muted, idle_text});
+  sc.texts.push_back({"lanes.idle", label_w, plot_h + 0.4f + row, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
-  sc.texts.push_back({"lanes.axis.x", label_w + plot_w * 0.5f, plot_h + 1.6f, 0.8f, pal.text, GpuText(GpuStr::time_axis, lang)});
+  // (Enlarged, it ends under the axis's end, as the last tick does, on the count's row or on its own.)
+  const float title_x = ls > 1.0f ? label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn : label_w + plot_w * 0.5f;
+  sc.texts.push_back({"lanes.axis.x", title_x, plot_h + 0.4f + (title_row ? 2.0f : 1.0f) * row, 0.8f, pal.text, axis_title});
   return sc;
 }
 

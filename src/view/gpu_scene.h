@@ -84,14 +84,22 @@ float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 // its own thin row, every group a band of its own shade with one label "SM a–b"; the label column is
 // then 4.6 em wide. Texts "lanes.axis.y" (SM ↓, below the labels) and "lanes.axis.x" (the time axis's
 // title, measured) in the axis strip, 2.8 em tall. `bar_tiles` (optional) gets each bar's id and tile.
+// `label_scale`: how much larger than their em the painter will draw the labels (a
+// projector's 1.6, SceneFrame::text_scale): the label column (3.2 or 4.6 em), the axis strip (1.2 em a
+// row) and the labels' spacing grow with it, and where the count and the axis's title do not fit one
+// row the title takes a third, ending under the axis's end.
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr);
+                        const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr, float label_scale = 1.0f);
 // The smallest group of SMs per lane that gives each group ≥ 1.25 em in `plot_h_em` (1 when every SM fits).
 int SmsPerLane(int sm_count, float plot_h_em);
 
 // A time-axis label for `t_ns` on an axis `span_ns` long: one unit per axis (µs for spans under 10 ms,
 // ms under 10 s, else s), digits grouped from 100 units up, else one decimal: "1,880 µs", "2,567 ms".
 std::string TimeTick(double t_ns, double span_ns);
+
+// A text's width in em at `size` em, estimated: CJK and full-width forms 1 em a character, the rest 0.55
+// (Noto Sans CJK's Latin digits and letters average about half an em; an estimate a little over).
+float TextEm(const std::string& s, float size);
 
 // Pending cells: a pale blue-grey, apart from the background, the grey stripes and the start-time ramp.
 inline constexpr Color kGpuPendingColor{226, 233, 243};

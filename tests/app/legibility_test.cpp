@@ -9,7 +9,8 @@
 //   - nothing is clipped: every line of the step text lies inside its pane, the text is paged
 //     (PageDown shows the next page) and every page's lines are on screen.
 //   - a scene laid out for the floors (Scene::floors: the single-query diagram of RC-T3, N50, N51,
-//     GLOSS and its balance) draws no label under 24 px em on a projector (14 on the laptop), the
+//     GLOSS and its balance; and a recorded GPU run's scene, gpu_run, FA3's grid, SM lanes and time
+//     axis) draws no label under 24 px em on a projector (14 on the laptop), the
 //     balance's two means and the diagram's key numbers (a block's w and v, the accumulator's m, l, u,
 //     the written O) at 36; the other scenes' labels are measured and the smallest printed, not
 //     yet held to it.
@@ -118,7 +119,7 @@ class Legibility : public ::testing::Test {
 
 TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   auto [lessons, texts] = OpenShippedLessons();
-  int failures = 0, frames = 0, paged = 0, means = 0, keys = 0;
+  int failures = 0, frames = 0, paged = 0, means = 0, keys = 0, gpu_run_labels_seen = 0, gpu_run_labels = 0;
   const auto fail = [&](const std::string& what) {
     if (++failures <= 40) ADD_FAILURE() << what;
   };
@@ -200,8 +201,13 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
               // draws nothing under the floor (24 px em on a projector, 14 on a laptop), and the balance's
               // two means as large as the side panel's numbers (36 on a projector; Ctrl + ×3 shrinks both
               // to 24 rather than cut them).
+              // A recorded GPU run's scene (gpu_run: FA3's grid, SM lanes and time axis) is held to the same
+              // floor: it lays itself out for them from the frame (gpu_run_scene.cpp's Shrink), though it
+              // draws no key numbers.
               const view::Scene& scene = s.frame.Scene(s);
-              const bool floors = scene.floors;
+              const bool gpu_run = s.Current() && s.Current()->Kind() == "gpu_run";
+              const bool floors = scene.floors || gpu_run;
+              if (gpu_run) ++gpu_run_labels_seen, gpu_run_labels += static_cast<int>(p.labels.size());
               for (const auto& l : p.labels) {
                 if (floors && l.em + 0.05f < c.floor_em)
                   fail(where + " page " + std::to_string(page + 1) + ": diagram label \"" + l.text + "\" (" + l.owner + ") " +
@@ -238,6 +244,8 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   EXPECT_GT(frames, 500);
   EXPECT_GT(means, 20);  // the balance's means were drawn (N50/w3, h1, RC-T3/b3 …) and measured
   EXPECT_GT(keys, 1000);  // w and v, m, l, u and O were drawn as key numbers and measured
+  EXPECT_GT(gpu_run_labels_seen, 20);  // FA3's recorded runs (h2–h6, h8a, h8b) were drawn and measured
+  EXPECT_GT(gpu_run_labels, 20 * 15);  // with their labels: the SM lanes' labels and ticks, not left out
   EXPECT_EQ(failures, 0);
 }
 
