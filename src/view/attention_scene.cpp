@@ -144,7 +144,24 @@ void ForwardDiagram::AddHbmColumns() {
 
 // Middle (tiled): the T_r × T_c tile grid.
 void ForwardDiagram::AddTileGrid() {
-  sc.texts.push_back({"grid.title", kMidX, 0.5f, 1.0f, pal.text,
+  // The grid's ground: an unpainted box (the background's fill, no border) around the title, the note
+  // and the cells, so that a step can name the whole grid in its "conceal" ("grid"): N23/c1 asks
+  // whether all of Q, K and V fit on chip at once, and a grid of tiles (i, j) answers "no, it is
+  // tiled" before the class has said so. Concealed, it reads "? (predict first)" in the grid's place.
+  // (At the floors the read arrow's lane crosses the top of the middle: the grid's title goes under
+  // the lane, above the cells, so that the concealed grid's "? (predict first)" is not struck through.)
+  const float title_y = floors ? kLane + 0.35f : 0.5f;
+  SceneRect ground;
+  ground.id = "grid";
+  ground.x = kHbmW + 0.3f;
+  ground.y = floors ? kLane + 0.2f : 0.1f;
+  ground.w = kSramX - 0.1f - ground.x;
+  ground.h = kBottom + 0.3f - ground.y;
+  ground.fill = pal.background;
+  ground.border = {pal.background.r, pal.background.g, pal.background.b, 0};
+  ground.border_em = 0;
+  sc.rects.push_back(ground);
+  sc.texts.push_back({"grid.title", kMidX, title_y, 1.0f, pal.text,
                       UiText(logits ? Str::grid_title_logits : Str::tile_grid, lang) + " " + std::to_string(t_r) + " \u00d7 " + std::to_string(t_c)});
   if (!floors)
     sc.texts.push_back({"grid.note", kMidX, 1.7f, 0.8f, pal.text_muted, UiText(logits ? Str::grid_note_logits : Str::grid_note, lang)});

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "../lessons/lesson_files.h"
 #include "session/app_state.h"
@@ -391,11 +392,63 @@ TEST(Classroom, ConcealedUntilTheReveal) {
 // concealed "run" panel replaced by Q_1's m, l, u table, whose two rows are B_r), DEC/d2 (the wrong
 // combines' names, "l_s left out", say what must travel with O_s) and MOE/e1 ("stored, unused by
 // this token" says the experts not picked stay stored).
+// The diagram is laid out for the window's frame (SceneFrame: the box, the Ctrl ± scale, the floors),
+// and some builders draw other texts in other frames (FA3's GPU grid has a one-line caption on a
+// projector: "64 × 128" there answered FA3/h2's "how many SMs compute a tile?", where the test's
+// default frame drew the two-line axes). So every question is looked at in the frames a window gives:
+// none (the CLI's), a laptop's 1280×720, a projector's 1920×1080 at its text scale, and Ctrl + ×3.
+std::vector<view::SceneFrame> WindowFrames() {
+  const view::LabelFloors desk = view::DeskFloors(720), proj = view::ProjectorFloors(1080);
+  return {view::SceneFrame{},
+          view::SceneFrame{.width_px = 860, .height_px = 420, .text_scale = 1.0f, .projector = false, .floors = true,
+                           .floor_text_px = desk.text, .floor_key_px = desk.key},
+          view::SceneFrame{.width_px = 1300, .height_px = 560, .text_scale = 1.25f, .projector = true, .floors = true,
+                           .floor_text_px = proj.text, .floor_key_px = proj.key},
+          view::SceneFrame{.width_px = 1300, .height_px = 560, .text_scale = 1.9f, .projector = true, .floors = true,
+                           .floor_text_px = proj.text, .floor_key_px = proj.key}};
+}
+
+// What a picture says without a number: a part of the diagram or a panel that answers a question
+// before it is asked (AnswersShownBeforeReveal looks at numbers only). Each row: the step, where on
+// screen (a prefix of VisibleText::where: "diagram grid." is every cell of the tile grid), and a
+// piece of the text drawn there ("" = anything drawn there at all).
+struct PictureAnswer {
+  const char* step;
+  const char* where;
+  const char* text;
+};
+constexpr PictureAnswer kPictureAnswers[] = {
+    // "What else must travel with O_s?": each split's m_s and l_s beside its O_s, in the side panel's
+    // table and in the thread blocks' boxes (a teacher's walk-through).
+    {"DEC/d2", "panel", "m_s"},
+    {"DEC/d2", "panel", "l_s"},
+    {"DEC/d2", "diagram split.", "m = "},
+    {"DEC/d2", "diagram split.", "l = "},
+    {"DEC/d2", "diagram sram.title", ""},   // "on chip: one thread block per split, each with its own m, l, u"
+    // "Can all the queries and keys be brought on chip at once?": a grid of tiles (i, j) says no, the
+    // work is tiled, before the class has said it (a teacher's walk-through).
+    {"N23/c1", "diagram grid.", ""},
+    // … and so does a laptop's side panel: Q_1's table of m, l, u has B_r rows, the traffic formulas
+    // count T_r tiles, the wrong merges average "the tiles' outputs".
+    {"N23/c1", "panel accumulator", ""},
+    {"N23/c1", "panel counters", "T_r"},
+    {"N23/c1", "panel wrong_merges", ""},
+};
+
 TEST(Classroom, EveryQuestionConcealsItsAnswer) {
   for (const auto& file : lessons_test::ShippedLessons()) {
     AppState s = Open(file.string());
-    for (const AnswerShown& a : AnswersShownBeforeReveal(s))
-      ADD_FAILURE() << a.step_id << " (" << a.lang << (a.projector ? ", projector" : "") << "): " << a.token << " in " << a.where << ": " << a.text;
+    for (const view::SceneFrame& frame : WindowFrames()) {
+      s.frame.SetSceneFrame(frame);
+      for (const AnswerShown& a : AnswersShownBeforeReveal(s)) {
+        // An SM's lane is named by the SM's index ("SM 68", FA3's lanes at Ctrl + ×3): an index, not the
+        // count FA3/h2's answer quotes (68 SMs idle).
+        if (a.where.rfind("diagram lanes.sm.", 0) == 0 && a.text == "SM " + a.token) continue;
+        ADD_FAILURE() << a.step_id << " (" << a.lang << (a.projector ? ", projector" : "") << ", a frame " << frame.width_px << " px wide at text scale "
+                      << frame.text_scale << "): " << a.token << " in " << a.where << ": " << a.text;
+      }
+    }
+    s.frame.SetSceneFrame({});
     const auto& L = *s.model.lesson;
     for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
       const auto& st = L.lesson.steps[static_cast<size_t>(i)];
@@ -437,6 +490,40 @@ TEST(Classroom, EveryQuestionConcealsItsAnswer) {
         if (!projector)
           for (const view::Str k : what.second) EXPECT_EQ(names().count(view::UiText(k, lang)), 1u) << what.first << " " << lang << " after the reveal";
       }
+  // The pictures that answer (kPictureAnswers): off the screen while the question is open, in zh and
+  // en, on a laptop and a projector, in every window frame; on the laptop's screen after the reveal.
+  const auto drawn = [](const AppState& s, const PictureAnswer& p) {
+    std::vector<std::string> out;
+    for (const VisibleText& v : VisibleTextsWhere(s))
+      if (v.where.rfind(p.where, 0) == 0 && v.text.find(p.text) != std::string::npos) out.push_back(v.where + ": " + v.text);
+    return out;
+  };
+  for (const PictureAnswer& p : kPictureAnswers) {
+    const std::string step = p.step;
+    const auto lessons = lessons_test::ShippedLessons();
+    const auto file = std::find_if(lessons.begin(), lessons.end(), [&](const auto& f) {
+      AppState probe = Open(f.string());
+      return probe.model.lesson->lesson.FindStep(step) >= 0;
+    });
+    ASSERT_NE(file, lessons.end()) << step;
+    for (const view::SceneFrame& frame : WindowFrames())
+      for (const bool projector : {false, true})
+        for (const char* lang : {"zh", "en"}) {
+          AppState s = Open(file->string());
+          s.options.lang = lang;
+          s.options.projector = projector;
+          s.frame.SetSceneFrame(frame);
+          GoToStep(s, s.model.lesson->lesson.FindStep(step));
+          ASSERT_TRUE(s.PredictPending()) << step;
+          for (const std::string& what : drawn(s, p))
+            ADD_FAILURE() << step << " (" << lang << (projector ? ", projector" : "") << ", a frame " << frame.width_px
+                          << " px wide): before the reveal, " << what;
+          Reveal(s);
+          if (!projector) {
+            EXPECT_FALSE(drawn(s, p).empty()) << step << " " << lang << ": after the reveal, " << p.where << " … " << p.text;
+          }
+        }
+  }
 }
 
 // RC-T3/b1 asks what happens to l and u at the next merge; the merge strip under the diagram (its
