@@ -298,10 +298,23 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   int spans = 1;
   for (int c : {4, 2})
     if (plot_w / static_cast<float>(c) >= 2.0f * 1.6f * TextEm(last_tick, 0.8f) + 0.6f) { spans = c; break; }  // the last label ends at the axis end
-  for (int k = 0; k <= spans; ++k)
-    sc.texts.push_back({"lanes.tick." + std::to_string(k),
-                        label_w + plot_w * static_cast<float>(k) / static_cast<float>(spans) - (k == spans ? 1.6f * TextEm(last_tick, 0.8f) : 0.0f),
-                        plot_h + 0.4f, 0.8f, pal.text, TimeTick(static_cast<double>(span_ns) * k / spans, static_cast<double>(span_ns))});
+  // Each tick a mark under the axis at its time, the last at the axis's end, its label ending there: the
+  // label's width as drawn is TextEm (in the font's em, an ideograph's advance) times the label scale over
+  // the line height the sizes are given in (1.448 em); the 1.6 once used for both left the last label,
+  // and so the ticks, about 50 px short of a projector's 1920×1080 axis end.
+  for (int k = 0; k <= spans; ++k) {
+    const float x = label_w + plot_w * static_cast<float>(k) / static_cast<float>(spans);
+    const std::string tick = TimeTick(static_cast<double>(span_ns) * k / spans, static_cast<double>(span_ns));
+    SceneRect mark;
+    mark.id = "lanes.tick.mark." + std::to_string(k);
+    mark.x = x - (k == spans ? 0.08f : 0.0f), mark.y = plot_h + 0.1f, mark.w = 0.08f, mark.h = 0.3f;
+    mark.fill = mark.border = pal.text;
+    mark.border_em = 0;
+    sc.rects.push_back(mark);
+    const float right = 1.05f * TextEm(tick, 0.8f) * ls / 1.448f;  // the label's drawn width, a little over
+    sc.texts.push_back({"lanes.tick." + std::to_string(k), k == spans ? x - right : k == 0 ? x : x - 0.5f * right, plot_h + 0.4f, 0.8f,
+                        pal.text, tick});
+  }
   sc.texts.push_back({"lanes.idle", label_w, plot_h + 0.4f + row, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
   // (Enlarged, it ends under the axis's end, as the last tick does, on the count's row or on its own.)

@@ -84,7 +84,8 @@ float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 // its own thin row, every group a band of its own shade with one label "SM a–b"; the label column is
 // then 4.6 em wide. Texts "lanes.axis.y" (SM ↓, below the labels) and "lanes.axis.x" (the time axis's
 // title, measured) in the axis strip, 2.8 em tall. `bar_tiles` (optional) gets each bar's id and tile.
-// `label_scale`: how much larger than their em the painter will draw the labels (a
+// Each tick has a mark under the axis ("lanes.tick.mark.K"); the last one is at the axis's end, its label
+// ending there. `label_scale`: how much larger than their em the painter will draw the labels (a
 // projector's 1.6, SceneFrame::text_scale): the label column (3.2 or 4.6 em), the axis strip (1.2 em a
 // row) and the labels' spacing grow with it, and where the count and the axis's title do not fit one
 // row the title takes a third, ending under the axis's end.

@@ -119,7 +119,7 @@ class Legibility : public ::testing::Test {
 
 TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   auto [lessons, texts] = OpenShippedLessons();
-  int failures = 0, frames = 0, paged = 0, means = 0, keys = 0, gpu_run_labels_seen = 0, gpu_run_labels = 0;
+  int failures = 0, frames = 0, paged = 0, means = 0, keys = 0, gpu_run_labels_seen = 0, gpu_run_labels = 0, gpu_run_axes = 0;
   const auto fail = [&](const std::string& what) {
     if (++failures <= 40) ADD_FAILURE() << what;
   };
@@ -208,6 +208,23 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
               const bool gpu_run = s.Current() && s.Current()->Kind() == "gpu_run";
               const bool floors = scene.floors || gpu_run;
               if (gpu_run) ++gpu_run_labels_seen, gpu_run_labels += static_cast<int>(p.labels.size());
+              // … and its time axis is ticked to its end: a mark at the axis's end, the last tick's label
+              // ending within an em of it (it stopped about 50 px short on a 1920×1080 projector).
+              if (gpu_run) {
+                const PaintedRect *axis = nullptr, *end_mark = nullptr;
+                const PaintedLabel* last_tick = nullptr;
+                for (const auto& r : p.rects) {
+                  if (r.id == "lanes.axis") axis = &r;
+                  if (r.id.rfind("lanes.tick.mark.", 0) == 0 && (!end_mark || r.x1 > end_mark->x1)) end_mark = &r;
+                }
+                for (const auto& l : p.labels)
+                  if (l.owner.rfind("text:lanes.tick.", 0) == 0 && (!last_tick || l.x1 > last_tick->x1)) last_tick = &l;
+                if (axis && (!end_mark || !last_tick || std::abs(end_mark->x1 - axis->x1) > 1.0f || axis->x1 - last_tick->x1 > last_tick->em ||
+                             last_tick->x1 > axis->x1 + 0.5f * last_tick->em))
+                  fail(where + ": the time axis is not ticked to its end (axis ends at " + std::to_string(axis->x1) + ", the last tick's label at " +
+                       (last_tick ? std::to_string(last_tick->x1) : std::string("none")) + ")");
+                gpu_run_axes += axis != nullptr;
+              }
               for (const auto& l : p.labels) {
                 if (floors && l.em + 0.05f < c.floor_em)
                   fail(where + " page " + std::to_string(page + 1) + ": diagram label \"" + l.text + "\" (" + l.owner + ") " +
@@ -246,6 +263,7 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
   EXPECT_GT(keys, 1000);  // w and v, m, l, u and O were drawn as key numbers and measured
   EXPECT_GT(gpu_run_labels_seen, 20);  // FA3's recorded runs (h2–h6, h8a, h8b) were drawn and measured
   EXPECT_GT(gpu_run_labels, 20 * 15);  // with their labels: the SM lanes' labels and ticks, not left out
+  EXPECT_GT(gpu_run_axes, 20);  // and their time axes' ends checked
   EXPECT_EQ(failures, 0);
 }
 
