@@ -256,15 +256,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     MbarWait(q_bar, 0);
     // masks, online softmax and P packing of one S tile (kept in registers), O rescaled
     auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
-      if (cls == 2) {
-#pragma unroll
-        for (int nb = 0; nb < kBc / 8; ++nb)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int r = row0 + r_base + 8 * (e / 2), jj = nb * 8 + (lane % 4) * 2 + (e % 2);
-            if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) sc[nb * 4 + e] = -INFINITY;
-          }
-      }
+      if (cls == 2)
+        MaskFragment<kBc / 8>([&](int nb, int e) -> float& { return sc[nb * 4 + e]; }, p.mask, p.n_q, row0 + r_base,
+                              key0, c_j, lane);
       float alpha[2];
 #pragma unroll
       for (int h = 0; h < 2; ++h) {

@@ -158,16 +158,11 @@ __global__ void __launch_bounds__(kWarps * 32) TcKernel(TcArgs a) {
           }
         }
       }
-      if (cls == 2) {  // tails and partially masked tiles: element by element
+      if (cls == 2) {  // tails and partially masked tiles
 #pragma unroll
         for (int mt = 0; mt < MT; ++mt)
-#pragma unroll
-          for (int n = 0; n < kBc / 8; ++n)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-              const int r = row0 + wrow + mt * 16 + lane / 4 + 8 * (e / 2), jj = n * 8 + (lane % 4) * 2 + (e % 2);
-              if (r >= p.n_q || jj >= c_j || !dev::Keep(p.mask, r, key0 + jj)) s[mt][n][e] = -INFINITY;
-            }
+          MaskFragment<kBc / 8>([&](int n, int e) -> float& { return s[mt][n][e]; }, p.mask, p.n_q,
+                                row0 + wrow + mt * 16 + lane / 4, key0, c_j, lane);
       }
       // online softmax, two rows per thread and tile, rows spread over a quad of lanes
 #pragma unroll

@@ -7,6 +7,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cmath>
+
+#include "cuda/device_common.cuh"
+
 namespace bw::cuda::detail {
 
 __device__ __forceinline__ void CpAsync16(void* smem, const void* gmem, bool valid) {
@@ -51,6 +55,39 @@ __device__ __forceinline__ unsigned Pack(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<unsigned*>(&h);
   }
+}
+
+// Masks one thread's part of an S tile held in the accumulator layout that mma.m16n8k16 and wgmma share:
+// column block nb (8 keys), element e of it at tile row `row` + 8·(e / 2) (row: this thread's first row, in
+// the whole problem) and key nb·8 + 2·(lane % 4) + e % 2 of the tile (key0: its first key, c_j: its keys).
+// `at(nb, e)` is that element; those past N_q, past c_j, or masked by `m` become −∞. Causal masks (kinds 1
+// and 2) take one key limit per row, computed once, and a select per element: the generic dev::Keep, a
+// switch per element, made the Hopper kernel's diagonal tile's softmax ~9 µs against ~0.9 µs for an
+// unmasked tile (warp phases of the H200 recording, assets/gpu/recorded_run_h200_hopper_*causal*).
+template <int NB, class At>
+__device__ __forceinline__ void MaskFragment(At&& at, const dev::MaskDev& m, int n_q, int row, int key0, int c_j, int lane) {
+  const int col0 = 2 * (lane % 4);
+  if (m.kind == 1 || m.kind == 2) {
+    const int shift = m.kind == 2 ? m.n_k - m.n_q : 0;  // bottom-right: key j kept while j <= i + N_k − N_q
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int r = row + 8 * h;
+      const int lim = r < n_q ? min(c_j - 1, r + shift - key0) : -1;  // the last kept key of the tile
+#pragma unroll
+      for (int nb = 0; nb < NB; ++nb)
+#pragma unroll
+        for (int x = 0; x < 2; ++x)
+          if (nb * 8 + col0 + x > lim) at(nb, 2 * h + x) = -INFINITY;
+    }
+    return;
+  }
+#pragma unroll
+  for (int nb = 0; nb < NB; ++nb)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      const int r = row + 8 * (e / 2), jj = nb * 8 + col0 + (e % 2);
+      if (r >= n_q || jj >= c_j || !dev::Keep(m, r, key0 + jj)) at(nb, e) = -INFINITY;
+    }
 }
 
 }  // namespace bw::cuda::detail
