@@ -8,6 +8,7 @@
 
 #include "view/format.h"
 #include "view/gpu_run_model.h"
+#include "view/gpu_text.h"
 #include "view/ui_text.h"
 
 namespace bw::view {
@@ -100,7 +101,7 @@ SceneText Text(const std::string& id, float x, float y, float size, Color c, std
 }
 
 std::string LanesTitle(const cuda::RunSummary& r, const GpuRunStats& s, const std::string& lang) {
-  return UiFormat(Str::grun_scene_lanes, lang,
+  return GpuFormat(GpuStr::lanes_title_events, lang,
                   {KernelWords(r, lang), Fixed1(r.kernel_ms * 1e3), std::to_string(s.sms_used), std::to_string(r.sm_count), Fixed1(100 * s.idle_share)});
 }
 
@@ -152,7 +153,10 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
   const bool compact_grid = !fit.full || frame.text_scale > 1.2f;
   Append(sc, BuildGpuGridScene(f, side, side, lang, pal, compact_grid), 0, title_h);
   const float lanes_x = side + fit.gap;
-  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal, 1, nullptr, ts), lanes_x, title_h);
+  // The axis names what it spans (the tile records' first start to last end), apart from the kernel's
+  // time the side panel gives (CUDA events, a little longer: launch and the last write included).
+  const std::string axis_title = GpuFormat(GpuStr::replay_axis, lang, {Fixed1(static_cast<double>(stats_.span_ns) / 1e3) + " µs"});
+  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal, 1, nullptr, ts, axis_title), lanes_x, title_h);
   const float y = title_h + side + 0.5f;
   if (fit.full) {
     sc.texts.push_back(Text("run.now", 0, y, 0.95f, pal.text, now));

@@ -208,7 +208,7 @@ int SmsPerLane(int sm_count, float plot_h_em) {
 }
 
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& pal, int group, GpuBarTiles* bar_tiles, float label_scale) {
+                        const Palette& pal, int group, GpuBarTiles* bar_tiles, float label_scale, const std::string& axis_title_in) {
   Scene sc;
   sc.width = width_em;
   sc.height = height_em;
@@ -230,11 +230,13 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   for (const auto& c : f.cells)
     if (c.state == GpuCell::kDone) ran[c.smid] = true;
   const std::string idle_text = GpuFormat(GpuStr::sms_no_tile, lang, {FormatInt(std::count(ran.begin(), ran.end(), false)), FormatInt(lanes)});
-  const std::string axis_title = GpuText(GpuStr::time_axis, lang);
+  const std::string axis_title = axis_title_in.empty() ? GpuText(GpuStr::time_axis, lang) : axis_title_in;
   // The ticks, then the count and the axis's title on one row where both fit (the panel's wide lanes),
   // else on two (TextEm, in the font's em, times `drawn`: a label's drawn width in the scene's em).
   const float drawn = 0.8f * ls / 1.448f;
-  const bool title_row = ls > 1.0f && (TextEm(idle_text, 1.0f) + TextEm(axis_title, 1.0f)) * drawn + 1.0f > width_em - label_w;
+  // (The panel's lanes, at 1 and with their own title, keep the one row they were laid out with.)
+  const bool fitted = ls > 1.0f || !axis_title_in.empty();
+  const bool title_row = fitted && (TextEm(idle_text, 1.0f) + TextEm(axis_title, 1.0f)) * drawn + 1.0f > width_em - label_w;
   const float axis_h = 0.4f + (title_row ? 3.0f : 2.0f) * row;
   const float plot_w = std::max(1.0f, width_em - label_w), plot_h = std::max(1.0f, height_em - axis_h);
   const float lane_h = plot_h / static_cast<float>(lanes);
@@ -318,7 +320,7 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   sc.texts.push_back({"lanes.idle", label_w, plot_h + 0.4f + row, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
   // (Enlarged, it ends under the axis's end, as the last tick does, on the count's row or on its own.)
-  const float title_x = ls > 1.0f ? label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn : label_w + plot_w * 0.5f;
+  const float title_x = fitted ? label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn : label_w + plot_w * 0.5f;
   sc.texts.push_back({"lanes.axis.x", title_x, plot_h + 0.4f + (title_row ? 2.0f : 1.0f) * row, 0.8f, pal.text, axis_title});
   return sc;
 }

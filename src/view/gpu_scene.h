@@ -88,9 +88,11 @@ float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 // ending there. `label_scale`: how much larger than their em the painter will draw the labels (a
 // projector's 1.6, SceneFrame::text_scale): the label column (3.2 or 4.6 em), the axis strip (1.2 em a
 // row) and the labels' spacing grow with it, and where the count and the axis's title do not fit one
-// row the title takes a third, ending under the axis's end.
+// row the title takes a third, ending under the axis's end. `axis_title`: the axis's title, where not
+// "time → (measured)" (a lesson's replay names the span: first tile start → last tile end, 314.4 µs).
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
-                        const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr, float label_scale = 1.0f);
+                        const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr, float label_scale = 1.0f,
+                        const std::string& axis_title = {});
 // The smallest group of SMs per lane that gives each group ≥ 1.25 em in `plot_h_em` (1 when every SM fits).
 int SmsPerLane(int sm_count, float plot_h_em);
 
