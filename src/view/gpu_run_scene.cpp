@@ -53,9 +53,12 @@ Fit FitFor(const SceneFrame& frame, const std::string& title, const std::string&
   // The floors are ink ems (an ideograph's advance, 1 / line_per_em of the font size: Noto Sans CJK's
   // 1 / 1.448), the labels' sizes font sizes: without the ratio the SM labels came out at 17.7 px em on
   // a 1920×1080 projector (0.69 of the 24 floor, less the placer's step back). The painter draws every
-  // label text_scale times its em (a projector's 1.6): that much less em_px is needed.
+  // label text_scale times its em (a projector's 1.6): that much less em_px is needed — the default scale
+  // only (1.6 on a projector, else 1): with Ctrl + the labels grow past the floor, as other scenes' do,
+  // and the lines' heights (LineEm) make room for them (fitted at the larger scale, Ctrl + drew FA3/h8a's
+  // labels no larger: Geometry.LabelsNeverCollideAtAnySizeAndFont).
   const float ts = std::max(1.0f, frame.text_scale);
-  const float em_needed = 1.08f * floor_px * frame.line_per_em / (kSmallestLabelEm * ts);
+  const float em_needed = 1.08f * floor_px * frame.line_per_em / (kSmallestLabelEm * std::min(ts, frame.projector ? 1.6f : 1.0f));
   if (std::min(frame.width_px / kWidth, frame.height_px / (FixedH(Fit{}, frame) + kGridSide)) >= em_needed) return {};
   const float w = frame.width_px / em_needed, h = frame.height_px / em_needed;
   Fit fit;
