@@ -164,6 +164,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp < 4) {
     // ---------------- producer warpgroup
     RegDealloc<40>();
+    // the counters' K/V elements and skipped tiles, tallied by the issuing thread as it goes (not in a loop
+    // over T_c after the consumers finish: that loop lengthened every CTA's tail by ~1-2 us at N 8192)
+    int kv_keys = 0, skipped_tiles = 0;  // 32-bit: the producer runs on 40 registers
     PhaseLog plog;
     if (sampled && tid == 0) plog = PhaseLog{a.marks + (size_t)mark_slot * 3 * a.mark_cap, 0u, (unsigned)a.mark_cap};
     if (tid == 0) {
@@ -176,7 +179,11 @@ __global__ void __launch_bounds__(kThreads, 1)
       for (int pn = 0; pn < kPanels; ++pn) TmaLoad3d(SmemAddr(q_s + pn * kPanelBytes), &tm_q, q_bar, pn * 64, row0, head);
       int n = 0;
       for (int j = 0; j < a.t_c; ++j) {
-        if (cls_row[j] == 0) continue;  // fully masked: never loaded
+        if (cls_row[j] == 0) {  // fully masked: never loaded
+          ++skipped_tiles;
+          continue;
+        }
+        kv_keys += min(kBc, p.n_k - j * kBc);
         const int s = n % S, round = n / S;
         if (round > 0) {
           plog.Mark(kMarkIdle, j);  // the slot is still being read
@@ -196,16 +203,17 @@ __global__ void __launch_bounds__(kThreads, 1)
       plog.Mark(kMarkIdle, a.t_c - 1);  // every copy issued: waits for the consumers
     }
     __syncwarp();
-    NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
-    if (tid == 0) plog.Mark(kMarkWrite, a.t_c - 1);
     const unsigned smid = dev::SmId();
-    if (a.records) {
-      // every record of this Q tile, written here, off the consumers' path: computed tiles from the stamps,
-      // skipped ones with start = end = now; Q bytes on j = 0, K_j + V_j on computed tiles, O and L on T_c - 1
+    // every record of this Q tile, written by this warpgroup, off the consumers' path: computed tiles from
+    // the consumers' stamps, skipped ones with start = end = the time written; Q bytes on j = 0, K_j + V_j on
+    // computed tiles, O and L on T_c - 1. The skipped tiles' records (but T_c - 1's, which carries the O
+    // write) go out while the consumers still work; the rest after they arrive on named barrier 1.
+    TileRecord* rec_row = a.records ? a.records + ((long long)head * a.t_r + i_tile) * a.t_c : nullptr;
+    auto write_records = [&](bool after_consumers) {
       const unsigned long long now = dev::GlobalTimer();
-      TileRecord* row = a.records + ((long long)head * a.t_r + i_tile) * a.t_c;
       for (int j = tid; j < a.t_c; j += 128) {
         const int cls = cls_row[j], c_j = min(kBc, p.n_k - j * kBc);
+        if ((cls == 0 && j != a.t_c - 1) == after_consumers) continue;
         TileRecord rec;
         rec.t_start_ns = cls != 0 ? stamps[2 * j] : now;
         rec.t_end_ns = cls != 0 ? stamps[2 * j + 1] : now;
@@ -216,19 +224,18 @@ __global__ void __launch_bounds__(kThreads, 1)
         rec.smid = smid;
         rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
         rec.head = head;
-        dev::WriteRecordFields(row + j, rec);
-        reinterpret_cast<volatile TileRecord*>(row + j)->ready = RecordSeal(rec);
+        dev::WriteRecordFields(rec_row + j, rec);
+        reinterpret_cast<volatile TileRecord*>(rec_row + j)->ready = RecordSeal(rec);
       }
-    }
-    if (a.counters && tid == 0) {
-      unsigned long long kv = 0, skipped = 0;
-      for (int j = 0; j < a.t_c; ++j) {
-        if (cls_row[j] == 0) { ++skipped; continue; }
-        kv += (unsigned long long)min(kBc, p.n_k - j * kBc) * D;
-      }
-      dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, kv, kv, (unsigned long long)rows_i * D,
-                            (unsigned long long)rows_i, (unsigned long long)a.t_c, skipped, (unsigned long long)*masked_rows);
-    }
+    };
+    if (rec_row) write_records(false);
+    NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
+    if (tid == 0) plog.Mark(kMarkWrite, a.t_c - 1);
+    if (rec_row) write_records(true);
+    if (a.counters && tid == 0)
+      dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, (unsigned long long)kv_keys * D,
+                            (unsigned long long)kv_keys * D, (unsigned long long)rows_i * D, (unsigned long long)rows_i,
+                            (unsigned long long)a.t_c, (unsigned long long)skipped_tiles, (unsigned long long)*masked_rows);
     if (sampled && tid == 0) {
       plog.Mark(kMarkEnd, a.t_c - 1);
       HopperWarpCta& h = a.mark_ctas[mark_slot];
