@@ -12,7 +12,7 @@ std::optional<int> ParseArgs(int argc, char** argv, Args& args) {
   cli.add_option("file", args.file, "A lesson or scenario JSON file to open (as from the file manager)");
   cli.add_option("--lesson", args.lesson, "Lesson or course JSON file (default: the shipped course, lessons/course.json)");
   cli.add_option("--scenario", args.scenario, "Open a single scenario JSON file instead of a lesson");
-  cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2 (in the lesson open, else in the lesson of its course that owns it); a lesson id of the course (MASK) starts at its title card");
+  cli.add_option("--step", args.step, "Start at this step id, e.g. RC-T3/b2 (in the lesson open, else in the lesson of its course that owns it); a lesson id of the course (MASK) starts at its title card; end: the course's end card");
   cli.add_option("--position", args.position, "Then go to this trace position (1-based, e.g. update:2, tile:2,1, event:17)");
   cli.add_flag("--reveal", args.reveal, "Then reveal the step's predict answer, as the first PageDown or R does");
   cli.add_option("--lang", args.lang, "Language: zh or en (default: the saved setting; at a first launch the locale's, zh_* → zh, else en; with --no-settings zh)")

@@ -226,6 +226,13 @@ bool GoToStepId(AppState& s, const std::string& step_id) {
     return true;
   }
   if (!s.model.course) return false;
+  // "end": the course's end card, where PageDown after its last lesson's last step goes (--step end:
+  // a screenshot of it, a test's Ctrl+E there). A lesson's own step named "end" came first, above.
+  if (step_id == "end") {
+    if (!OpenCourseLesson(s, s.model.course->LessonCount() - 1, /*at_end=*/true)) return false;
+    s.ui.end_card = true;
+    return true;
+  }
   for (int i = 0; i < s.model.course->LessonCount(); ++i)  // a lesson's id: its title card
     if (s.model.course->outlines[static_cast<size_t>(i)].id == step_id) {
       if (!OpenCourseLesson(s, i, /*at_end=*/false)) return false;

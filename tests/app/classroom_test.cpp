@@ -789,3 +789,34 @@ TEST(Classroom, FrameCacheBuildsOncePerPosition) {
 
 }  // namespace
 }  // namespace bw::app
+
+namespace bw::app {
+namespace {
+
+// --step end (and a link's step=end): the course's end card, as PageDown after the last lesson's last
+// step shows it; PageUp from there is that step. A lesson id or step id still goes where it did.
+TEST(Classroom, StepEndOpensTheCoursesEndCard) {
+  AppState s = Open(lessons_test::kRoot + "/lessons/course.json");
+  ASSERT_TRUE(s.model.course);
+  ASSERT_TRUE(GoToStepId(s, "end"));
+  EXPECT_TRUE(s.OnEndCard());
+  const int last_lesson = s.model.course->LessonCount() - 1;
+  EXPECT_EQ(s.ui.course_lesson, last_lesson);
+  const int last_step = static_cast<int>(s.model.lesson->lesson.steps.size()) - 1;
+  EXPECT_EQ(s.ui.step, last_step);
+  // The same card PageDown reaches from the last step.
+  AppState by_keys = Open(lessons_test::kRoot + "/lessons/course.json");
+  ASSERT_TRUE(GoToStepId(by_keys, s.model.lesson->lesson.steps[static_cast<size_t>(last_step)].id));
+  for (int k = 0; k < 20 && !by_keys.OnEndCard(); ++k) StepLesson(by_keys, +1);
+  EXPECT_TRUE(by_keys.OnEndCard());
+  EXPECT_EQ(by_keys.ui.course_lesson, s.ui.course_lesson);
+  StepLesson(s, -1);
+  EXPECT_FALSE(s.OnEndCard());
+  EXPECT_EQ(s.ui.step, last_step);
+  // A lesson on its own has no end card.
+  AppState alone = Open(lessons_test::kRoot + "/lessons/examples/" + "my-first-lesson.json");
+  if (alone.model.lesson && !alone.model.course) EXPECT_FALSE(GoToStepId(alone, "end"));
+}
+
+}  // namespace
+}  // namespace bw::app
