@@ -73,7 +73,10 @@ std::string ExportTraceJson(const AppState& s, const std::string& path) {
 
 std::string ExportStem(const AppState& s) {
   std::string stem = "blockwise";
-  if (const auto* st = s.CurrentStep()) {
+  if (s.OnEndCard()) {
+    // The end card shows the course, not its last step (whose name its PNG had).
+    stem += "-" + (s.model.course->course.id.empty() ? std::string("course") : s.model.course->course.id) + "-end";
+  } else if (const auto* st = s.CurrentStep()) {
     const std::string& lesson_id = s.model.lesson->lesson.id;
     // Step ids usually carry the lesson id ("RC-T3/b2"); the lesson id is not repeated.
     stem += st->id.rfind(lesson_id + "/", 0) == 0 || lesson_id.empty() ? "-" + st->id : "-" + lesson_id + "-" + st->id;

@@ -107,7 +107,7 @@ void ExportData(AppState& state) {
 void ExportPng(AppState& state, AppRun& run) {
   const std::string path = ExportPath(state, "@2x.png");
   std::string err = MakeExportFolder(state);
-  if (err.empty()) err = ExportScaledPng(state, run.window, 2.0f, path, &run.heatmap, nullptr, run.fill_pass);
+  if (err.empty()) err = ExportScaledPng(state, run.window, run.fonts, 2.0f, path, &run.heatmap, nullptr, run.fill_pass);
   if (!err.empty()) {
     state.ui.error = err;
     return;
@@ -302,7 +302,7 @@ void CaptureScreenshot(AppState& state, AppRun& run, Frame& f) {
   Painted scaled;
   std::string err;
   if (args.scale > 1.0f) {
-    err = ExportScaledPng(state, run.window, args.scale, args.screenshot, &run.heatmap, &scaled, run.fill_pass);
+    err = ExportScaledPng(state, run.window, run.fonts, args.scale, args.screenshot, &run.heatmap, &scaled, run.fill_pass);
     f.painted = std::move(scaled);
   } else {
     err = WritePixelsPng(args.screenshot, 0, 0, f.fb_w, f.fb_h);

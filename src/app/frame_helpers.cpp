@@ -155,7 +155,7 @@ std::string DumpScene(const std::string& path, const AppState& s, const Painted&
 
 // Renders one frame of the main window at `scale` × the window size into an offscreen framebuffer,
 // laid out with a font `scale` × larger, and saves it as PNG. Returns "" or an error line.
-std::string ExportScaledPng(AppState& s, platform::Window* window, float scale, const std::string& path,
+std::string ExportScaledPng(AppState& s, platform::Window* window, Fonts& app_fonts, float scale, const std::string& path,
                             HeatmapRenderer* heatmap, Painted* painted_out, const FillPass& fills) {
   const auto [win_w, win_h] = platform::WindowSize(window);
   const int w = static_cast<int>(static_cast<float>(win_w) * scale), h = static_cast<int>(static_cast<float>(win_h) * scale);
@@ -166,6 +166,9 @@ std::string ExportScaledPng(AppState& s, platform::Window* window, float scale, 
   const auto runtime = RuntimeTexts(s);  // glyphs on demand (glyphs.h)
   texts.insert(texts.end(), runtime.begin(), runtime.end());
   Fonts fonts = LoadFonts(s.ui.text_px * scale, texts, s.ui.diagram_px * scale, s.ui.chrome_px * scale);
+  // (LoadFonts cleared ImGui's atlas: the window's fonts are gone with it. Emptied, they fail
+  // AtlasCovers, and RebuildFontsIfNeeded bakes them again before the next frame draws.)
+  app_fonts = Fonts{};
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
 

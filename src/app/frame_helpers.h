@@ -22,8 +22,11 @@ nlohmann::json SceneDumpJson(const AppState& s, const Painted& painted);
 // Writes SceneDumpJson atomically. Returns "" or an error line.
 std::string DumpScene(const std::string& path, const AppState& s, const Painted& painted);
 // Renders one frame at `scale` × the window size offscreen and saves it as PNG. Returns "" or an error line.
-std::string ExportScaledPng(AppState& s, platform::Window* window, float scale, const std::string& path, HeatmapRenderer* heatmap,
-                            Painted* painted_out, const FillPass& fills = {});
+// It bakes a font atlas at `scale` × into ImGui's one atlas, which clears the window's: `app_fonts` (the
+// window's fonts, whose ImFont pointers pointed into it) is emptied, so that the next frame bakes them
+// again before it draws (drawing with them crashed: "font->Scale > 0", a segfault, after Ctrl+E).
+std::string ExportScaledPng(AppState& s, platform::Window* window, Fonts& app_fonts, float scale, const std::string& path,
+                            HeatmapRenderer* heatmap, Painted* painted_out, const FillPass& fills = {});
 // [soak] Resident set size of this process in kB (Linux /proc) after malloc_trim, 0 if unknown.
 long RssKb();
 // [soak] Peak resident set size of this process so far in kB (VmHWM), 0 if unknown.

@@ -12,7 +12,8 @@
 #   glyphs   a scenario named 溢出逻辑_全屏浏览.json: Recent (Ctrl+O) and Chinese typed into the path
 #            field leave no character outside the atlas (state JSON missing_glyphs = 0)
 #   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
-#            folder, named from the lesson and step ids, and the toast shows its full path
+#            folder, named from the lesson and step ids, and the toast shows its full path; five
+#            exports on the end card (projector, zh) leave the app drawing and answering keys
 #   expose   the window as X shows it (xwd of the screen) is the same after another window covered
 #            it and went away, and after it was unmapped and mapped again: frames copy only what
 #            changed (damage.h), so a lost picture must be shown whole again (PictureLost); F5
@@ -330,6 +331,29 @@ PY
     for _ in $(seq 300); do [ -s "$want" ] && break; sleep 0.1; done
     [ -s "$want" ] || { echo "FAIL: no $want"; ls -l "$out/exports"; cat "$out/app.log"; exit 1; }
     expect toast "wrote $want"
+    stop
+    # Ctrl+E swaps the font atlas for one at 2×, then back: the window's fonts pointed into the atlas
+    # it cleared, and the next frames drew with them (a teacher's walk-through: on the end card, in
+    # projector mode, "font->Scale > 0" or a segfault 2 times in 5). Five exports on the end card, each
+    # followed by frames that draw text, and the app still answers.
+    rm -f "$state"
+    "$app" --no-settings --lang zh --projector --state-file "$state" --width 1600 --height 1000 --export-dir "$out/exports" \
+      --step end >"$out/app.log" 2>&1 &
+    pid=$!
+    wid=$(xdotool search --sync --onlyvisible --name '^Blockwise$' | head -1)
+    xdotool windowfocus --sync "$wid" 2>/dev/null || true
+    expect end_card True
+    want="$out/exports/blockwise-FLASH-end@2x.png"   # named from the course, not its last step
+    for k in 1 2 3 4 5; do
+      rm -f "$out/exports/"*.png
+      xdotool key ctrl+e
+      for _ in $(seq 300); do [ -s "$want" ] && break; sleep 0.1; done
+      [ -s "$want" ] || { echo "FAIL: no $want"; ls -l "$out/exports"; cat "$out/app.log"; exit 1; }
+      xdotool key l; expect lang en   # frames that draw the end card's text again, in the other language
+      xdotool key l; expect lang zh
+      kill -0 $pid 2>/dev/null || { echo "FAIL: the app died after export $k on the end card"; cat "$out/app.log"; exit 1; }
+      echo "ok: export $k on the end card"
+    done
     stop ;;
   *) echo "unknown case $case_"; exit 2 ;;
 esac

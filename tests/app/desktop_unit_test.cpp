@@ -180,6 +180,10 @@ TEST(Export, NamesFromLessonAndStepIds) {
   ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "scenarios" / "worked_214.json").string())) << s.ui.error;
   bw::app::SetEvent(s, 2);
   EXPECT_EQ(bw::app::ExportStem(s), "blockwise-worked_214-e3");
+  // The course's end card is named from the course, not from its last step.
+  ASSERT_TRUE(bw::app::OpenFile(s, (kRoot / "lessons" / "course.json").string())) << s.ui.error;
+  ASSERT_TRUE(bw::app::GoToStepId(s, "end"));
+  EXPECT_EQ(bw::app::ExportStem(s), "blockwise-FLASH-end");
 }
 
 // Ctrl+E into an export folder that does not exist yet creates it (a helper found the export failing);
