@@ -24,10 +24,15 @@ GpuRunScenario ParseGpuRunScenario(const nlohmann::json& doc, const std::string&
   const JsonReader r(file);
   GpuRunScenario sc;
   sc.file = file;
-  sc.title = r.OpenScenario(doc, "gpu_run", 1, {"recording", "compare"});
+  sc.title = r.OpenScenario(doc, "gpu_run", 1, {"recording", "compare", "scene"});
   r.Require(doc, "", "recording");
   sc.recording_path = RecordingPath(r, doc, file, "recording", sc.recording);
   if (doc.contains("compare")) sc.compare_path = RecordingPath(r, doc, file, "compare", sc.compare);
+  if (doc.contains("scene")) {
+    const std::string scene = r.String(doc["scene"], "/scene");
+    if (scene != "replay" && scene != "warps") r.Fail("/scene", "expected \"replay\" or \"warps\", found \"" + scene + "\"");
+    sc.warps = scene == "warps";
+  }
   return sc;
 }
 

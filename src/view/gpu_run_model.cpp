@@ -146,6 +146,9 @@ double WarpPhaseShare(const cuda::RunSummary& run, int warpgroup, cuda::WarpPhas
 GpuRunModel::GpuRunModel(data::GpuRunScenario sc) : scenario_(std::move(sc)) {
   run_ = Load(scenario_, scenario_.recording_path, "/recording");
   if (run_.tiles.empty()) throw data::LoadError(scenario_.file, "/recording", "the recording has no tile records to replay");
+  if (scenario_.warps && run_.warp_phases.empty())
+    throw data::LoadError(scenario_.file, "/scene",
+                          "the recording has no warp phases to draw (only the Hopper kernel records them, for sampled CTAs): use \"replay\"");
   if (!scenario_.compare.empty()) {
     compare_ = Load(scenario_, scenario_.compare_path, "/compare");
     if (compare_->tiles.empty()) throw data::LoadError(scenario_.file, "/compare", "the recording has no tile records to replay");

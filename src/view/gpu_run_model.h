@@ -12,6 +12,11 @@
 // Positions: start, event:N, tail, end, compare (only with a comparison).
 // Scene ids: "run.title", "run.now", the grid's "gpu.I,J" (1-based), the lanes' "lane.SM.K", "lanes.idle";
 // at compare "cmp.title.1", "cmp.title.2" and the second run's lanes prefixed "cmp.".
+// With "scene": "warps" (data/gpu_run_scenario.h) every position shows instead the recording's warp
+// timeline as the GPU panel draws it (gpu_warps.h, zoom only): three consecutive tiles of the first
+// sampled CTA, one row per warpgroup (producer, consumer 1, consumer 2), phases in the panel's colours,
+// titled "measured on <device>"; ids those of BuildWarpTimelineScene ("warps.title", "warps.zoom",
+// "warpbg.z.W", "warp.z.W.K", "warps.zrow.W", "warps.legend.P", …).
 // Panels: run, sms, counters, compare (with a comparison).
 // Every quantity is measured (the recording: CUDA-event time, the tile records' %globaltimer and SM ids,
 // the kernel's own counters), model (cuda::PredictCounters: the traffic FlashAttention-2 Algorithm 1
@@ -88,6 +93,7 @@ class GpuRunModel final : public ScenarioModel {
 
  private:
   Scene CompareScene(const std::string& lang, const Palette& palette) const;
+  Scene WarpScene(const std::string& lang, const Palette& palette, const SceneFrame& frame) const;
 
   data::GpuRunScenario scenario_;
   cuda::RunSummary run_;

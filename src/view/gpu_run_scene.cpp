@@ -9,6 +9,7 @@
 #include "view/format.h"
 #include "view/gpu_run_model.h"
 #include "view/gpu_text.h"
+#include "view/gpu_warps.h"
 #include "view/ui_text.h"
 
 namespace bw::view {
@@ -47,8 +48,8 @@ float FixedH(const Fit& fit, const SceneFrame& frame) {
   if (fit.full) return TitleH(fit, frame) + std::max(kLineH, 0.5f + LineEm(0.95f, frame) + 0.1f);
   return TitleH(fit, frame) + 0.5f + static_cast<float>(fit.now_lines) * NowLineEm(frame) + 0.1f;
 }
-Fit FitFor(const SceneFrame& frame, const std::string& title, const std::string& now) {
-  if (frame.width_px <= 0 || frame.height_px <= 0) return {};
+// The px per em that draws a label of `smallest_em` at the frame's floor (the box known).
+float EmForFloor(const SceneFrame& frame, float smallest_em) {
   const float floor_px = frame.floor_text_px > 0 ? frame.floor_text_px : (frame.projector ? 24.0f : 14.0f);
   // The floors are ink ems (an ideograph's advance, 1 / line_per_em of the font size: Noto Sans CJK's
   // 1 / 1.448), the labels' sizes font sizes: without the ratio the SM labels came out at 17.7 px em on
@@ -58,7 +59,13 @@ Fit FitFor(const SceneFrame& frame, const std::string& title, const std::string&
   // and the lines' heights (LineEm) make room for them (fitted at the larger scale, Ctrl + drew FA3/h8a's
   // labels no larger: Geometry.LabelsNeverCollideAtAnySizeAndFont).
   const float ts = std::max(1.0f, frame.text_scale);
-  const float em_needed = 1.08f * floor_px * frame.line_per_em / (kSmallestLabelEm * std::min(ts, frame.projector ? 1.6f : 1.0f));
+  return 1.08f * floor_px * frame.line_per_em / (smallest_em * std::min(ts, frame.projector ? 1.6f : 1.0f));
+}
+
+Fit FitFor(const SceneFrame& frame, const std::string& title, const std::string& now) {
+  if (frame.width_px <= 0 || frame.height_px <= 0) return {};
+  const float ts = std::max(1.0f, frame.text_scale);
+  const float em_needed = EmForFloor(frame, kSmallestLabelEm);
   if (std::min(frame.width_px / kWidth, frame.height_px / (FixedH(Fit{}, frame) + kGridSide)) >= em_needed) return {};
   const float w = frame.width_px / em_needed, h = frame.height_px / em_needed;
   Fit fit;
@@ -113,6 +120,7 @@ std::string LanesTitle(const cuda::RunSummary& r, const GpuRunStats& s, const st
 Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
   const Event& ev = events_.at(static_cast<size_t>(e));
   if (ev.kind == Event::kCompare) return CompareScene(lang, pal);
+  if (scenario_.warps) return WarpScene(lang, pal, frame);
   // Shrunk for the frame's floors, the title and the line of what is done take two lines each.
   Scene sc;
   sc.background = pal.background;
@@ -174,6 +182,25 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
     if (!n2.empty()) sc.texts.push_back(Text("run.now.2", 0, y + NowLineEm(frame), 0.8f, pal.text, n2));
   }
   sc.height = side + FixedH(fit, frame);
+  return sc;
+}
+
+Scene GpuRunModel::WarpScene(const std::string& lang, const Palette& pal, const SceneFrame& frame) const {
+  // The panel's warp timeline (gpu_warps.h), zoomed on three tiles of one CTA, laid out as the panel lays
+  // it out for labels drawn at their em, then every position and size but the texts' multiplied by the
+  // text scale the painter applies (a projector's 1.6): the rows, the label column and the legend's wrap
+  // grow with the labels. Its smallest labels (the rows', the ticks', the legend's) are 0.8 em: where the
+  // box is known the scene is as wide as puts them at the frame's floor (FitFor's rule).
+  const float ts = std::max(1.0f, frame.text_scale);
+  float width = kWidth;
+  if (frame.width_px > 0 && frame.height_px > 0) width = std::max(frame.width_px / EmForFloor(frame, 0.8f), 12.0f * ts);
+  Scene sc = BuildWarpTimelineScene(run_, 1, width / ts, lang, pal, nullptr, /*zoom_only=*/true);
+  for (auto& t : sc.texts) {
+    if (t.id == "warps.title") t.text = GpuFormat(GpuStr::warps_measured_on, lang, {run_.device_name});
+    t.x *= ts, t.y *= ts;
+  }
+  for (auto& r : sc.rects) r.x *= ts, r.y *= ts, r.w *= ts, r.h *= ts;
+  sc.width *= ts, sc.height *= ts;
   return sc;
 }
 

@@ -142,7 +142,7 @@ ZoomWindow PickZoom(const cuda::RunSummary& run, std::uint32_t cta, double em_pe
 }
 
 Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float width_em, const std::string& lang, const Palette& pal,
-                             std::vector<WarpBar>* bars) {
+                             std::vector<WarpBar>* bars, bool zoom_only) {
   using L = WarpLayout;
   Scene sc;
   sc.background = pal.background;
@@ -159,13 +159,15 @@ Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float wi
   sc.texts.push_back({"warps.title", 0.0f, 0.0f, 1.0f, pal.text, GpuText(GpuStr::warps_title, lang)});
   const std::string& clock = GpuText(GpuStr::warps_clock, lang);
   sc.texts.push_back({"warps.clock", 0.0f, 1.15f, 0.8f, pal.text_muted, clock});
-  if (shown < static_cast<int>(ctas.size()))
+  // Zoom only: forced on (a scale of 0 em per ns is never legible), else as the panel has it.
+  zoom_only = zoom_only && PickZoom(run, ctas[0], 0.0).on;
+  if (shown < static_cast<int>(ctas.size()) && !zoom_only)
     sc.texts.push_back({"warps.more", LabelEm(clock, 0.8f) + 0.8f, 1.15f, 0.8f, pal.text_muted,
                         GpuFormat(GpuStr::warps_more, lang, {std::to_string(ctas.size()), std::to_string(shown)})});
   const std::string rows[kWarpgroups] = {GpuText(GpuStr::warps_producer, lang), GpuText(GpuStr::warps_consumer1, lang),
                                          GpuText(GpuStr::warps_consumer2, lang)};
   const std::uint64_t end = std::numeric_limits<std::uint64_t>::max();
-  for (int c = 0; c < shown; ++c) {
+  for (int c = 0; c < shown && !zoom_only; ++c) {
     const float y0 = L::kTitle + static_cast<float>(c) * (L::kHeader + kWarpgroups * L::kRow);
     const cuda::WarpPhaseRecord* first = nullptr;
     for (const auto& w : run.warp_phases)
@@ -181,22 +183,27 @@ Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float wi
       RowBars(sc, run, ctas[static_cast<size_t>(c)], g, "warp." + rs, L::kLabel, y, 0, end, scale, bars);
     }
   }
-  float y = L::kTitle + static_cast<float>(shown) * (L::kHeader + kWarpgroups * L::kRow);
-  TimeAxis(sc, "warps.axis", "warps", y, plot_w, 0, span, 4, true, lang, pal);
-  y += L::kAxis;
+  float y = L::kTitle;
+  if (!zoom_only) {
+    y += static_cast<float>(shown) * (L::kHeader + kWarpgroups * L::kRow);
+    TimeAxis(sc, "warps.axis", "warps", y, plot_w, 0, span, 4, true, lang, pal);
+    y += L::kAxis;
+  }
   // Zoom: 64 tiles in ~130 µs leave each phase a fraction of an em; a few tiles of the first CTA's
   // steady state drawn across the whole width show the pipeline (ping-pong, S under the other's softmax).
-  const ZoomWindow z = PickZoom(run, ctas[0], scale);
+  const ZoomWindow z = PickZoom(run, ctas[0], zoom_only ? 0.0 : scale);
   if (z.on) {
     const double zscale = static_cast<double>(plot_w) / static_cast<double>(z.t1 - z.t0);
     // The window on the first CTA's rows: four thin edges (a bordered rect this narrow is painted as a
     // plain fill), a little outside the rows so they do not hide the bars.
     const float wx = L::kLabel + static_cast<float>(static_cast<double>(z.t0) * scale), wy = L::kTitle + L::kHeader - 0.1f,
                 ww = std::max(0.3f, static_cast<float>(static_cast<double>(z.t1 - z.t0) * scale)), wh = kWarpgroups * L::kRow + 0.2f, t = 0.12f;
-    sc.rects.push_back(WarpBox("warps.zoomwin.top", wx - t, wy - t, ww + 2 * t, t, pal.text));
-    sc.rects.push_back(WarpBox("warps.zoomwin.bottom", wx - t, wy + wh, ww + 2 * t, t, pal.text));
-    sc.rects.push_back(WarpBox("warps.zoomwin.left", wx - t, wy, t, wh, pal.text));
-    sc.rects.push_back(WarpBox("warps.zoomwin.right", wx + ww, wy, t, wh, pal.text));
+    if (!zoom_only) {
+      sc.rects.push_back(WarpBox("warps.zoomwin.top", wx - t, wy - t, ww + 2 * t, t, pal.text));
+      sc.rects.push_back(WarpBox("warps.zoomwin.bottom", wx - t, wy + wh, ww + 2 * t, t, pal.text));
+      sc.rects.push_back(WarpBox("warps.zoomwin.left", wx - t, wy, t, wh, pal.text));
+      sc.rects.push_back(WarpBox("warps.zoomwin.right", wx + ww, wy, t, wh, pal.text));
+    }
     sc.texts.push_back({"warps.zoom", 0.0f, y + 0.1f, 0.85f, pal.text,
                         GpuFormat(GpuStr::warps_zoom, lang, {std::to_string(ctas[0]), std::to_string(z.j0), std::to_string(z.j1),
                                                              TimeTick(static_cast<double>(z.t0), static_cast<double>(z.t1 - z.t0)),

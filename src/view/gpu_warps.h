@@ -62,7 +62,10 @@ struct WarpBar {
   GpuTileRef tile;
   size_t record = 0;
 };
+// `zoom_only`: the title, the zoom (always, wherever the first CTA has 2·kTiles tiles) and the legend,
+// drawn from kTitle em down, without the whole CTAs' rows, their axis or the window's outline — a
+// lesson's picture of the ping-pong (gpu_run scenes with "scene": "warps"); else as above.
 Scene BuildWarpTimelineScene(const cuda::RunSummary& run, int max_ctas, float width_em, const std::string& lang,
-                             const Palette& palette, std::vector<WarpBar>* bars = nullptr);
+                             const Palette& palette, std::vector<WarpBar>* bars = nullptr, bool zoom_only = false);
 
 }  // namespace bw::view

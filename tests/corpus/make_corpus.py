@@ -575,6 +575,14 @@ bad("gpu_run_missing_recording", "scenario", GPURUN, "/recording", "../nope.json
 bad("gpu_run_absolute_recording", "scenario", GPURUN, "/recording", "/tmp/x.json", "the path is absolute")
 bad("gpu_run_recording_number", "scenario", GPURUN, "/recording", 3, "expected a string")
 bad("gpu_run_unknown_key", "scenario", GPURUN, "/recordings", "x.json", "unknown key")
+# "scene": "warps" draws the recording's warp phases (FA3/h7, h8, h8a): a recording with them (the Hopper
+# kernel's) loads, one without them is refused at "/scene", and so is a scene of another name.
+GPURUN_HOPPER = dict(GPURUN, recording="../../../assets/gpu/recorded_run_h200_hopper_bf16_n8192_d128_none.json")
+add("ok_gpu_run_warps", "scenario", dict(GPURUN_HOPPER, scene="warps"), ok=True)
+add("ok_gpu_run_replay", "scenario", dict(GPURUN, scene="replay"), ok=True)
+bad("gpu_run_scene_unknown", "scenario", GPURUN_HOPPER, "/scene", "lanes", "expected \"replay\" or \"warps\"")
+bad("gpu_run_scene_number", "scenario", GPURUN_HOPPER, "/scene", 1, "expected a string")
+bad("gpu_run_warps_without_phases", "scenario", GPURUN, "/scene", "warps", "the recording has no warp phases")
 
 # Refused by the loader for a reason JSON Schema cannot state (a length that must match another
 # field, a sum, a product of sizes, a file or trace position a lesson names, ids unique across
@@ -596,6 +604,7 @@ BEYOND = {
         "lesson_duplicate_step_id", "lesson_check_unknown_number", "lesson_check_mistake_unknown_number",
         "lesson_check_mistake_is_the_answer", "lesson_conceal_unknown", "lesson_conceal_near_miss",
         "gpu_run_missing_recording"],
+    "the recording's content (warp phases recorded)": ["gpu_run_warps_without_phases"],
     "bundle references (the main file among the files, a file that is also a folder, the files' own formats)": [
         "bundle_main_not_a_file", "bundle_file_and_folder", "bundle_in_bundle", "bundle_bad_scenario", "bundle_missing_scenario"],
 }

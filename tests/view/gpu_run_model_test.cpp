@@ -8,6 +8,7 @@
 
 #include "data/load_error.h"
 #include "view/gpu_run_model.h"
+#include "view/gpu_warps.h"
 
 namespace fs = std::filesystem;
 using namespace bw::view;
@@ -177,4 +178,55 @@ TEST(GpuRunModel, WarpPhaseSharesPerWarpgroup) {
   EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 1, WarpPhase::kSoftmax), 0.3);
   EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 2, WarpPhase::kIdle), 0.5);
   EXPECT_DOUBLE_EQ(WarpPhaseShare(r, 0, WarpPhase::kTmaIssue), 0.0);
+}
+
+// "scene": "warps" (FA3/h7, h8, h8a): every position draws the recording's warp timeline as the GPU
+// panel does (gpu_warps.h), zoomed on three tiles — the three warpgroups' rows, the phases in the
+// panel's colours, titled with the device it was measured on — and no tile grid or SM lanes; laid out
+// for a projector's frame, its rows and labels grow with the text scale (the painter's 1.6).
+TEST(GpuRunModel, AWarpsSceneDrawsTheMeasuredWarpTimeline) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/gpu_hopper_warps_h200.json");
+  const auto& run = dynamic_cast<const GpuRunModel&>(*m).run();
+  ASSERT_FALSE(run.warp_phases.empty());
+  const Palette pal = ClassroomPalette();
+  for (const char* lang : {"zh", "en"}) {
+    const Scene sc = m->BuildScene(m->FindPosition("end"), lang, pal);
+    const auto text = [&](const std::string& id) -> const SceneText* {
+      for (const auto& t : sc.texts)
+        if (t.id == id) return &t;
+      return nullptr;
+    };
+    ASSERT_NE(text("warps.title"), nullptr);
+    EXPECT_NE(text("warps.title")->text.find(run.device_name), std::string::npos) << text("warps.title")->text;
+    ASSERT_NE(text("warps.zoom"), nullptr) << "the zoom on three tiles";
+    EXPECT_EQ(sc.FindRect("gpu.1,1"), nullptr) << "no tile grid";
+    EXPECT_EQ(sc.FindRect("lanes.axis"), nullptr) << "no SM lanes";
+    EXPECT_EQ(sc.FindRect("warpbg.0.0"), nullptr) << "the zoom only, not the whole CTA";
+    int bars[kWarpgroups] = {};
+    for (int w = 0; w < kWarpgroups; ++w) {
+      ASSERT_NE(sc.FindRect("warpbg.z." + std::to_string(w)), nullptr);
+      ASSERT_NE(text("warps.zrow." + std::to_string(w)), nullptr);
+      for (const auto& r : sc.rects)
+        if (r.id.rfind("warp.z." + std::to_string(w) + ".", 0) == 0) ++bars[w];
+    }
+    EXPECT_GT(bars[0], 0);
+    EXPECT_GE(bars[1], 6) << "three tiles: S, softmax and PV at least twice";
+    EXPECT_GE(bars[2], 6);
+    // The phases in the panel's colours: the legend's swatches are WarpPhaseColor.
+    EXPECT_EQ(sc.FindRect("warps.legend.3")->fill, WarpPhaseColor(bw::cuda::WarpPhase::kSoftmax));
+  }
+  // On a projector's frame the layout grows with the text scale: rows 1.6 × the panel's 1.2 em.
+  SceneFrame projector{1340, 600, 1.6f, true, true, 24, 36, 1.448f};
+  const Scene p = m->BuildScene(m->FindPosition("end"), "en", pal, projector);
+  EXPECT_FLOAT_EQ(p.FindRect("warpbg.z.1")->h, 1.6f * WarpLayout::kRow);
+  // Without warp phases a warps scene is refused, naming "/scene".
+  const fs::path bad = Scenario("warps_no_phases.json", R"({"schema_version": 1, "kind": "gpu_run", "scene": "warps", "recording": )" +
+                                                            Rec("recorded_run_h200_bf16_n8192_d128_none.json") + "}");
+  try {
+    LoadScenarioModel(bad.string());
+    ADD_FAILURE() << "loaded";
+  } catch (const bw::data::LoadError& e) {
+    EXPECT_NE(std::string(e.what()).find("/scene"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no warp phases"), std::string::npos) << e.what();
+  }
 }
