@@ -44,13 +44,21 @@ struct ForwardDiagram {
   // The materialising reference at the floors keeps its geometry; its column heads, its event line
   // and its one-line titles go (each tile names itself; titles wrap onto lines of their own).
   const bool any_floors;
-  static constexpr float kW = 56, kH = 22;
+  // (At the floors, tiled, the diagram is one em taller: the columns' tiles and the SRAM slots hold
+  // their name over their state's symbol at a laptop's 14 px em — at 22 em, N23's Q_1 … and the SRAM
+  // tiles showed their symbol alone on a 1280×720 laptop in English, whose diagram box is wider than
+  // high; the accumulator's rows get room above the SRAM account's two lines.)
+  static constexpr float kW = 56;
+  const float kH = floors ? 23.0f : 22.0f;
   const float kHbmW = floors ? 22.0f : 25.5f, kMidX = floors ? 23.0f : 26.5f, kMidW = floors ? 16.0f : 12.5f;
   static constexpr float kSramX = 40, kSramW = 16;
   // (At the floors the tiles start lower and the lower lane runs higher: an arrow's label, 1.7 em
   // high, goes between its lane and the tiles.)
-  const float kTop = any_floors ? 4.6f : 3.4f, kLaneLow = any_floors ? 20.1f : 20.6f;
-  static constexpr float kBottom = 19.6f, kColW = 3.4f, kLane = 2.5f;
+  const float kTop = any_floors ? 4.6f : 3.4f, kLaneLow = floors ? 21.1f : any_floors ? 20.1f : 20.6f;
+  const float kBottom = floors ? 20.6f : 19.6f;
+  static constexpr float kColW = 3.4f, kLane = 2.5f;
+  // The SRAM slots (Q_i, K_j, V_j, S_ij): at the floors tall enough for two lines at a laptop's floor.
+  const float kSlotH = floors ? 4.0f : 3.6f;
   const float kColGap = floors ? 0.6f : 1.2f;
   const bool has_event;
   const engine::AttentionEvent ev;
@@ -201,7 +209,7 @@ void ForwardDiagram::AddFullSP() {
 void ForwardDiagram::AddSramSlots() {
   const std::int32_t ci = ev.i, cj = ev.j;
   const auto slot = [&](const std::string& id, float x, const std::string& label, bool filled) {
-    SceneRect r = Tile(id, x, kTop, 3.4f, 3.6f, filled ? TileState::kInSram : TileState::kNone, label);
+    SceneRect r = Tile(id, x, kTop, 3.4f, kSlotH, filled ? TileState::kInSram : TileState::kNone, label);
     if (!filled) {
       r.fill = pal.panel_sram;
       r.dashed = true;
@@ -234,7 +242,7 @@ void ForwardDiagram::AddSramSlots() {
 void ForwardDiagram::AddAccumulator(int e) {
   const std::int32_t ci = ev.i;
   acc.id = "sram.acc";
-  const float acc_y = floors ? 10.0f : 8.6f;
+  const float acc_y = floors ? 10.4f : 8.6f;
   acc.x = kSramX + 0.6f, acc.y = acc_y, acc.w = kSramW - 1.2f, acc.h = kBottom - acc_y;
   acc.fill = {255, 255, 255};
   acc.border = pal.border;
@@ -265,7 +273,10 @@ void ForwardDiagram::AddAccumulator(int e) {
   // 0.9 to 1.4 em; a row too wide for the box is shrunk by the painter, which measures it.
   const Eigen::Index shown = rows + (bs.m.size() > rows ? 1 : 0);
   const float rows_top = acc.y + (floors ? 2.2f : 1.6f);   // below the box's title (at the floor, 1.7 em high)
-  const float room_h = acc.h - 2.2f;
+  // (At the floors the SRAM account's two lines sit at the box's foot, from kBottom − 4 em: the rows end
+  // above them — N23/c2's "r2:" touched "Q_i K_j V_j O_i: 24 ≤ M = 32" on a laptop.)
+  const bool account = floors && SramBudgetOf(scenario, runs.run).has_value();
+  const float room_h = account ? kBottom - 4.1f - rows_top : acc.h - 2.2f;
   const float size = std::clamp(0.9f * room_h / (1.45f * static_cast<float>(std::max<Eigen::Index>(shown, 1))), 0.9f, 1.4f);
   const float pitch = 1.45f * size / 0.9f;
   for (Eigen::Index r = 0; r < rows; ++r)
@@ -339,9 +350,9 @@ void ForwardDiagram::AddEventArrow(int e, const std::string& title, int event_co
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
     a.id = "merge";
-    a.points = {{s_x + 1.7f, kTop + 3.6f}, {s_x + 1.7f, acc.y}};
+    a.points = {{s_x + 1.7f, kTop + kSlotH}, {s_x + 1.7f, acc.y}};
     a.label = UiText(Str::merge, lang);
-    a.label_at = {kSramX + 0.6f, kTop + 3.75f};
+    a.label_at = {kSramX + 0.6f, kTop + kSlotH + 0.15f};
   } else if (ev.kind == EventKind::kComputeS) {
     a.kind = ArrowKind::kMerge;
     a.color = pal.merge_arrow;
@@ -349,7 +360,7 @@ void ForwardDiagram::AddEventArrow(int e, const std::string& title, int event_co
     a.points = {{s_x - 0.4f, kTop + 1.8f}, {s_x, kTop + 1.8f}};
     // τ: the softmax scale (FlashAttention §3.1). Given logits are only masked on chip.
     a.label = logits ? title : "S_ij = \u03c4\u00b7Q_i K_j^T";
-    a.label_at = {kSramX + 0.6f, kTop + 3.75f};
+    a.label_at = {kSramX + 0.6f, kTop + kSlotH + 0.15f};
   }
   if (!a.points.empty()) sc.arrows.push_back(std::move(a));
   if (!any_floors)

@@ -11,6 +11,7 @@
 #            right, PageDown still reveals
 #   glyphs   a scenario named 溢出逻辑_全屏浏览.json: Recent (Ctrl+O) and Chinese typed into the path
 #            field leave no character outside the atlas (state JSON missing_glyphs = 0)
+#   names    N23's tiles show their names (Q_1 …, the SRAM slots) on a 1280×720 laptop, en and zh
 #   export   a quick Ctrl+E tap (press and release inside one frame) writes the PNG into the export
 #            folder, named from the lesson and step ids, and the toast shows its full path; five
 #            exports on the end card (projector, zh) leave the app drawing and answering keys
@@ -355,6 +356,33 @@ PY
       echo "ok: export $k on the end card"
     done
     stop ;;
+  names)
+    # N23's tiles name themselves on a student's 1280×720 laptop, in en and zh: every HBM tile (Q_1 …
+    # L_4) and SRAM slot (Q, K, V, S) that has a state shows its name beside its symbol, as the window
+    # paints it (--dump-scene's labels). In English, whose side panel is wider, the diagram's em was too
+    # small for two lines, and they showed the symbol alone (a teacher's walk-through).
+    for step in N23/c1 N23/c2 N23/c3; do
+      for lang in en zh; do
+        "$app" --no-settings --lang "$lang" --step "$step" --width 1280 --height 720 --screenshot "$out/shot.png" \
+          --dump-scene "$out/scene.json" >"$out/app.log" 2>&1 || { echo "FAIL: $step $lang"; cat "$out/app.log"; exit 1; }
+        /usr/bin/python3 - "$out/scene.json" <<'PY' || { echo "FAIL: $step $lang: a tile without its name"; exit 1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = []
+for r in d["rects"]:
+    parts = r["id"].split(".")
+    if parts[0] not in ("hbm", "sram") or len(parts) < 2 or r["id"] == "sram.acc" or r.get("state") == "none":
+        continue
+    want = parts[1] if parts[0] == "sram" else parts[1] + ("_" + parts[2] if len(parts) > 2 else "")
+    texts = [l["text"] for l in d["labels"] if l["owner"] == "rect:" + r["id"]]
+    if not any(want in t for t in texts):
+        bad.append(r["id"] + " shows " + repr(texts) + ", not its name " + want)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+        echo "ok: $step $lang names its tiles"
+      done
+    done ;;
   *) echo "unknown case $case_"; exit 2 ;;
 esac
 echo "desktop test $case_ passed"
