@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run_smem_race.sh — one device call after the shared-memory attribute fix (src/cuda/cuda_util.h
-# EnsureDynamicSmem): the local ring's test 20 times over (before the fix it failed about one run in
-# three: "TcKernel launch: invalid argument" / "too many resources requested for launch", the ranks'
-# threads racing on cudaFuncSetAttribute), every kernel's GPU test once, the 4-rank ring table; then, if
+# EnsureDynamicSmem): the local ring's test 20 times over (before the fix every one of 15 repeats had a
+# failing test: "TcKernel launch: invalid argument" / "too many resources requested for launch", the
+# ranks' threads racing on cudaFuncSetAttribute), every kernel's GPU test once, the 4-rank ring table; then, if
 # .shotpack is carried (bench/gpu/pack_panel_shot.sh), the live Hopper panel shots in en and zh.
 # Binaries: gzipped in $BW_PACK (default .nextpack). Results: $OUT/smem_race.tgz (+ the shots).
 set -u

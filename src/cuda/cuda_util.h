@@ -9,8 +9,8 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -28,11 +28,14 @@ inline void Check(cudaError_t e, const char* what) {
 // launch (the local ring's ranks on one H100: "TcKernel launch: invalid argument", "too many resources
 // requested for launch"). A raise-only limit keeps every size set before valid; the launch's own size
 // still decides the occupancy.
+// The limit is kept per (device, kernel): each device's context has its own.
 inline void EnsureDynamicSmem(const void* kernel, size_t bytes, const char* what) {
   static std::mutex m;
-  static std::unordered_map<const void*, size_t> limit;
+  static std::map<std::pair<int, const void*>, size_t> limit;
+  int device = 0;
+  Check(cudaGetDevice(&device), "cudaGetDevice");
   const std::lock_guard<std::mutex> lock(m);
-  size_t& now = limit[kernel];
+  size_t& now = limit[{device, kernel}];
   if (bytes <= now) return;
   Check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)), what);
   now = bytes;

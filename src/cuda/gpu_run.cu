@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace bw::cuda {
 
@@ -33,7 +34,10 @@ struct GpuRun::Impl {
   cudaStream_t copy_stream = nullptr;
   cudaEvent_t copy_done = nullptr;
   bool copy_in_flight = false;
-  int copy_lo = 0, copy_hi = 0;    // rows (head * T_r + i) the copy in flight covers
+  // rows [lo, hi) (head * T_r + i) the copy in flight covers: per head, from its first unfinished Q tile to
+  // its last, adjacent heads' ranges merged. (A causal grid runs each head's Q tiles from the last to the
+  // first, kernels.h TileGrid, so one range from the first unfinished row to the end never slid.)
+  std::vector<std::pair<int, int>> copy_rows;
   int copies = 0, mismatches = 0;
   std::vector<int> cursor;         // next K/V tile to look at, per (head, Q tile)
   int seen = 0;
@@ -72,21 +76,28 @@ struct GpuRun::Impl {
       }
     }
   }
-  int FirstOpenRow() const {
-    int r = 0;
-    while (r < Rows() && cursor[r] >= t_c) ++r;
-    return r;
-  }
   void IssueCopy() {
-    copy_lo = FirstOpenRow();
-    copy_hi = Rows();
-    if (copy_lo >= copy_hi) return;
-    const size_t off = (size_t)copy_lo * t_c, n = (size_t)(copy_hi - copy_lo) * t_c;
-    Check(cudaMemcpyAsync(host_rec + off, dev_rec + off, n * sizeof(TileRecord), cudaMemcpyDeviceToHost, copy_stream),
-          "GpuRun record copy");
+    copy_rows.clear();
+    for (int h = 0; h < problem.heads; ++h) {
+      int lo = h * t_r, hi = (h + 1) * t_r;
+      while (lo < hi && cursor[lo] >= t_c) ++lo;
+      while (hi > lo && cursor[hi - 1] >= t_c) --hi;
+      if (lo >= hi) continue;
+      if (!copy_rows.empty() && copy_rows.back().second == lo) copy_rows.back().second = hi;
+      else copy_rows.push_back({lo, hi});
+    }
+    if (copy_rows.empty()) return;
+    for (const auto& [lo, hi] : copy_rows) {
+      const size_t off = (size_t)lo * t_c, n = (size_t)(hi - lo) * t_c;
+      Check(cudaMemcpyAsync(host_rec + off, dev_rec + off, n * sizeof(TileRecord), cudaMemcpyDeviceToHost, copy_stream),
+            "GpuRun record copy");
+    }
     Check(cudaEventRecord(copy_done, copy_stream), "cudaEventRecord");
     copy_in_flight = true;
     ++copies;
+  }
+  void ScanCopied(std::vector<TileRecord>& out) {
+    for (const auto& [lo, hi] : copy_rows) ScanRows(lo, hi, out);
   }
   void PollInto(std::vector<TileRecord>& out) {
     if (mapped) { ScanRows(0, Rows(), out); return; }
@@ -95,7 +106,7 @@ struct GpuRun::Impl {
       if (e == cudaErrorNotReady) return;
       Check(e, "GpuRun record copy");
       copy_in_flight = false;
-      ScanRows(copy_lo, copy_hi, out);
+      ScanCopied(out);
     }
     IssueCopy();
   }
@@ -107,7 +118,7 @@ struct GpuRun::Impl {
       // Take what the last live copy brought, then read every record once more: the kernel has ended,
       // so this copy is whole. Records handed out live must equal it (LiveMismatches).
       Check(cudaStreamSynchronize(copy_stream), "GpuRun record copy");
-      if (copy_in_flight) { copy_in_flight = false; ScanRows(copy_lo, copy_hi, pending); }
+      if (copy_in_flight) { copy_in_flight = false; ScanCopied(pending); }
       std::vector<TileRecord> live = std::move(summary.tiles);
       const size_t n = (size_t)Rows() * t_c;
       Check(cudaMemcpy(host_rec, dev_rec, n * sizeof(TileRecord), cudaMemcpyDeviceToHost), "GpuRun record copy");

@@ -204,16 +204,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     __syncwarp();
     const unsigned smid = dev::SmId();
-    // every record of this Q tile, written by this warpgroup, off the consumers' path: computed tiles from
-    // the consumers' stamps, skipped ones with start = end = the time written; Q bytes on j = 0, K_j + V_j on
-    // computed tiles, O and L on T_c - 1. The skipped tiles' records (but T_c - 1's, which carries the O
-    // write) go out while the consumers still work; the rest after they arrive on named barrier 1.
-    TileRecord* rec_row = a.records ? a.records + ((long long)head * a.t_r + i_tile) * a.t_c : nullptr;
-    auto write_records = [&](bool after_consumers) {
+    NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
+    if (tid == 0) plog.Mark(kMarkWrite, a.t_c - 1);
+    if (a.records) {
+      // every record of this Q tile, written here, off the consumers' path: computed tiles from the stamps,
+      // skipped ones with start = end = now (the block's end, as in the FA-2 kernel); Q bytes on j = 0,
+      // K_j + V_j on computed tiles, O and L on T_c - 1
       const unsigned long long now = dev::GlobalTimer();
+      TileRecord* row = a.records + ((long long)head * a.t_r + i_tile) * a.t_c;
       for (int j = tid; j < a.t_c; j += 128) {
         const int cls = cls_row[j], c_j = min(kBc, p.n_k - j * kBc);
-        if ((cls == 0 && j != a.t_c - 1) == after_consumers) continue;
         TileRecord rec;
         rec.t_start_ns = cls != 0 ? stamps[2 * j] : now;
         rec.t_end_ns = cls != 0 ? stamps[2 * j + 1] : now;
@@ -224,14 +224,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         rec.smid = smid;
         rec.flags = (cls == 0 ? kTileSkipped : 0u) | (cls == 2 ? kTilePartial : 0u);
         rec.head = head;
-        dev::WriteRecordFields(rec_row + j, rec);
-        reinterpret_cast<volatile TileRecord*>(rec_row + j)->ready = RecordSeal(rec);
+        dev::WriteRecordFields(row + j, rec);
+        reinterpret_cast<volatile TileRecord*>(row + j)->ready = RecordSeal(rec);
       }
-    };
-    if (rec_row) write_records(false);
-    NamedBarSync(1, kThreads);  // the consumers arrive when their O, L and row counts are written
-    if (tid == 0) plog.Mark(kMarkWrite, a.t_c - 1);
-    if (rec_row) write_records(true);
+    }
     if (a.counters && tid == 0)
       dev::AddBlockCounters(a.counters, (unsigned long long)rows_i * D, (unsigned long long)kv_keys * D,
                             (unsigned long long)kv_keys * D, (unsigned long long)rows_i * D, (unsigned long long)rows_i,
@@ -514,7 +510,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   pl.args.mark_ctas = nullptr;
   pl.args.mark_every = 1;
   pl.args.mark_slots = pl.args.mark_cap = 0;
-  pl.args.heads_fastest = HeadsFastest(p) ? 1 : 0;
+  pl.args.heads_fastest = HeadsFastest(p, pl.args.t_r) ? 1 : 0;
   pl.args.v_lbo = hopper::kVLbo;
   pl.args.v_sbo = hopper::kGroupBytes;
   if (std::getenv("BW_HOPPER_VDESC_SWAP")) std::swap(pl.args.v_lbo, pl.args.v_sbo);  // bring-up check of the layout reading
@@ -529,7 +525,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
 template <int D, int kSched>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
   EnsureDynamicSmem(HopperKernel<D, kSched>, pl.smem, "cudaFuncSetAttribute(hopper)");
-  HopperKernel<D, kSched><<<TileGrid(pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  HopperKernel<D, kSched><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 

@@ -274,7 +274,7 @@ void LaunchD(const TcArgs& a, cudaStream_t st) {
   const size_t smem = TcSmemBytes<D, MT>() + a.t_c;
   auto kernel = a.live ? TcKernel<D, BF16, true, MT> : TcKernel<D, BF16, false, MT>;
   EnsureDynamicSmem(kernel, smem, "cudaFuncSetAttribute(tc)");
-  kernel<<<TileGrid(a.p, a.t_r), kWarps * 32, smem, st>>>(a);
+  kernel<<<TileGrid(a.heads_fastest != 0, a.p, a.t_r), kWarps * 32, smem, st>>>(a);
   Check(cudaGetLastError(), "TcKernel launch");
 }
 
@@ -300,7 +300,7 @@ void LaunchTensorCore(const DevProblem& p, int b_r, bool bf16, const void* q, co
   a.pace_ns = pace_ns;
   a.live = live ? 1 : 0;
   a.publish_every = (live && pace_ns == 0) ? 8 : 1;
-  a.heads_fastest = HeadsFastest(p) ? 1 : 0;
+  a.heads_fastest = HeadsFastest(p, a.t_r) ? 1 : 0;
   if (p.d != p.d_v) throw std::runtime_error("tensor-core kernel: d must equal d_v");
   auto go = [&](auto d_tag) {
     constexpr int D = decltype(d_tag)::value;

@@ -24,16 +24,19 @@ struct DevProblem {
 // K/V in L2) from the last, and leaves the last heads' short diagonal tiles for the end. Heads fastest,
 // (heads, T_r), runs every head's longest tiles in the first waves and the short ones of all heads last.
 // Heads fastest is the default under a causal mask (H100, hopper_bench grid in one call: 1.03-1.22x on
-// causal N 1k-8k for both kernels, 0.99-1.01 at 16k; docs/performance.md "Grid order"); BW_TILE_ORDER=rows
+// causal N 1k-8k for both kernels; at 16k 0.99 for the Hopper kernel, 1.01-1.10 for FA-2; docs/performance.md "Grid order"); BW_TILE_ORDER=rows
 // selects head-major for an A/B. Without a causal mask every tile has the same work and the order stays
 // head-major.
-inline bool HeadsFastest(const DevProblem& p) {
+// T_r goes to gridDim.y in that order (at most 65535): past that the grid stays head-major.
+inline bool HeadsFastest(const DevProblem& p, int t_r) {
   const bool causal = p.mask.kind == 1 || p.mask.kind == 2;
   const char* e = std::getenv("BW_TILE_ORDER");
-  return causal && !(e != nullptr && std::string(e) == "rows");
+  return causal && t_r <= 65535 && !(e != nullptr && std::string(e) == "rows");
 }
-inline dim3 TileGrid(const DevProblem& p, int t_r) {
-  return HeadsFastest(p) ? dim3(p.heads, t_r) : dim3(t_r, p.heads);
+// The grid for the order the kernel's arguments carry (decided once, with HeadsFastest, when they are made:
+// a launch must not read the environment again and map blocks to tiles differently from its arguments).
+inline dim3 TileGrid(bool heads_fastest, const DevProblem& p, int t_r) {
+  return heads_fastest ? dim3(p.heads, t_r) : dim3(t_r, p.heads);
 }
 
 // Materialising path (Algorithm 0): three kernels, S and P in global memory.
