@@ -320,7 +320,9 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   sc.texts.push_back({"lanes.idle", label_w, plot_h + 0.4f + row, 0.8f, pal.text_muted, idle_text});
   sc.texts.push_back({"lanes.axis.y", 0.0f, plot_h + 0.4f, 0.8f, pal.text, GpuText(GpuStr::sm_axis, lang)});
   // (Enlarged, it ends under the axis's end, as the last tick does, on the count's row or on its own.)
-  const float title_x = fitted ? label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn : label_w + plot_w * 0.5f;
+  // (Never left of the lanes' own column: TextEm overestimates Latin text by about a quarter, and FA3/h6's
+  // long en title, started 6.7 em left of the lanes, ran over the bottom of the causal grid beside them.)
+  const float title_x = fitted ? std::max(0.0f, label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn) : label_w + plot_w * 0.5f;
   sc.texts.push_back({"lanes.axis.x", title_x, plot_h + 0.4f + (title_row ? 2.0f : 1.0f) * row, 0.8f, pal.text, axis_title});
   return sc;
 }

@@ -224,6 +224,14 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
                   fail(where + ": the time axis is not ticked to its end (axis ends at " + std::to_string(axis->x1) + ", the last tick's label at " +
                        (last_tick ? std::to_string(last_tick->x1) : std::string("none")) + ")");
                 gpu_run_axes += axis != nullptr;
+                // … and the lanes' labels keep off the tile grid beside them (FA3/h6's long en axis title,
+                // right-aligned by an estimate a quarter too wide, ran over the causal grid's bottom).
+                float gx0 = 1e9f, gy0 = 1e9f, gx1 = -1e9f, gy1 = -1e9f;
+                for (const auto& r : p.rects)
+                  if (r.id.rfind("gpu.", 0) == 0) gx0 = std::min(gx0, r.x0), gy0 = std::min(gy0, r.y0), gx1 = std::max(gx1, r.x1), gy1 = std::max(gy1, r.y1);
+                for (const auto& l : p.labels)
+                  if (l.owner.rfind("text:lanes.", 0) == 0 && l.x0 < gx1 && l.x1 > gx0 && l.y0 < gy1 && l.y1 > gy0)
+                    fail(where + ": \"" + l.text + "\" (" + l.owner + ") lies on the tile grid");
               }
               for (const auto& l : p.labels) {
                 if (floors && l.em + 0.05f < c.floor_em)
