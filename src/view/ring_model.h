@@ -2,7 +2,10 @@
 // (engine/ring.h; Liu, Zaharia, Abbeel 2023). The scene puts the devices in a row with the links of
 // the ring between them (the last link back to the first device), each device's rows and the shard
 // it holds, and under them a grid of the (query, key) pairs each device computes at each step — the
-// idle cells a causal mask leaves hatched. The panels list the devices' states, the bytes on the
+// idle cells a causal mask leaves hatched. Laid out for the label floors (SceneFrame::floors), the
+// devices stand round a ring (two rows, the links in the gaps) beside the grid, every box sized for the
+// floors' lines at the scale the frame's box gives; a link's bytes while sending and a cell's pairs are
+// key numbers. The panels list the devices' states, the bytes on the
 // links, the balance of the work against the other order (contiguous or zig-zag, run beside it),
 // and the result against the one-device reference.
 //
@@ -10,6 +13,7 @@
 // after the last, "ring send:t" (every device passes its shard to the next); write (O = u/l).
 // Positions: start, step:N, send:N, write, end, event:N.
 // Scene ids: device.D, link.D (from device D to the next), work.D.T (device D at step T), all 1-based.
+// At the floors, texts work.D.T.pairs (the pairs in cell work.D.T).
 // Panels: devices, links, balance, result.
 // Placeholders: {devices} {n} {order} {other_order} {bytes_per_link} {total_link_bytes} {sends}
 // {idle_steps} {other_idle_steps} {imbalance} {other_imbalance} {total_pairs} {max_error}
