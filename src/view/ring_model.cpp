@@ -255,7 +255,7 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
   // What each device's box says (its name, its rows, the shard it holds now: its own at the start;
   // after a send, the one it received) and its state.
   struct Device {
-    std::string name, rows, holds, kv, sub;
+    std::string name, rows, holds, holds_wrapped, sub;
     TileState state = TileState::kPending;
     const engine::RingDeviceStep* st = nullptr;
   };
@@ -267,7 +267,6 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
     v.name = UiFormat(Str::ring_device, lang, {std::to_string(d + 1)});
     v.rows = UiFormat(Str::ring_rows, lang, {RowList(run_.shard_rows[static_cast<size_t>(d)])});
     v.holds = UiFormat(Str::ring_holds, lang, {std::to_string(shard + 1)});
-    v.kv = "K/V " + std::to_string(shard + 1);   // the same, short (the links panel says "one K/V shard")
     if (written) v.state = TileState::kWritten, v.sub = StateWord(TileState::kWritten, lang);
     else if (send) v.state = TileState::kProcessed, v.sub = T(Str::ring_sending);
     else if (v.st && v.st->idle) v.state = TileState::kMasked, v.sub = T(Str::ring_idle);
@@ -311,14 +310,19 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
       static constexpr const char* kArrow[] = {"\u2192 ", "\u2193 ", "\u2190 ", "\u2191 "};
       return kArrow[dir_of(d)] + std::to_string((d + 1) % P + 1);
     };
-    // Widths at size 1 (EstimateWidthEm), in the long forms and the short ones (a device's shard as
-    // "K/V 4", the grid's rows by the device's number alone) that a narrow box takes.
+    // Widths at size 1 (EstimateWidthEm) and lines of a device's box, in the long forms and the
+    // narrow ones a narrow box takes (a device's name over the shard it holds, on two lines: "holds",
+    // "shard 4" — its rows are the devices panel's; the grid's rows by the device's number alone).
     float text_w[2] = {0, 0}, row_label_w[2] = {0, 0}, num_w = 0;
+    int box_lines[2] = {3, 2};
     for (int d = 0; d < P; ++d) {
-      const Device& v = devs[static_cast<size_t>(d)];
+      Device& v = devs[static_cast<size_t>(d)];
       const float w = std::max(EstimateWidthEm(v.name), EstimateWidthEm(v.rows));
       text_w[0] = std::max({text_w[0], w, EstimateWidthEm(v.holds)});
-      text_w[1] = std::max({text_w[1], w, EstimateWidthEm(v.kv)});
+      const std::vector<std::string> lines = WrapEstimated(v.holds, EstimateWidthEm(v.name));
+      text_w[1] = std::max(text_w[1], EstimateWidthEm(v.name));
+      for (const auto& l : lines) text_w[1] = std::max(text_w[1], EstimateWidthEm(l)), v.holds_wrapped += (v.holds_wrapped.empty() ? "" : "\n") + l;
+      box_lines[1] = std::max(box_lines[1], 1 + static_cast<int>(lines.size()));
       row_label_w[0] = std::max(row_label_w[0], EstimateWidthEm(v.name));
       row_label_w[1] = std::max(row_label_w[1], EstimateWidthEm(std::to_string(d + 1)));
     }
@@ -340,7 +344,8 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
       m.te = te;
       m.title_line = std::max(fl.text, 1.0f);
       m.dev_w = text_w[form] * te + 0.9f;
-      m.dev_h = 4 * fl.text + 1.0f;   // three lines and the state's word (or symbol), with the painter's pads and gaps
+      // Its lines and the state's word (or symbol), with the painter's pads and gaps.
+      m.dev_h = static_cast<float>(box_lines[form] + 1) * fl.text + 1.0f;
       m.link_w = std::max({2.4f, EstimateWidthEm(bytes) * ke + 0.7f, 2.2f * te + 0.7f});
       m.link_h = std::min(m.dev_h - 0.4f, 2 * fl.text + fl.key + 0.9f);
       m.hgap = m.link_w + 0.5f, m.vgap = m.link_h + 0.5f;
@@ -348,7 +353,9 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
       // A cell's number: its line's height, at least the key floor's, larger with Ctrl + (the box may
       // narrow as the side panel's text grows: the numbers still grow).
       m.num = std::max(1.3f * std::clamp(frame.text_scale, 1.0f, 2.0f), fl.key);
-      m.cell_h = m.num + 0.55f;         // (a free text keeps 0.2 em inside its cell)
+      // (A free text keeps 0.2 em inside its cell; an eighth of the number spare, for a box that fits
+      // the scene a little larger than the scale found below: the number then keeps the key size.)
+      m.cell_h = 1.12f * m.num + 0.5f;
       // The number, half its size clear (the placer's gap), and the symbol centred with its plate.
       const float badge_w = std::max(te, 0.85f * 1.6f / lpe) + 0.6f;
       m.cell_w = 2 * (0.45f + num_w * m.num / lpe + 0.5f * m.num + 0.5f * badge_w) + 0.3f;
@@ -400,7 +407,7 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
     for (int d = 0; d < P; ++d) {
       const Device& v = devs[static_cast<size_t>(d)];
       const std::string D = std::to_string(d + 1);
-      sc.rects.push_back(TileRect("device." + D, dev_x(d), dev_y(d), m.dev_w, m.dev_h, v.state, pal, v.name + "\n" + v.rows + "\n" + (form ? v.kv : v.holds),
+      sc.rects.push_back(TileRect("device." + D, dev_x(d), dev_y(d), m.dev_w, m.dev_h, v.state, pal, v.name + "\n" + (form ? v.holds_wrapped : v.rows + "\n" + v.holds),
                                   v.sub));
     }
     for (int d = 0; d < P; ++d) {
@@ -432,7 +439,7 @@ Scene RingModel::BuildScene(int e, const std::string& lang, const Palette& pal, 
         const float x = m.grid_x + m.label_w + m.cell_w * static_cast<float>(t);
         sc.rects.push_back(TileRect(id, x, y, m.cell_w - 0.3f, m.cell_h, cell_state(d, t), pal, "", ""));  // the painter adds the state's symbol
         if (t < k) {
-          sc.texts.push_back({id + ".pairs", x + 0.45f, y + (m.cell_h - m.num) / 2, m.num, pal.text,
+          sc.texts.push_back({id + ".pairs", x + 0.45f, y + 0.22f, m.num, pal.text,
                               FormatInt(run_.steps[static_cast<size_t>(t)].devices[static_cast<size_t>(d)].pairs)});
           sc.texts.back().key = true;
         }
