@@ -24,6 +24,7 @@
 #include "app/fonts.h"
 #include "app/painter.h"
 #include "app/panels.h"
+#include "offscreen_window.h"
 #include "shipped_lessons.h"
 #include "view/layout.h"
 
@@ -38,14 +39,8 @@ struct Frame {
   float em = 0;
 };
 
-class Geometry : public ::testing::Test {
+class Geometry : public ImGuiSuite {
  protected:
-  static void SetUpTestSuite() {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-  }
-  static void TearDownTestSuite() { ImGui::DestroyContext(); }
 
   // Lays the step out as the main window does (LayOutMainWindow, PlanDiagram: the functions
   // DrawMainWindow and DrawDiagram call) at base font `font_px`, and returns where its labels go.

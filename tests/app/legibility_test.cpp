@@ -29,6 +29,7 @@
 #include "app/painter.h"
 #include "app/panels.h"
 #include "session/texts.h"
+#include "offscreen_window.h"
 #include "shipped_lessons.h"
 #include "view/lesson_text.h"
 #include "view/library.h"
@@ -74,46 +75,12 @@ bool IsKey(const view::Scene& scene, const PaintedLabel& l) {
 
 bool HasDigit(const std::string& t) { return std::any_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }); }
 
-class Legibility : public ::testing::Test {
+class Legibility : public MainWindowSuite {
  protected:
-  static void SetUpTestSuite() {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-  }
-  static void TearDownTestSuite() { ImGui::DestroyContext(); }
-
   // The fonts a projector at `h` rows bakes at the logical size `font_px`, and every shipped lesson's
   // state sized for them (projector mode).
   static Fonts ProjectorFonts(std::vector<AppState>& lessons, const std::vector<std::string>& texts, float h, float font_px) {
-    AppState sizing;
-    sizing.options.projector = true;
-    sizing.options.font_px = font_px;
-    UpdateFontSizes(sizing, h);
-    for (auto& s : lessons) {
-      s.options.projector = true;
-      s.options.font_px = font_px;
-      s.ui.text_px = sizing.ui.text_px;
-      s.ui.chrome_px = sizing.ui.chrome_px;
-    }
-    return LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
-  }
-
-  // One frame as the app draws it, repeated while its layout settles (the pages found, the side
-  // panel's fit: AppState's layout_settling, which makes the app draw another frame too).
-  Painted Frame(AppState& s, const Fonts& fonts, float w, float h) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(w, h);
-    io.DeltaTime = 1.0f / 60;
-    Painted p;
-    for (int k = 0; k < 8; ++k) {
-      s.ui.layout_settling = false;
-      ImGui::NewFrame();
-      p = DrawMainWindow(s, fonts, 1.0f, nullptr);
-      ImGui::EndFrame();
-      if (!s.ui.layout_settling) break;
-    }
-    return p;
+    return SizedFonts(lessons, texts, h, font_px, true);
   }
 };
 

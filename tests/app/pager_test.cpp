@@ -15,49 +15,17 @@
 #include "app/panels.h"
 #include "session/app_state.h"
 #include "session/texts.h"
+#include "offscreen_window.h"
 #include "shipped_lessons.h"
 
 namespace bw::app {
 namespace {
 
-class Pager : public ::testing::Test {
+class Pager : public MainWindowSuite {
  protected:
-  static void SetUpTestSuite() {
-    IMGUI_CHECKVERSION();
-    ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;
-  }
-  static void TearDownTestSuite() { ImGui::DestroyContext(); }
-
-  // The fonts a window `h` rows high bakes at the default size, and every lesson's state sized for them.
+  // The fonts a window `h` rows high bakes at the default size (22), every lesson's state sized for them.
   static Fonts FontsFor(std::vector<AppState>& lessons, const std::vector<std::string>& texts, float h, bool projector) {
-    AppState sizing;
-    sizing.options.projector = projector;
-    sizing.options.font_px = 22;
-    UpdateFontSizes(sizing, h);
-    for (auto& s : lessons) {
-      s.options.projector = projector;
-      s.options.font_px = 22;
-      s.ui.text_px = sizing.ui.text_px;
-      s.ui.chrome_px = sizing.ui.chrome_px;
-    }
-    return LoadFonts(sizing.ui.text_px, texts, sizing.ui.text_px, sizing.ui.chrome_px);
-  }
-
-  // One frame as the app draws it, repeated while its layout settles.
-  static Painted Frame(AppState& s, const Fonts& fonts, float w, float h) {
-    ImGuiIO& io = ImGui::GetIO();
-    io.DisplaySize = ImVec2(w, h);
-    io.DeltaTime = 1.0f / 60;
-    Painted p;
-    for (int k = 0; k < 8; ++k) {
-      s.ui.layout_settling = false;
-      ImGui::NewFrame();
-      p = DrawMainWindow(s, fonts, 1.0f, nullptr);
-      ImGui::EndFrame();
-      if (!s.ui.layout_settling) break;
-    }
-    return p;
+    return SizedFonts(lessons, texts, h, 22, projector);
   }
 
   static std::string PageText(const Painted& p) {
