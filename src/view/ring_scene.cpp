@@ -82,7 +82,10 @@ class FloorLayout {
     const float te = fl.text / lpe_, ke = fl.key / lpe_;  // an ideograph's width at the floors, in em
     const int c = places.c, P = places.P;
     m.te = te;
-    m.title_line = std::max(fl.text, 1.0f);
+    // A title's line as the painter draws it: its size (1 em) enlarged by the frame's text scale (a
+    // projector's 1.6; Ctrl ±), or the floor's line where that is larger. (At 1 em, RING/r0's title ran
+    // into the device boxes under it on a 1080p projector.)
+    m.title_line = std::max(fl.text, lpe_ * std::max(1.0f, frame_.text_scale));
     m.dev_w = text_w_[form] * te + 0.9f;
     // Its lines and the state's word (or symbol), with the painter's pads and gaps.
     m.dev_h = static_cast<float>(box_lines_[form] + 1) * fl.text + 1.0f;
