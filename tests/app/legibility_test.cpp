@@ -9,8 +9,9 @@
 //   - nothing is clipped: every line of the step text lies inside its pane, the text is paged
 //     (PageDown shows the next page) and every page's lines are on screen.
 //   - a scene laid out for the floors (Scene::floors: the single-query diagram of RC-T3, N50, N51,
-//     GLOSS and its balance; and a recorded GPU run's scene, gpu_run, FA3's grid, SM lanes and time
-//     axis) draws no label under 24 px em on a projector (14 on the laptop), the
+//     GLOSS and its balance; the tiled attention diagram; RING's devices and work grid; and a recorded
+//     GPU run's scene, gpu_run, FA3's grid, SM lanes, time axis and warp timeline) draws no label under
+//     24 px em on a projector (14 on the laptop), the
 //     balance's two means and the diagram's key numbers (a block's w and v, the accumulator's m, l, u,
 //     the written O) at 36; the other scenes' labels are measured and the smallest printed, not
 //     yet held to it.
