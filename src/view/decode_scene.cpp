@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "view/decode_model.h"
+#include "view/fit_em.h"
 #include "view/format.h"
 
 namespace bw::view {
@@ -195,13 +196,7 @@ bool AddFloors(Scene& sc, const DecContent& c, const Palette& pal, const std::st
   for (const bool s : {true, false}) {
     sub = s;
     if (!known) break;
-    float lo = 1, hi = 400;
-    for (int i = 0; i < 40; ++i) {
-      const float mid = 0.5f * (lo + hi);
-      const DecDims m = lay.At(mid, 0, s);
-      (m.W * mid <= frame.width_px && m.H * mid <= frame.height_px ? lo : hi) = mid;
-    }
-    em_px = lo;
+    em_px = LargestFittingEmPx([&](float px) { return lay.At(px, 0, s); }, frame.width_px, frame.height_px);
     if (em_px >= 20 * lay.Floors().floor_text_px / 24) break;
   }
   if (known && em_px < 0.4f * lay.Floors().floor_text_px) return false;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "view/fit_em.h"
 #include "view/format.h"
 #include "view/scenario_model.h"
 
@@ -151,13 +152,7 @@ bool AddFloors(Scene& sc, const RingSceneState& s, const Palette& pal, const Sce
   float em_px = 30;
   int form = 0;
   for (; known && form < 2; ++form) {
-    float lo = 1, hi = 400;
-    for (int i = 0; i < 40; ++i) {
-      const float mid = 0.5f * (lo + hi);
-      const Dims m = lay.At(mid, 0, form);
-      (m.W * mid <= frame.width_px && m.H * mid <= frame.height_px ? lo : hi) = mid;
-    }
-    em_px = lo;
+    em_px = LargestFittingEmPx([&](float px) { return lay.At(px, 0, form); }, frame.width_px, frame.height_px);
     if (em_px >= 20 * lay.Floors().floor_text_px / 24) break;
   }
   form = std::min(form, 1);
