@@ -18,6 +18,7 @@
 // function whose roles (producer, two consumers) share barriers and registers, so splitting it into files
 // would scatter one pipeline. (issue 35: files ≤ 500 lines, functions ≤ 150, kernels excepted with a reason)
 #include "cuda/cuda_util.h"
+#include "cuda/exp2_poly.h"
 #include "cuda/hopper_cuda.h"
 #include "cuda/hopper_launch.h"
 #include "cuda/hopper_layout.h"
@@ -99,16 +100,22 @@ __device__ __forceinline__ float FastExp2(float x) {
   return y;
 }
 
+// kPoly of every 16 column pairs nb of a thread's S fragment (spread out: nb * kPoly mod 16 < kPoly) take
+// their exponentials from Exp2Poly (FMA pipe) instead of ex2.approx (MUFU), on tiles with no masked
+// element (exp2_poly.h says why and how exact). kPoly = 0: every exponential on the MUFU.
+constexpr bool PolyNb(int nb, int poly) { return (nb * poly) % 16 < poly && poly > 0; }
+
 template <int D>
 __device__ __forceinline__ void WgmmaPV(float (&o)[D / 2], const unsigned (&a)[4], std::uint64_t db) {
   if constexpr (D == 128) sm90::WgmmaRS_N128(o, a, db);
   else sm90::WgmmaRS_N64(o, a, db);
 }
 
+// kPoly: PolyNb above (the launch picks it per D; BW_HOPPER_POLY overrides it for the benchmark).
 // kSched: 0 = one tile at a time (S, softmax, P V); 1 = software-pipelined (P V_j and S_{j+1} = Q K_{j+1}
 // issued together, then the softmax of S_{j+1}); 2 = 1 plus ping-pong: the two consumer warpgroups take
 // turns issuing their wgmmas (named barriers 2 and 3), so one's softmax runs under the other's products.
-template <int D, int kSched>
+template <int D, int kSched, int kPoly>
 __global__ void __launch_bounds__(kThreads, 1)
     HopperKernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
                  const __grid_constant__ CUtensorMap tm_v, const HopperArgs a) {
@@ -258,8 +265,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     clog.Mark(kMarkTmaWait, 0);  // Q_i landing
     MbarWait(q_bar, 0);
     // masks, online softmax and P packing of one S tile (kept in registers), O rescaled
-    auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
-      if (cls == 2)
+    // kFull: a tile with no masked element (cls 1), where kPoly's share of the exponentials may use Exp2Poly
+    auto softmax_t = [&](float (&sc)[kBc / 2], int key0, int c_j, unsigned (&pa)[kBc / 16][4], auto full_tag) {
+      constexpr bool kFull = decltype(full_tag)::value;
+      if constexpr (!kFull)
         MaskFragment<kBc / 8>([&](int nb, int e) -> float& { return sc[nb * 4 + e]; }, p.mask, p.n_q, row0 + r_base,
                               key0, c_j, lane);
       float alpha[2];
@@ -277,8 +286,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         float rs = 0.f;
 #pragma unroll
         for (int nb = 0; nb < kBc / 8; ++nb) {
-          sc[nb * 4 + 2 * h] = FastExp2(fmaf(sc[nb * 4 + 2 * h], sl2, -ms));
-          sc[nb * 4 + 2 * h + 1] = FastExp2(fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms));
+          const float x0 = fmaf(sc[nb * 4 + 2 * h], sl2, -ms), x1 = fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms);
+          if (kFull && PolyNb(nb, kPoly)) {
+            sc[nb * 4 + 2 * h] = Exp2Poly(x0);
+            sc[nb * 4 + 2 * h + 1] = Exp2Poly(x1);
+          } else {
+            sc[nb * 4 + 2 * h] = FastExp2(x0);
+            sc[nb * 4 + 2 * h + 1] = FastExp2(x1);
+          }
           rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
         }
         l[h] = alpha[h] * l[h] + rs;
@@ -298,6 +313,10 @@ __global__ void __launch_bounds__(kThreads, 1)
         pa[kc][2] = Pack<true>(sc[8 * kc + 4], sc[8 * kc + 5]);
         pa[kc][3] = Pack<true>(sc[8 * kc + 6], sc[8 * kc + 7]);
       }
+    };
+    auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
+      if (cls == 2) softmax_t(sc, key0, c_j, pa, std::false_type{});
+      else softmax_t(sc, key0, c_j, pa, std::true_type{});
     };
     auto issue_s = [&](float (&sc)[kBc / 2], int slot, unsigned ph) {
       MbarWait(full_k(slot), ph);
@@ -522,10 +541,10 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   return pl;
 }
 
-template <int D, int kSched>
+template <int D, int kSched, int kPoly = 0>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
-  EnsureDynamicSmem(HopperKernel<D, kSched>, pl.smem, "cudaFuncSetAttribute(hopper)");
-  HopperKernel<D, kSched><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  EnsureDynamicSmem(HopperKernel<D, kSched, kPoly>, pl.smem, "cudaFuncSetAttribute(hopper)");
+  HopperKernel<D, kSched, kPoly><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 
@@ -539,16 +558,39 @@ int Schedule() {
   return s;
 }
 
+// The polynomial share kPoly (PolyNb) of the ping-pong schedule, per D, unless BW_HOPPER_POLY names one of
+// the built shares (0, 3, 5, 7; the benchmark compares them); schedules 0 and 1 keep every exponential on
+// the MUFU.
+constexpr int kDefaultPoly64 = 0, kDefaultPoly128 = 0;
+int PolyShare(int D) {
+  static const int env = [] {
+    const char* e = std::getenv("BW_HOPPER_POLY");
+    const int v = e ? std::atoi(e) : -1;
+    return (v == 0 || v == 3 || v == 5 || v == 7) ? v : -1;
+  }();
+  return env >= 0 ? env : (D == 128 ? kDefaultPoly128 : kDefaultPoly64);
+}
+
+template <int D>
+void LaunchPingPong(const HopperPlan& pl, cudaStream_t st) {
+  switch (PolyShare(D)) {
+    case 3: return LaunchD<D, 2, 3>(pl, st);
+    case 5: return LaunchD<D, 2, 5>(pl, st);
+    case 7: return LaunchD<D, 2, 7>(pl, st);
+    default: return LaunchD<D, 2, 0>(pl, st);
+  }
+}
+
 void Launch(const HopperPlan& pl, cudaStream_t st) {
   const int sched = Schedule();
   if (pl.args.p.d == 128) {
     if (sched == 0) LaunchD<128, 0>(pl, st);
     else if (sched == 1) LaunchD<128, 1>(pl, st);
-    else LaunchD<128, 2>(pl, st);
+    else LaunchPingPong<128>(pl, st);
   } else {
     if (sched == 0) LaunchD<64, 0>(pl, st);
     else if (sched == 1) LaunchD<64, 1>(pl, st);
-    else LaunchD<64, 2>(pl, st);
+    else LaunchPingPong<64>(pl, st);
   }
 }
 
