@@ -10,6 +10,8 @@
 //     as wgmma's register A operand, O += P V_j with wgmma (B = V read transposed from shared memory).
 // The two consumer warpgroups run independently (no CTA-wide barrier in the loop), so the scheduler
 // overlaps one's softmax with the other's wgmma.
+// Options of the consumers (kOpt: a conditional O rescale, the row sums l from the tensor core at d 64)
+// take instructions out of the softmax; see kOpt below.
 // Counters and records as the other tiled kernels (device_common.cuh), kept off the consumers' path: the
 // first consumer warpgroup's first thread only stamps each computed tile's start and end (%globaltimer)
 // into shared memory; after the consumers arrive on named barrier 1 the producer warpgroup writes every
@@ -18,7 +20,6 @@
 // function whose roles (producer, two consumers) share barriers and registers, so splitting it into files
 // would scatter one pipeline. (issue 35: files ≤ 500 lines, functions ≤ 150, kernels excepted with a reason)
 #include "cuda/cuda_util.h"
-#include "cuda/exp2_poly.h"
 #include "cuda/hopper_cuda.h"
 #include "cuda/hopper_launch.h"
 #include "cuda/hopper_layout.h"
@@ -50,11 +51,12 @@ static_assert(kBr == kHopperTiling.b_r && kBc == kHopperTiling.b_c, "tiling");
 template <int D> constexpr int Stages() { return D == 128 ? 2 : 3; }
 template <int D> constexpr int TileBytes() { return (D / 64) * kPanelBytes; }
 // 1024 bytes of slack to align the tiles (the 128-byte swizzle repeats every 1024), Q + S K and V slots,
-// then barriers, the masked-row count, the Q tile's row of tile classes and, with records, two
+// at d 64 a panel of ones (kOptTensorL), then barriers, the masked-row count, the Q tile's row of tile classes and, with records, two
 // %globaltimer stamps per tile.
 constexpr int ClsBytes(int t_c) { return (t_c + 7) / 8 * 8; }
+template <int D> constexpr int OnesBytes() { return D == 64 ? kPanelBytes : 0; }
 template <int D> size_t SmemBytes(int t_c, bool records) {
-  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + 128 + ClsBytes(t_c) + (records ? 16 * (size_t)t_c : 0);
+  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + OnesBytes<D>() + 128 + ClsBytes(t_c) + (records ? 16 * (size_t)t_c : 0);
 }
 
 struct HopperArgs {
@@ -100,22 +102,32 @@ __device__ __forceinline__ float FastExp2(float x) {
   return y;
 }
 
-// kPoly of every 16 column pairs nb of a thread's S fragment (spread out: nb * kPoly mod 16 < kPoly) take
-// their exponentials from Exp2Poly (FMA pipe) instead of ex2.approx (MUFU), on tiles with no masked
-// element (exp2_poly.h says why and how exact). kPoly = 0: every exponential on the MUFU.
-constexpr bool PolyNb(int nb, int poly) { return (nb * poly) % 16 < poly && poly > 0; }
+// kOpt, two options of the ping-pong schedule's consumers (bits; the launch picks them per D, BW_HOPPER_OPT
+// overrides for the benchmark). At d 64 a consumer warp issues more instructions per tile (the softmax:
+// FFMA, MUFU, FMNMX, FADD per element, a pack per two, the O rescale) than the tensor cores need clocks
+// for its two products, so these options take instructions away:
+//   kOptSkipRescale: O *= alpha only when some row of the warp got a new running max (a warp vote); where
+//     none did, alpha = 2^0 = 1 for every row and skipping the product is exact (FlashAttention-4's
+//     conditional rescale with threshold 0).
+//   kOptTensorL (d 64 only): l from the tensor core: P V's B operand gets 8 more columns reading a shared
+//     panel of ones (WgmmaRS_N72), so O's columns 64-71 accumulate sum_j bf16(P_ij), the same rounded P
+//     the product uses, rescaled with O; the softmax's per-element FADD and its shuffles go away.
+constexpr int kOptSkipRescale = 1, kOptTensorL = 2;
+template <int D, int kOpt> constexpr bool TensorL() { return D == 64 && (kOpt & kOptTensorL) != 0; }
+template <int D, int kOpt> constexpr int AccFloats() { return D / 2 + (TensorL<D, kOpt>() ? 4 : 0); }
 
-template <int D>
-__device__ __forceinline__ void WgmmaPV(float (&o)[D / 2], const unsigned (&a)[4], std::uint64_t db) {
+template <int D, int kOpt>
+__device__ __forceinline__ void WgmmaPV(float (&o)[AccFloats<D, kOpt>()], const unsigned (&a)[4], std::uint64_t db) {
   if constexpr (D == 128) sm90::WgmmaRS_N128(o, a, db);
+  else if constexpr (TensorL<D, kOpt>()) sm90::WgmmaRS_N72(o, a, db);
   else sm90::WgmmaRS_N64(o, a, db);
 }
 
-// kPoly: PolyNb above (the launch picks it per D; BW_HOPPER_POLY overrides it for the benchmark).
+// kOpt: above.
 // kSched: 0 = one tile at a time (S, softmax, P V); 1 = software-pipelined (P V_j and S_{j+1} = Q K_{j+1}
 // issued together, then the softmax of S_{j+1}); 2 = 1 plus ping-pong: the two consumer warpgroups take
 // turns issuing their wgmmas (named barriers 2 and 3), so one's softmax runs under the other's products.
-template <int D, int kSched, int kPoly>
+template <int D, int kSched, int kOpt>
 __global__ void __launch_bounds__(kThreads, 1)
     HopperKernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
                  const __grid_constant__ CUtensorMap tm_v, const HopperArgs a) {
@@ -127,7 +139,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint8_t* q_s = base;
   std::uint8_t* k_s = q_s + kTile;      // [S] slots
   std::uint8_t* v_s = k_s + S * kTile;  // [S] slots
-  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(v_s + S * kTile);  // q, full_k[S], full_v[S], empty[S]
+  std::uint8_t* ones_s = v_s + S * kTile;  // d 64: one panel of bf16 ones (kOptTensorL's extra B columns)
+  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(ones_s + OnesBytes<D>());  // q, full_k[S], full_v[S], empty[S]
   int* masked_rows = reinterpret_cast<int*>(bars + 1 + 3 * S);
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(masked_rows + 2);
   // per tile j: [2j] start, [2j+1] end, stamped by the first consumer warpgroup's first thread (records only)
@@ -154,6 +167,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     *masked_rows = 0;
     FenceBarrierInit();
+  }
+  if constexpr (TensorL<D, kOpt>()) {
+    for (int e = tid; e < kPanelBytes / 4; e += kThreads) reinterpret_cast<std::uint32_t*>(ones_s)[e] = 0x3F803F80u;  // bf16 1.0 x 2
+    FenceProxyAsync();  // visible to wgmma (async proxy) after the barrier below
   }
   const int cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
   const bool sampled = a.marks != nullptr && cta_lin % a.mark_every == 0 && cta_lin / a.mark_every < a.mark_slots;
@@ -255,23 +272,25 @@ __global__ void __launch_bounds__(kThreads, 1)
     const float sl2 = p.scale * 1.4426950408889634f;     // exp(x scale) = exp2(x scale log2 e)
     const bool lead = wtid == 0 && wg == 0;
     const unsigned q_addr = SmemAddr(q_s), k_addr = SmemAddr(k_s), v_addr = SmemAddr(v_s);
-    float o[D / 2];
+    constexpr bool kTL = TensorL<D, kOpt>();
+    constexpr int kAcc = AccFloats<D, kOpt>();
+    const unsigned ones_addr = SmemAddr(ones_s);
+    float o[kAcc];
 #pragma unroll
-    for (int e = 0; e < D / 2; ++e) o[e] = 0.f;
+    for (int e = 0; e < kAcc; ++e) o[e] = 0.f;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
     int last_done = -1;  // the last tile j computed
     PhaseLog clog;
     if (sampled && wtid == 0) clog = PhaseLog{a.marks + ((size_t)mark_slot * 3 + wg + 1) * a.mark_cap, 0u, (unsigned)a.mark_cap};
     clog.Mark(kMarkTmaWait, 0);  // Q_i landing
     MbarWait(q_bar, 0);
-    // masks, online softmax and P packing of one S tile (kept in registers), O rescaled
-    // kFull: a tile with no masked element (cls 1), where kPoly's share of the exponentials may use Exp2Poly
-    auto softmax_t = [&](float (&sc)[kBc / 2], int key0, int c_j, unsigned (&pa)[kBc / 16][4], auto full_tag) {
-      constexpr bool kFull = decltype(full_tag)::value;
-      if constexpr (!kFull)
+    // masks, online softmax and P packing of one S tile (kept in registers), O rescaled (kOpt above)
+    auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
+      if (cls == 2)
         MaskFragment<kBc / 8>([&](int nb, int e) -> float& { return sc[nb * 4 + e]; }, p.mask, p.n_q, row0 + r_base,
                               key0, c_j, lane);
       float alpha[2];
+      bool grew = false;  // some row's running max changed (NaN compares unequal: rescaled)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         float mx = -INFINITY;
@@ -283,28 +302,27 @@ __global__ void __launch_bounds__(kThreads, 1)
         const float m_use = (m_new == -INFINITY) ? 0.f : m_new;
         const float ms = m_use * sl2;
         alpha[h] = FastExp2(m[h] * sl2 - ms);
+        grew = grew || !(m_new == m[h]);
         float rs = 0.f;
 #pragma unroll
         for (int nb = 0; nb < kBc / 8; ++nb) {
-          const float x0 = fmaf(sc[nb * 4 + 2 * h], sl2, -ms), x1 = fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms);
-          if (kFull && PolyNb(nb, kPoly)) {
-            sc[nb * 4 + 2 * h] = Exp2Poly(x0);
-            sc[nb * 4 + 2 * h + 1] = Exp2Poly(x1);
-          } else {
-            sc[nb * 4 + 2 * h] = FastExp2(x0);
-            sc[nb * 4 + 2 * h + 1] = FastExp2(x1);
-          }
-          rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
+          sc[nb * 4 + 2 * h] = FastExp2(fmaf(sc[nb * 4 + 2 * h], sl2, -ms));
+          sc[nb * 4 + 2 * h + 1] = FastExp2(fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms));
+          if constexpr (!kTL) rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
         }
-        l[h] = alpha[h] * l[h] + rs;
+        if constexpr (!kTL) l[h] = alpha[h] * l[h] + rs;
         m[h] = m_new;
       }
+      bool rescale = true;
+      if constexpr ((kOpt & kOptSkipRescale) != 0) rescale = __any_sync(0xffffffffu, grew);
+      if (rescale) {
 #pragma unroll
-      for (int nb = 0; nb < D / 8; ++nb) {
-        o[nb * 4 + 0] *= alpha[0];
-        o[nb * 4 + 1] *= alpha[0];
-        o[nb * 4 + 2] *= alpha[1];
-        o[nb * 4 + 3] *= alpha[1];
+        for (int nb = 0; nb < kAcc / 4; ++nb) {
+          o[nb * 4 + 0] *= alpha[0];
+          o[nb * 4 + 1] *= alpha[0];
+          o[nb * 4 + 2] *= alpha[1];
+          o[nb * 4 + 3] *= alpha[1];
+        }
       }
 #pragma unroll
       for (int kc = 0; kc < kBc / 16; ++kc) {
@@ -314,9 +332,12 @@ __global__ void __launch_bounds__(kThreads, 1)
         pa[kc][3] = Pack<true>(sc[8 * kc + 6], sc[8 * kc + 7]);
       }
     };
-    auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
-      if (cls == 2) softmax_t(sc, key0, c_j, pa, std::false_type{});
-      else softmax_t(sc, key0, c_j, pa, std::true_type{});
+    // O += P V_j from slot s (kTL: 8 more B columns from the ones panel, hopper_layout.h OnesLbo)
+    auto issue_pv = [&](const unsigned (&pa)[kBc / 16][4], int s) {
+      const unsigned lbo = kTL ? hopper::OnesLbo(v_addr + s * kTile, ones_addr) : a.v_lbo;
+#pragma unroll
+      for (int kc = 0; kc < kBc / 16; ++kc)
+        WgmmaPV<D, kOpt>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), lbo, a.v_sbo));
     };
     auto issue_s = [&](float (&sc)[kBc / 2], int slot, unsigned ph) {
       MbarWait(full_k(slot), ph);
@@ -351,9 +372,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         MbarWait(full_v(s), ph);
         clog.Mark(kMarkWgmmaPV, j);
         WgmmaFence();
-#pragma unroll
-        for (int kc = 0; kc < kBc / 16; ++kc)
-          WgmmaPV<D>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), a.v_lbo, a.v_sbo));
+        issue_pv(pa, s);
         WgmmaCommit();
         WgmmaWait<0>();
         FenceRegs(o);
@@ -403,9 +422,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         MbarWait(full_v(s), ph);
         clog.Mark(kMarkWgmmaPV, j);  // O += P V_j issued with S_{n+1}; waits for P V_j
         WgmmaFence();
-#pragma unroll
-        for (int kc = 0; kc < kBc / 16; ++kc)
-          WgmmaPV<D>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), a.v_lbo, a.v_sbo));
+        issue_pv(pa, s);
         WgmmaCommit();
         if constexpr (!kLast) {
           issue_s(sc, (n + 1) % S, ((n + 1) / S) & 1);
@@ -443,9 +460,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     int masked_here = 0;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float lt = l[h];
-      lt += __shfl_xor_sync(0xffffffffu, lt, 1);
-      lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+      float lt;
+      if constexpr (kTL) {
+        lt = o[D / 2 + 2 * h];  // column 64 of the ones block: this row's sum of bf16(P), rescaled with O
+      } else {
+        lt = l[h];
+        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+      }
       const int r = row0 + r_base + 8 * h;
       if (r < p.n_q) {
         const float inv = lt > 0.f ? 1.f / lt : 0.f;
@@ -541,10 +563,10 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   return pl;
 }
 
-template <int D, int kSched, int kPoly = 0>
+template <int D, int kSched, int kOpt>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
-  EnsureDynamicSmem(HopperKernel<D, kSched, kPoly>, pl.smem, "cudaFuncSetAttribute(hopper)");
-  HopperKernel<D, kSched, kPoly><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  EnsureDynamicSmem(HopperKernel<D, kSched, kOpt>, pl.smem, "cudaFuncSetAttribute(hopper)");
+  HopperKernel<D, kSched, kOpt><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 
@@ -558,25 +580,24 @@ int Schedule() {
   return s;
 }
 
-// The polynomial share kPoly (PolyNb) of the ping-pong schedule, per D, unless BW_HOPPER_POLY names one of
-// the built shares (0, 3, 5, 7; the benchmark compares them); schedules 0 and 1 keep every exponential on
-// the MUFU.
-constexpr int kDefaultPoly64 = 0, kDefaultPoly128 = 0;
-int PolyShare(int D) {
+// The ping-pong schedule's options kOpt (bits, above), per D, unless BW_HOPPER_OPT says 0-3 (the benchmark
+// compares them); schedules 0 and 1 run without them.
+constexpr int kDefaultOpt64 = 0, kDefaultOpt128 = 0;
+int ConsumerOptions(int D) {
   static const int env = [] {
-    const char* e = std::getenv("BW_HOPPER_POLY");
+    const char* e = std::getenv("BW_HOPPER_OPT");
     const int v = e ? std::atoi(e) : -1;
-    return (v == 0 || v == 3 || v == 5 || v == 7) ? v : -1;
+    return (v >= 0 && v <= 3) ? v : -1;
   }();
-  return env >= 0 ? env : (D == 128 ? kDefaultPoly128 : kDefaultPoly64);
+  return env >= 0 ? env : (D == 128 ? kDefaultOpt128 : kDefaultOpt64);
 }
 
 template <int D>
 void LaunchPingPong(const HopperPlan& pl, cudaStream_t st) {
-  switch (PolyShare(D)) {
+  switch (ConsumerOptions(D)) {
+    case 1: return LaunchD<D, 2, 1>(pl, st);
+    case 2: return LaunchD<D, 2, 2>(pl, st);
     case 3: return LaunchD<D, 2, 3>(pl, st);
-    case 5: return LaunchD<D, 2, 5>(pl, st);
-    case 7: return LaunchD<D, 2, 7>(pl, st);
     default: return LaunchD<D, 2, 0>(pl, st);
   }
 }
@@ -584,12 +605,12 @@ void LaunchPingPong(const HopperPlan& pl, cudaStream_t st) {
 void Launch(const HopperPlan& pl, cudaStream_t st) {
   const int sched = Schedule();
   if (pl.args.p.d == 128) {
-    if (sched == 0) LaunchD<128, 0>(pl, st);
-    else if (sched == 1) LaunchD<128, 1>(pl, st);
+    if (sched == 0) LaunchD<128, 0, 0>(pl, st);
+    else if (sched == 1) LaunchD<128, 1, 0>(pl, st);
     else LaunchPingPong<128>(pl, st);
   } else {
-    if (sched == 0) LaunchD<64, 0>(pl, st);
-    else if (sched == 1) LaunchD<64, 1>(pl, st);
+    if (sched == 0) LaunchD<64, 0, 0>(pl, st);
+    else if (sched == 1) LaunchD<64, 1, 0>(pl, st);
     else LaunchPingPong<64>(pl, st);
   }
 }
