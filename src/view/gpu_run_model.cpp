@@ -82,6 +82,20 @@ GpuRunStats RunStats(const cuda::RunSummary& run) {
   return s;
 }
 
+std::vector<SmUse> SmUses(const cuda::RunSummary& run) {
+  const std::uint64_t t0 = FirstStart(run);
+  std::vector<SmUse> use(static_cast<size_t>(std::max(run.sm_count, 0)));
+  for (const auto& t : run.tiles) {
+    if (Skipped(t)) continue;
+    if (t.smid >= use.size()) use.resize(static_cast<size_t>(t.smid) + 1);
+    SmUse& u = use[t.smid];
+    u.first_ns = u.used ? std::min(u.first_ns, t.t_start_ns - t0) : t.t_start_ns - t0;
+    u.last_ns = std::max(u.last_ns, t.t_end_ns - t0);
+    u.used = true;
+  }
+  return use;
+}
+
 int BusySmsAt(const cuda::RunSummary& run, std::uint64_t t_ns) {
   const std::uint64_t t0 = FirstStart(run);
   std::vector<std::uint32_t> sms;

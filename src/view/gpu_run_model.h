@@ -46,6 +46,9 @@ struct GpuRunStats {
   int rows = 0;                       // heads × T_r: the Q tiles, one CTA each
 };
 GpuRunStats RunStats(const cuda::RunSummary& run);
+// Each SM of the device (and any past its count the records name): whether it computed a tile in the whole
+// run, and its first start and last end (after the earliest start): the lesson's lanes band by it.
+std::vector<SmUse> SmUses(const cuda::RunSummary& run);
 // SMs running a tile at `t_ns` after the earliest start.
 int BusySmsAt(const cuda::RunSummary& run, std::uint64_t t_ns);
 // The traffic model's counters for the recording's problem (cuda::PredictCounters, or the Hopper

@@ -167,7 +167,11 @@ Scene GpuRunModel::BuildScene(int e, const std::string& lang, const Palette& pal
   // The axis names what it spans (the tile records' first start to last end), apart from the kernel's
   // time the side panel gives (CUDA events, a little longer: launch and the last write included).
   const std::string axis_title = GpuFormat(GpuStr::replay_axis, lang, {Fixed1(static_cast<double>(stats_.span_ns) / 1e3) + " µs"});
-  Append(sc, BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal, 1, nullptr, ts, axis_title), lanes_x, title_h);
+  // The SMs that compute in this run on top, the rest in one band below, each band named by its count
+  // (gpu_scene.h BandSmLanes); at the start, before anything has run, that split is FA3/h2's answer.
+  Scene lanes = BuildSmLanesScene(f, stats_.span_ns, width - lanes_x, side, lang, pal, 1, nullptr, ts, axis_title);
+  BandSmLanes(lanes, SmUses(run_), stats_.span_ns, ev.kind == Event::kStart, ts, lang, pal, run_.b_r);
+  Append(sc, std::move(lanes), lanes_x, title_h);
   const float y = title_h + side + 0.5f;
   if (fit.full) {
     sc.texts.push_back(Text("run.now", 0, y, 0.95f, pal.text, now));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "view/format.h"
 #include "view/gpu_text.h"
@@ -325,6 +326,81 @@ Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em
   const float title_x = fitted ? std::max(0.0f, label_w + plot_w - 1.05f * TextEm(axis_title, 1.0f) * drawn) : label_w + plot_w * 0.5f;
   sc.texts.push_back({"lanes.axis.x", title_x, plot_h + 0.4f + (title_row ? 2.0f : 1.0f) * row, 0.8f, pal.text, axis_title});
   return sc;
+}
+
+void BandSmLanes(Scene& sc, const std::vector<SmUse>& use, std::uint64_t span_ns, bool planned, float label_scale, const std::string& lang,
+                 const Palette& pal, int b_r) {
+  const SceneRect* axis = sc.FindRect("lanes.axis");
+  if (!axis || use.empty()) return;
+  const float label_w = axis->x, plot_w = axis->w, plot_h = axis->y - 0.1f;
+  // As many rows as BuildSmLanesScene drew (an SM past the device's count widens it; `use` may be shorter).
+  int lanes = static_cast<int>(use.size());
+  for (const auto& r : sc.rects)
+    if (r.id.rfind("lane.", 0) == 0) lanes = std::max(lanes, std::atoi(r.id.c_str() + 5) + 1);
+  const float lane_h = plot_h / static_cast<float>(lanes);
+  std::vector<int> row(static_cast<size_t>(lanes), 0);
+  int used = 0;
+  for (int sm = 0; sm < lanes; ++sm)
+    if (sm < static_cast<int>(use.size()) && use[static_cast<size_t>(sm)].used) row[static_cast<size_t>(sm)] = used++;
+  for (int sm = 0, idle = used; sm < lanes; ++sm)
+    if (!(sm < static_cast<int>(use.size()) && use[static_cast<size_t>(sm)].used)) row[static_cast<size_t>(sm)] = idle++;
+  // The SM indices and their alternating rows go: with the lanes reordered they would name the wrong SMs.
+  std::erase_if(sc.rects, [](const SceneRect& r) { return r.id.rfind("lanebg.", 0) == 0; });
+  std::erase_if(sc.texts, [](const SceneText& t) { return t.id.rfind("lanes.sm.", 0) == 0; });
+  for (auto& r : sc.rects)
+    if (r.id.rfind("lane.", 0) == 0) r.y = lane_h * static_cast<float>(row[static_cast<size_t>(std::atoi(r.id.c_str() + 5))]) + 0.1f * lane_h;
+  // The bands go under the bars (first in the list); the idle one grey, apart from the white the
+  // bars are drawn on, so that an SM with no work reads as idle and not as "not drawn" (not hatched: the
+  // grid hatches masked tiles, and a hatch ran through the band's words).
+  std::vector<SceneRect> under;
+  const auto band = [&](const std::string& id, float y, float h, Color fill, bool hatched) {
+    SceneRect b;
+    b.id = id, b.x = label_w, b.y = y, b.w = plot_w, b.h = h;
+    b.fill = fill, b.border = Color{150, 150, 150}, b.border_em = 0.04f;
+    b.hatched = hatched;
+    b.answer = planned;
+    under.push_back(std::move(b));
+  };
+  const float used_h = lane_h * static_cast<float>(used), idle_h = plot_h - used_h;
+  if (used > 0) band("lanes.band.used", 0, used_h, Color{255, 255, 255}, false);
+  if (lanes > used) band("lanes.band.idle", used_h, idle_h, Color{214, 214, 214}, false);
+  if (planned)  // each used SM's whole span, pale: it will be busy from its first tile to its last
+    for (int sm = 0; sm < static_cast<int>(use.size()); ++sm) {
+      const SmUse& u = use[static_cast<size_t>(sm)];
+      if (!u.used || span_ns == 0) continue;
+      SceneRect p;
+      p.id = "lanes.plan." + std::to_string(sm);
+      p.x = label_w + plot_w * static_cast<float>(static_cast<double>(u.first_ns) / static_cast<double>(span_ns));
+      p.w = std::max(0.05f, plot_w * static_cast<float>(static_cast<double>(u.last_ns - u.first_ns) / static_cast<double>(span_ns)));
+      p.y = lane_h * static_cast<float>(row[static_cast<size_t>(sm)]) + 0.1f * lane_h, p.h = 0.8f * lane_h;
+      p.fill = p.border = Color{178, 196, 222};
+      p.border_em = 0;
+      p.answer = true;
+      under.push_back(std::move(p));
+    }
+  sc.rects.insert(sc.rects.begin(), under.begin(), under.end());
+  // Each band's count in the label column, at its middle, and the words inside the band (0.8 em, the
+  // text's colour: the idle band is what h3 and h4 point at). Planned, the label column holds the device's
+  // count, not an answer ("132 SMs" over the empty frame), and each band's words begin with its count.
+  const float ls = std::max(1.0f, label_scale), label_h = 0.7f * ls * 1.448f, note_h = 0.8f * ls * 1.448f;
+  const auto count = [&](int n) { return GpuFormat(GpuStr::sm_band_count, lang, {std::to_string(n)}); };
+  const auto name = [&](const std::string& id, float y, float h, int n, GpuStr words) {
+    if (!planned) sc.texts.push_back({id + ".n", 0.0f, y + 0.5f * std::max(0.0f, h - label_h), 0.7f, pal.text, count(n)});
+    if (h < note_h || (!planned && words == GpuStr::sm_band_used)) return;  // the used band's bars say it
+    SceneText note{id + ".note", label_w + 0.6f, y + 0.5f * (h - note_h), 0.8f, pal.text, (planned ? count(n) + " \u00b7 " : std::string()) + GpuFormat(words, lang, {std::to_string(b_r)})};
+    note.answer = planned;
+    sc.texts.push_back(std::move(note));
+  };
+  if (planned) {
+    SceneRect frame;
+    frame.id = "lanes.band.all", frame.x = label_w, frame.y = 0, frame.w = plot_w, frame.h = plot_h;
+    frame.fill = pal.background, frame.border = Color{150, 150, 150}, frame.border_em = 0.04f;
+    sc.rects.insert(sc.rects.begin(), frame);
+    sc.texts.push_back({"lanes.band.all.n", 0.0f, 0.5f * (plot_h - label_h), 0.7f, pal.text, count(lanes)});
+    std::erase_if(sc.texts, [](const SceneText& t) { return t.id == "lanes.idle"; });  // "132 / 132 … no tile so far": nothing has run
+  }
+  if (used > 0) name("lanes.band.used", 0, used_h, used, GpuStr::sm_band_used);
+  if (lanes > used) name("lanes.band.idle", used_h, idle_h, lanes - used, GpuStr::sm_band_idle);
 }
 
 }  // namespace bw::view

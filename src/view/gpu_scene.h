@@ -93,6 +93,22 @@ float GpuGridCellEm(const GpuFrame& f, float width_em, float height_em);
 Scene BuildSmLanesScene(const GpuFrame& f, std::uint64_t span_ns, float width_em, float height_em, const std::string& lang,
                         const Palette& palette, int sms_per_lane = 1, GpuBarTiles* bar_tiles = nullptr, float label_scale = 1.0f,
                         const std::string& axis_title = {});
+// What one SM did over a whole run (times after the run's first tile start): a lesson's lanes band by it.
+struct SmUse {
+  bool used = false;                      // computed at least one tile
+  std::uint64_t first_ns = 0, last_ns = 0;  // its first tile's start, its last tile's end
+};
+// The lanes of BuildSmLanesScene (one SM a lane) regrouped for a lesson (a teacher's walkthrough of FA3/h2–h6:
+// 132 lanes of 1.6 px on a 1080p projector hid the 68 SMs h3 points at): the SMs `use` marks used, in id
+// order, on top; the others below in one grey band ("lanes.band.idle", its words "lanes.band.idle.note":
+// no CTA, idle for the whole run); each band named by its count in the label column ("lanes.band.used.n",
+// "lanes.band.idle.n": "64 SMs", "68 SMs") in place of the SM indices, the bars moved into their SM's row.
+// `planned` (the replay's start, nothing run yet): each used SM's span, first start to last end, drawn pale
+// ("lanes.plan.SM") with the used band's words ("lanes.band.used.note": given CTAs, one per Q tile of `b_r`
+// rows) — all of it, the bands and their counts too, the answer to FA3/h2's question (how many SMs get
+// work?): held back until the reveal.
+void BandSmLanes(Scene& lanes, const std::vector<SmUse>& use, std::uint64_t span_ns, bool planned, float label_scale,
+                 const std::string& lang, const Palette& palette, int b_r = 0);
 // The smallest group of SMs per lane that gives each group ≥ 1.25 em in `plot_h_em` (1 when every SM fits).
 int SmsPerLane(int sm_count, float plot_h_em);
 

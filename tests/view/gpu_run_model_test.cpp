@@ -230,3 +230,49 @@ TEST(GpuRunModel, AWarpsSceneDrawsTheMeasuredWarpTimeline) {
     EXPECT_NE(std::string(e.what()).find("no warp phases"), std::string::npos) << e.what();
   }
 }
+
+// A teacher's walkthrough of FA3/h2–h6 on a 1080p projector: 132 lanes of 1.6 px each hid the 68 SMs that
+// never got a CTA. The lesson's lanes put the SMs that compute on top and the others in one grey band,
+// each band named by its count; at the start, where nothing has run, that split answers h2's question
+// (how many SMs get work?) and is held back until the reveal.
+TEST(GpuRunModel, TheLanesBandTheSmsThatComputeAndTheIdleOnes) {
+  const auto m = LoadScenarioModel(kRoot + "/lessons/scenarios/gpu_fa2_bf16_h200.json");
+  const auto text = [](const Scene& sc, const std::string& id) -> const SceneText* {
+    for (const auto& t : sc.texts)
+      if (t.id == id) return &t;
+    return nullptr;
+  };
+  const Scene mid = m->BuildScene(m->FindPosition("event:7"), "en", ClassroomPalette());
+  const SceneRect* used = mid.FindRect("lanes.band.used");
+  const SceneRect* idle = mid.FindRect("lanes.band.idle");
+  ASSERT_NE(used, nullptr);
+  ASSERT_NE(idle, nullptr);
+  EXPECT_NEAR(idle->h / (used->h + idle->h), 68.0 / 132.0, 1e-4);
+  EXPECT_FALSE(idle->answer);
+  ASSERT_NE(text(mid, "lanes.band.idle.n"), nullptr);
+  EXPECT_EQ(text(mid, "lanes.band.idle.n")->text, "68 SMs");
+  EXPECT_EQ(text(mid, "lanes.band.used.n")->text, "64 SMs");
+  EXPECT_EQ(text(mid, "lanes.sm.0"), nullptr) << "no SM indices: the lanes are reordered";
+  int bars = 0;
+  for (const auto& r : mid.rects)
+    if (r.id.rfind("lane.", 0) == 0) {
+      ++bars;
+      EXPECT_GE(r.y, used->y) << r.id;
+      EXPECT_LE(r.y + r.h, used->y + used->h + 1e-4f) << r.id << ": a bar in the idle band";
+    }
+  EXPECT_EQ(bars, 4096);
+  const Scene start = m->BuildScene(0, "zh", ClassroomPalette());
+  ASSERT_NE(start.FindRect("lanes.band.idle"), nullptr);
+  EXPECT_TRUE(start.FindRect("lanes.band.idle")->answer);
+  EXPECT_TRUE(start.FindRect("lanes.band.used")->answer);
+  EXPECT_TRUE(start.FindRect("lanes.plan.0") == nullptr || start.FindRect("lanes.plan.0")->answer);
+  int plans = 0;
+  for (const auto& r : start.rects) plans += r.id.rfind("lanes.plan.", 0) == 0 && r.answer;
+  EXPECT_EQ(plans, 64);
+  ASSERT_NE(text(start, "lanes.band.idle.note"), nullptr);
+  EXPECT_TRUE(text(start, "lanes.band.idle.note")->answer);
+  EXPECT_EQ(text(start, "lanes.band.idle.note")->text.rfind("68 ", 0), 0u);
+  ASSERT_NE(text(start, "lanes.band.all.n"), nullptr);
+  EXPECT_FALSE(text(start, "lanes.band.all.n")->answer) << "the device's count is the question's, not the answer";
+  EXPECT_EQ(text(start, "lanes.idle"), nullptr) << "nothing has run: no count of SMs without a tile";
+}
