@@ -53,7 +53,26 @@ struct DecContent {
   DecBox q, o, combine;
   std::vector<DecSplit> splits;
   std::string hbm_title, sram_title;
+  // The splits' thread blocks have written O_s and lse_s and exited (the combine has begun): their
+  // on-chip state is gone, and the chip holds the combine's (m, l, u) instead.
+  bool splits_gone = false;
 };
+
+// A tile's numbers on two lines ("w 1, 3" over "v 10, 20"): KeyInputs's one line cut at its dot.
+std::vector<std::string> TwoLines(const std::vector<std::string>& nums) {
+  static const std::string kDot = "  \u00b7  ";
+  std::vector<std::string> out;
+  for (const auto& n : nums) {
+    const size_t at = n.find(kDot);
+    if (at == std::string::npos) {
+      out.push_back(n);
+      continue;
+    }
+    out.push_back(n.substr(0, at));
+    out.push_back(n.substr(at + kDot.size()));
+  }
+  return out;
+}
 
 SceneRect Place(const DecBox& b, float x, float y, float w, float h, const Palette& pal, const std::string& lang, const std::string& label) {
   SceneRect r = TileBox(b.id, x, y, w, h, b.state, pal, lang, label);
@@ -69,11 +88,14 @@ void AddPlain(Scene& sc, const DecContent& c, const Palette& pal, const std::str
   constexpr float kHbmY = 0, kTileY = 2.1f, kTileH = 2.6f, kPartY = 5.0f, kPartH = 2.6f, kHbmH = 7.9f;
   constexpr float kSramY = 8.4f, kSplitY = 10.7f, kSplitH = 4.7f, kSramH = 7.4f;
   constexpr float kCombY = 16.2f, kCombH = 3.9f;
+  const bool gone = c.splits_gone;
+  // (Once the splits have exited, the combine is the chip's: in the on-chip panel, where they were.)
+  const float sram_h = gone ? kSplitY - kSramY + kCombH + 0.4f : kSramH;
   sc.width = kW;
-  sc.height = kCombY + kCombH + 0.4f;
+  sc.height = gone ? kSramY + sram_h + 0.4f : kCombY + kCombH + 0.4f;
   sc.rects.push_back(PanelRect("hbm", 0, kHbmY, kW, kHbmH, pal.panel_hbm, pal));
   sc.texts.push_back({"hbm.title", 0.5f, kHbmY + 0.2f, 0.9f, pal.text, c.hbm_title});
-  sc.rects.push_back(PanelRect("sram", 0, kSramY, kW, kSramH, pal.panel_sram, pal));
+  sc.rects.push_back(PanelRect("sram", 0, kSramY, kW, sram_h, pal.panel_sram, pal));
   sc.texts.push_back({"sram.title", 0.5f, kSramY + 0.2f, 0.9f, pal.text, c.sram_title});
   sc.rects.push_back(Place(c.q, 0.6f, kTileY, kLeft - 1.2f, kTileH, pal, lang, c.q.Label()));
   sc.rects.push_back(Place(c.o, 0.6f, kPartY, kLeft - 1.2f, kPartH, pal, lang, c.o.Label()));
@@ -87,17 +109,23 @@ void AddPlain(Scene& sc, const DecContent& c, const Palette& pal, const std::str
       sc.rects.push_back(Place(s.tiles[static_cast<size_t>(k)], x0 + (tw + 0.3f) * static_cast<float>(k), kTileY, tw, kTileH, pal, lang,
                                s.tiles[static_cast<size_t>(k)].Label()));
     sc.rects.push_back(Place(s.partial, x0, kPartY, w, kPartH, pal, lang, s.partial.Label(", ")));
-    sc.rects.push_back(Place(s.block, x0, kSplitY, w, kSplitH, pal, lang, s.block.Label()));
+    if (!gone) sc.rects.push_back(Place(s.block, x0, kSplitY, w, kSplitH, pal, lang, s.block.Label()));
   }
-  sc.rects.push_back(Place(c.combine, 0.6f, kCombY, kW - 1.2f, kCombH, pal, lang, c.combine.Label()));
+  sc.rects.push_back(Place(c.combine, 0.6f, gone ? kSplitY : kCombY, kW - 1.2f, kCombH, pal, lang, c.combine.Label()));
 }
+
+// The floors layout's choices: the state's word on a line of its own (else its symbol before the box's
+// name); a tile's w and v on two lines (a row of four tiles, DEC/d6's paged cache, is too wide for one).
+struct DecChoice {
+  bool sub = true, tiles_two_lines = false;
+};
 
 // The floors layout's sizes at `em_px` pixels per em.
 struct DecDims {
   FloorLines fl;
   float title_line = 0, left_w = 0, col_w = 0, tile_h = 0, part_h = 0, split_h = 0, comb_h = 0, W = 0, H = 0;
+  float hbm_h = 0, sram_h = 0;
   std::vector<float> tile_w;  // per split, one tile's width
-  std::vector<std::string> split_nums;
   bool comb_one_line = false, split_joined = false;
 };
 
@@ -120,22 +148,25 @@ class DecFloorLayout {
     const float lines = static_cast<float>(1 + nums + (sub ? 1 : 0));
     return 0.45f + fl.text * (sub ? 2.0f : 1.0f) + fl.key * static_cast<float>(nums) + 0.11f * ts_ * lines;
   }
+  static std::vector<std::string> TileNums(const DecBox& t, const DecChoice& ch) { return ch.tiles_two_lines ? TwoLines(t.nums) : t.nums; }
 
-  DecDims At(float em_px, float width_em, bool sub) const {
+  DecDims At(float em_px, float width_em, const DecChoice& ch) const {
     DecDims m;
     m.fl = FloorLinesAt(ff_, em_px);
     const FloorLines& fl = m.fl;
+    const bool sub = ch.sub, gone = c_.splits_gone;
     m.title_line = std::max(fl.text, 0.6f * ts_ * lpe_) + 0.1f;
     const size_t S = c_.splits.size();
     m.left_w = std::max(Width(c_.q, c_.q.nums, fl), Width(c_.o, c_.o.nums, fl));
     size_t tile_nums = 0;
     for (const auto& s : c_.splits)
-      for (const auto& t : s.tiles) tile_nums = std::max(tile_nums, t.nums.size());
+      for (const auto& t : s.tiles) tile_nums = std::max(tile_nums, TileNums(t, ch).size());
     // A split's thread block: its m and l on one line, its O on the next, where the column is wide enough
-    // for that; otherwise one number a line.
+    // for that; otherwise one number a line. (None once the splits have exited.)
     float split_w[2] = {0, 0};
     size_t split_n[2] = {0, 0};
     for (const auto& s : c_.splits) {
+      if (gone) break;
       const auto& n = s.block.nums;
       const std::vector<std::string> joined = n.size() == 3 ? std::vector<std::string>{n[0] + " \u00b7 " + n[1], n[2]} : n;
       split_w[0] = std::max(split_w[0], Width(s.block, n, fl)), split_n[0] = std::max(split_n[0], n.size());
@@ -145,7 +176,7 @@ class DecFloorLayout {
     float col = 0;
     for (size_t i = 0; i < S; ++i) {
       const auto& s = c_.splits[i];
-      for (const auto& t : s.tiles) m.tile_w[i] = std::max(m.tile_w[i], Width(t, t.nums, fl));
+      for (const auto& t : s.tiles) m.tile_w[i] = std::max(m.tile_w[i], Width(t, TileNums(t, ch), fl));
       const float n = static_cast<float>(s.tiles.size());
       col = std::max({col, m.tile_w[i] * n + 0.3f * (n - 1), Width(s.partial, s.partial.nums, fl)});
     }
@@ -172,9 +203,10 @@ class DecFloorLayout {
     m.part_h = Height(1, sub, fl);
     m.split_h = Height(split_n[m.split_joined ? 1 : 0], sub, fl);
     m.comb_h = Height(cn.empty() ? 0 : m.comb_one_line ? 1 : cn.size(), sub, fl);
-    const float hbm_h = 0.2f + m.title_line + 0.2f + m.tile_h + 0.3f + m.part_h + 0.3f;
-    const float sram_h = 0.2f + m.title_line + 0.2f + m.split_h + 0.3f;
-    m.H = hbm_h + 0.4f + sram_h + 0.4f + m.comb_h + 0.4f;
+    m.hbm_h = 0.2f + m.title_line + 0.2f + m.tile_h + 0.3f + m.part_h + 0.3f;
+    // The chip holds the splits' thread blocks, or once they have exited the combine's.
+    m.sram_h = 0.2f + m.title_line + 0.2f + (gone ? m.comb_h : m.split_h) + 0.3f;
+    m.H = m.hbm_h + 0.4f + m.sram_h + 0.4f + (gone ? 0 : m.comb_h + 0.4f);
     return m;
   }
 
@@ -184,31 +216,40 @@ class DecFloorLayout {
   float lpe_ = 1.448f, ts_ = 1;
 };
 
+// The choice the scene is laid out with, and the scale it will be fitted at: the largest at which it
+// fits the frame's box, by bisection (30 px per em where the frame gives none). The state's word on a
+// line of its own where that leaves 20 px per em, else the symbol before the box's name; a tile's
+// numbers on one line where that fits as well as two.
+std::pair<DecChoice, float> ChooseFloors(const DecFloorLayout& lay, const SceneFrame& frame) {
+  if (frame.width_px <= 0 || frame.height_px <= 0) return {DecChoice{}, 30.0f};
+  const float enough = 20 * lay.Floors().floor_text_px / 24;
+  std::pair<DecChoice, float> best{DecChoice{}, 0.0f};
+  for (const bool sub : {true, false}) {
+    best.second = 0;
+    for (const bool two : {false, true}) {
+      const DecChoice ch{sub, two};
+      const float px = LargestFittingEmPx([&](float p) { return lay.At(p, 0, ch); }, frame.width_px, frame.height_px);
+      if (px > best.second + 0.01f) best = {ch, px};
+      if (px >= enough) return {ch, px};
+    }
+  }
+  return best;
+}
+
 bool AddFloors(Scene& sc, const DecContent& c, const Palette& pal, const std::string& lang, const SceneFrame& frame) {
   if (!frame.floors || c.splits.empty()) return false;
   const DecFloorLayout lay(c, frame);
   const bool known = frame.width_px > 0 && frame.height_px > 0;
-  // The scale the scene will be fitted at: the largest at which it fits the frame's box, by bisection
-  // (30 px per em where the frame gives none); the state's word on a line of its own where that leaves
-  // 20 px per em, else the symbol before the box's name.
-  float em_px = 30;
-  bool sub = true;
-  for (const bool s : {true, false}) {
-    sub = s;
-    if (!known) break;
-    em_px = LargestFittingEmPx([&](float px) { return lay.At(px, 0, s); }, frame.width_px, frame.height_px);
-    if (em_px >= 20 * lay.Floors().floor_text_px / 24) break;
-  }
+  const auto [ch, em_px] = ChooseFloors(lay, frame);
   if (known && em_px < 0.4f * lay.Floors().floor_text_px) return false;
   sc.floors = true;
-  const DecDims m = lay.At(em_px, known ? frame.width_px / em_px : 0, sub);
+  const DecDims m = lay.At(em_px, known ? frame.width_px / em_px : 0, ch);
   sc.width = m.W;
-  const float hbm_h = 0.2f + m.title_line + 0.2f + m.tile_h + 0.3f + m.part_h + 0.3f;
   const float tile_y = 0.2f + m.title_line + 0.2f, part_y = tile_y + m.tile_h + 0.3f;
-  sc.rects.push_back(PanelRect("hbm", 0, 0, m.W, hbm_h, pal.panel_hbm, pal));
+  sc.rects.push_back(PanelRect("hbm", 0, 0, m.W, m.hbm_h, pal.panel_hbm, pal));
   sc.texts.push_back({"hbm.title", 0.5f, 0.2f, 0.6f, pal.text, c.hbm_title});
-  const float sram_y = hbm_h + 0.4f, split_y = sram_y + 0.2f + m.title_line + 0.2f, sram_h = split_y + m.split_h + 0.3f - sram_y;
-  sc.rects.push_back(PanelRect("sram", 0, sram_y, m.W, sram_h, pal.panel_sram, pal));
+  const float sram_y = m.hbm_h + 0.4f, inner_y = sram_y + 0.2f + m.title_line + 0.2f;
+  sc.rects.push_back(PanelRect("sram", 0, sram_y, m.W, m.sram_h, pal.panel_sram, pal));
   sc.texts.push_back({"sram.title", 0.5f, sram_y + 0.2f, 0.6f, pal.text, c.sram_title});
   const auto keyed = [](SceneRect r, bool key) { r.key_lines = key; return r; };
   sc.rects.push_back(keyed(Place(c.q, 0.6f, tile_y, m.left_w, m.tile_h, pal, lang, c.q.Label()), false));
@@ -219,21 +260,24 @@ bool AddFloors(Scene& sc, const DecContent& c, const Palette& pal, const std::st
     const float x0 = x_splits + m.col_w * static_cast<float>(si), w = m.col_w - 0.8f;
     for (size_t k = 0; k < s.tiles.size(); ++k) {
       const DecBox& t = s.tiles[k];
-      sc.rects.push_back(keyed(Place(t, x0 + (m.tile_w[si] + 0.3f) * static_cast<float>(k), tile_y, m.tile_w[si], m.tile_h, pal, lang, t.Label()),
+      DecBox shown = t;
+      shown.nums = DecFloorLayout::TileNums(t, ch);
+      sc.rects.push_back(keyed(Place(t, x0 + (m.tile_w[si] + 0.3f) * static_cast<float>(k), tile_y, m.tile_w[si], m.tile_h, pal, lang, shown.Label()),
                                !t.nums.empty()));
     }
     sc.rects.push_back(keyed(Place(s.partial, x0, part_y, w, m.part_h, pal, lang, s.partial.Label()), !s.partial.nums.empty()));
+    if (c.splits_gone) continue;
     std::string label = s.block.name;
     const auto& n = s.block.nums;
     if (m.split_joined && n.size() == 3) label += "\n" + n[0] + " \u00b7 " + n[1] + "\n" + n[2];
     else label = s.block.Label();
-    sc.rects.push_back(keyed(Place(s.block, x0, split_y, w, m.split_h, pal, lang, label), !n.empty()));
+    sc.rects.push_back(keyed(Place(s.block, x0, inner_y, w, m.split_h, pal, lang, label), !n.empty()));
   }
-  const float comb_y = sram_y + sram_h + 0.4f;
+  const float comb_y = c.splits_gone ? inner_y : sram_y + m.sram_h + 0.4f;
   const auto& cn = c.combine.nums;
   const std::string comb = m.comb_one_line ? c.combine.name + "\n" + cn[0] + "  \u00b7  " + cn[1] : c.combine.Label();
   sc.rects.push_back(keyed(Place(c.combine, 0.6f, comb_y, m.W - 1.2f, m.comb_h, pal, lang, comb), !cn.empty()));
-  sc.height = comb_y + m.comb_h + 0.4f;
+  sc.height = m.H;
   return true;
 }
 
@@ -246,7 +290,10 @@ Scene DecodeModel::BuildScene(int e, const std::string& lang, const Palette& pal
   const bool raw = run_.problem.query.mode == engine::SoftmaxMode::kRaw;
   DecContent c;
   c.hbm_title = T(Str::hbm_title_short);
-  c.sram_title = T(Str::dec_sram_title);
+  // Once the combine has begun the splits' thread blocks have exited (d2: on-chip state does not outlive
+  // its block): what is left of them is their O_s and lse_s in HBM; the chip holds the combine's block.
+  c.splits_gone = CombinedAt(e) > 0;
+  c.sram_title = T(c.splits_gone ? Str::sram_title_short : Str::dec_sram_title);
   c.q = {"hbm.q", "q", {}, TileState::kNone, ""};
   const bool written = ev.kind == DecodeEventKind::kWrite;
   const auto& ex_out = run_.exact ? &run_.exact->output : nullptr;

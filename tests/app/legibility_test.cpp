@@ -175,6 +175,8 @@ TEST_F(Legibility, EveryStepReadsFromTheBackRowAndNothingIsCut) {
               const view::Scene& scene = s.frame.Scene(s);
               const bool gpu_run = s.Current() && s.Current()->Kind() == "gpu_run";
               const bool floors = scene.floors || gpu_run;
+              // DEC's decoding diagram is laid out for the floors at every step (d6's paged cache fell back to the plain layout, 11.8 px em).
+              if (L.lesson.id == "DEC" && !scene.floors) fail(where + ": DEC's diagram is not laid out for the floors");
               if (gpu_run) ++gpu_run_labels_seen, gpu_run_labels += static_cast<int>(p.labels.size());
               // … and its time axis is ticked to its end: a mark at the axis's end, the last tick's label
               // ending within an em of it (it stopped about 50 px short on a 1920×1080 projector).

@@ -176,3 +176,42 @@ TEST(DecodeModel, TheLseColumnComesWithTheWrite) {
 }
 }  // namespace
 }  // namespace bw::view
+
+namespace bw::view {
+namespace {
+// On-chip state does not outlive its thread block (DEC/d2): once the combine has begun, the splits'
+// blocks have exited and the chip holds the combine alone; their O_s and lse_s are in HBM.
+TEST(DecodeModel, TheSplitsBlocksAreGoneOnceTheCombineBegins) {
+  const auto m = Load("decode_214.json");
+  const Scene at_partial = m->BuildScene(m->FindPosition("partial"), "en", ClassroomPalette());
+  EXPECT_NE(at_partial.FindRect("split.1"), nullptr) << "they write O_s and lse_s at partial";
+  for (const char* pos : {"combine:1", "combine:2", "write"}) {
+    const Scene sc = m->BuildScene(m->FindPosition(pos), "en", ClassroomPalette());
+    EXPECT_EQ(sc.FindRect("split.1"), nullptr) << pos;
+    EXPECT_EQ(sc.FindRect("split.2"), nullptr) << pos;
+    const SceneRect *sram = sc.FindRect("sram"), *comb = sc.FindRect("combine");
+    ASSERT_TRUE(sram && comb) << pos;
+    EXPECT_GE(comb->y, sram->y) << pos << ": the combine's block is on chip";
+    EXPECT_LE(comb->y + comb->h, sram->y + sram->h + 1e-4f) << pos;
+    EXPECT_NE(sc.FindRect("hbm.partial.1")->label.find("40/3, ln 3"), std::string::npos) << pos;
+  }
+}
+
+// DEC/d6's paged cache (four tiles in a row) is laid out for a projector's floors: a tile's w and v on
+// two lines where one line each makes the row too wide for the box (it fell back to the plain layout).
+TEST(DecodeModel, APagedCacheIsLaidOutForTheFloors) {
+  const auto m = Load("decode_paged.json");
+  const LabelFloors proj = ProjectorFloors(1080);
+  const SceneFrame frame{.width_px = 1323, .height_px = 564, .text_scale = 1.6f, .projector = true, .floors = true,
+                         .floor_text_px = proj.text, .floor_key_px = proj.key};
+  for (const char* lang : {"en", "zh"}) {
+    const Scene sc = m->BuildScene(m->FindPosition("write"), lang, ClassroomPalette(), frame);
+    EXPECT_TRUE(sc.floors) << lang;
+    const SceneRect* tile = sc.FindRect("hbm.kv.1");
+    ASSERT_NE(tile, nullptr);
+    EXPECT_NE(tile->label.find("\nw 1, 3\nv 10, 20"), std::string::npos) << tile->label;
+    EXPECT_TRUE(tile->key_lines);
+  }
+}
+}  // namespace
+}  // namespace bw::view
