@@ -319,9 +319,12 @@ std::vector<PanelSection> DecodeModel::Panels(int e, const std::string& lang) co
   PanelSection splits;
   splits.id = "splits";
   splits.title = T(Str::dec_panel_splits);
-  // lse_s joins the table when the splits write it (partial): before that it would answer "what must
-  // travel with O_s?" (DEC/d2).
-  const bool lse_shown = PartialWrittenAt(e);
+  // lse_s joins the table once every split is done (it is known then, and about to be written): DEC/d2,
+  // whose question "what must travel with O_s?" it answers, conceals the table until the reveal, and the
+  // answer's lse_1 and lse_2 are then on screen. (Not before: at DEC/d1 it would name the answer.)
+  bool all_done = true;
+  for (const auto& s : run_.splits) all_done = all_done && MergedAt(s.split, e) == s.tiles;
+  const bool lse_shown = PartialWrittenAt(e) || all_done;
   splits.columns = {"#", raw ? "l_s" : "m_s", raw ? "u_s" : "l_s", "O_s"};
   if (lse_shown) splits.columns.push_back("lse_s");
   for (const auto& s : run_.splits) {
