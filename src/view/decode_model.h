@@ -2,7 +2,8 @@
 // into splits that run side by side, one thread block each, then the combine (engine/split_kv.h,
 // Flash-Decoding 2023). The scene puts the splits in columns — their tiles in HBM, each split's
 // (m_s, l_s, O_s) in its own thread block, the partial outputs O_s and lse_s written to HBM — and the
-// combine below them; the panels compare the right combine with the three wrong ones, the HBM traffic
+// combine below them (once it has begun, the splits' blocks have exited: the chip holds the combine's);
+// the panels compare the right combine with the three wrong ones, the HBM traffic
 // with and without splitting, and how many of the GPU's multiprocessors a decoding step keeps busy.
 //
 // Events (the engine's trace, every split's r-th tile at the same step):

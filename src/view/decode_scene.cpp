@@ -1,5 +1,6 @@
 // DecodeModel::BuildScene: the split-KV diagram at one event — the cache's tiles and each split's
-// partial output in HBM, one thread block per split with its running (m, l, O), the combine below.
+// partial output in HBM, one thread block per split with its running (m, l, O), the combine below; once
+// the combine has begun the splits' blocks have exited and the chip holds the combine's block alone.
 // Laid out for the label floors when the frame asks (SceneFrame::floors): every box sized for the
 // lines the painter will draw (its name at the text floor, its numbers at the key floor), at the scale
 // the scene will be fitted at; where no scale lets them fit, the plain 44-em layout.
