@@ -5,7 +5,7 @@
 //   hopper_bench grid [quick|full] [hopper]  N 1k..16k (quick: 4096, 8192), d 128 and 64, causal and
 //                                      not, heads = 65536 / N; both kernels (or the Hopper kernel only),
 //                                      each with counters off, then on. BW_HOPPER_SCHED picks the schedule,
-//                                      BW_HOPPER_OPT the consumers' options (kernel_hopper.cu kOpt, 0-3).
+//                                      BW_HOPPER_RESCALE=always the unconditional O rescale.
 //                                      The Hopper kernel also with tile records on (a live run's
 //                                      writes) and with records plus warp phases of 4 CTAs.
 //   hopper_bench ncu N d causal heads  one counted launch of the Hopper kernel (for Nsight Compute)
@@ -99,9 +99,9 @@ int main(int argc, char** argv) {
     const int nn = quick ? 2 : 5;
     const char* sched = std::getenv("BW_HOPPER_SCHED");
     const char* order = std::getenv("BW_TILE_ORDER");  // kernels.h TileGrid: heads fastest under a causal mask unless BW_TILE_ORDER=rows
-    const char* opt = std::getenv("BW_HOPPER_OPT");  // kernel_hopper.cu ConsumerOptions: the kOpt bits
-    std::printf("{\"table\": \"env\", \"device\": \"%s\", \"sms\": %d, \"hopper_sched\": %d, \"tile_order\": \"%s\", \"hopper_opt\": \"%s\"}\n",
-                DeviceName().c_str(), SmCount(), sched ? std::atoi(sched) : 2, order ? order : "default", opt ? opt : "default");
+    const char* rescale = std::getenv("BW_HOPPER_RESCALE");  // kernel_hopper.cu CondRescale: "always" turns it off
+    std::printf("{\"table\": \"env\", \"device\": \"%s\", \"sms\": %d, \"hopper_sched\": %d, \"tile_order\": \"%s\", \"hopper_rescale\": \"%s\"}\n",
+                DeviceName().c_str(), SmCount(), sched ? std::atoi(sched) : 2, order ? order : "default", rescale ? rescale : "conditional");
     std::fflush(stdout);
     for (int d : {128, 64})
       for (int causal : {0, 1})

@@ -41,11 +41,6 @@ BW_HD constexpr unsigned KDescOffset(unsigned kk) { return (kk / 4) * kPanelByte
 // O += P V, k-step kc (keys 16 kc .. 16 kc + 15)
 BW_HD constexpr unsigned VDescOffset(unsigned kc) { return kc * 16 * kRowBytes; }
 
-// d 64, kOptTensorL (kernel_hopper.cu): O += P V reads B with N = 72, so columns n = 64..71 (n / 64 = 1) come
-// from start + LBO + ...; the LBO of V slot `v_slot` (shared address) points at the ones panel `ones`
-// (a 16384-byte panel of bf16 1.0 placed after the V slots, 1024-aligned): every k-step's reads land in it.
-BW_HD constexpr unsigned OnesLbo(unsigned v_slot, unsigned ones) { return ones - v_slot; }
-
 // The byte a descriptor-read operand element comes from, by the canonical layouts above.
 BW_HD constexpr unsigned KMajorAddr(unsigned start, unsigned m, unsigned k, unsigned sbo) {
   return Swizzle128(start + (m % 8) * kRowBytes + (m / 8) * sbo + 2 * k);

@@ -10,8 +10,7 @@
 //     as wgmma's register A operand, O += P V_j with wgmma (B = V read transposed from shared memory).
 // The two consumer warpgroups run independently (no CTA-wide barrier in the loop), so the scheduler
 // overlaps one's softmax with the other's wgmma.
-// Options of the consumers (kOpt: a conditional O rescale, the row sums l from the tensor core at d 64)
-// take instructions out of the softmax; see kOpt below.
+// The consumers rescale O only when a row's running max grew (kCondRescale below).
 // Counters and records as the other tiled kernels (device_common.cuh), kept off the consumers' path: the
 // first consumer warpgroup's first thread only stamps each computed tile's start and end (%globaltimer)
 // into shared memory; after the consumers arrive on named barrier 1 the producer warpgroup writes every
@@ -51,12 +50,11 @@ static_assert(kBr == kHopperTiling.b_r && kBc == kHopperTiling.b_c, "tiling");
 template <int D> constexpr int Stages() { return D == 128 ? 2 : 3; }
 template <int D> constexpr int TileBytes() { return (D / 64) * kPanelBytes; }
 // 1024 bytes of slack to align the tiles (the 128-byte swizzle repeats every 1024), Q + S K and V slots,
-// at d 64 a panel of ones (kOptTensorL), then barriers, the masked-row count, the Q tile's row of tile classes and, with records, two
+// then barriers, the masked-row count, the Q tile's row of tile classes and, with records, two
 // %globaltimer stamps per tile.
 constexpr int ClsBytes(int t_c) { return (t_c + 7) / 8 * 8; }
-template <int D> constexpr int OnesBytes() { return D == 64 ? kPanelBytes : 0; }
 template <int D> size_t SmemBytes(int t_c, bool records) {
-  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + OnesBytes<D>() + 128 + ClsBytes(t_c) + (records ? 16 * (size_t)t_c : 0);
+  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + 128 + ClsBytes(t_c) + (records ? 16 * (size_t)t_c : 0);
 }
 
 struct HopperArgs {
@@ -102,32 +100,23 @@ __device__ __forceinline__ float FastExp2(float x) {
   return y;
 }
 
-// kOpt, two options of the ping-pong schedule's consumers (bits; the launch picks them per D, BW_HOPPER_OPT
-// overrides for the benchmark). At d 64 a consumer warp issues more instructions per tile (the softmax:
-// FFMA, MUFU, FMNMX, FADD per element, a pack per two, the O rescale) than the tensor cores need clocks
-// for its two products, so these options take instructions away:
-//   kOptSkipRescale: O *= alpha only when some row of the warp got a new running max (a warp vote); where
-//     none did, alpha = 2^0 = 1 for every row and skipping the product is exact (FlashAttention-4's
-//     conditional rescale with threshold 0).
-//   kOptTensorL (d 64 only): l from the tensor core: P V's B operand gets 8 more columns reading a shared
-//     panel of ones (WgmmaRS_N72), so O's columns 64-71 accumulate sum_j bf16(P_ij), the same rounded P
-//     the product uses, rescaled with O; the softmax's per-element FADD and its shuffles go away.
-constexpr int kOptSkipRescale = 1, kOptTensorL = 2;
-template <int D, int kOpt> constexpr bool TensorL() { return D == 64 && (kOpt & kOptTensorL) != 0; }
-template <int D, int kOpt> constexpr int AccFloats() { return D / 2 + (TensorL<D, kOpt>() ? 4 : 0); }
-
-template <int D, int kOpt>
-__device__ __forceinline__ void WgmmaPV(float (&o)[AccFloats<D, kOpt>()], const unsigned (&a)[4], std::uint64_t db) {
+// kCondRescale (the ping-pong schedule's default; BW_HOPPER_RESCALE=always turns it off for the benchmark):
+// O *= alpha only when some row of the warp got a new running max (a warp vote). Where none did, alpha =
+// 2^0 = 1 for every row and skipping the product is exact: FlashAttention-4's conditional rescale with
+// threshold 0 (the engine's option, single_query.h, takes any threshold). It saves D / 2 multiplies a
+// thread a tile once the maxima settle; measured in docs/performance.md ("The Hopper kernel's conditional
+// rescale"), with the two instruction-saving experiments that did not pay (commits 46948ab, 0c409c7).
+template <int D>
+__device__ __forceinline__ void WgmmaPV(float (&o)[D / 2], const unsigned (&a)[4], std::uint64_t db) {
   if constexpr (D == 128) sm90::WgmmaRS_N128(o, a, db);
-  else if constexpr (TensorL<D, kOpt>()) sm90::WgmmaRS_N72(o, a, db);
   else sm90::WgmmaRS_N64(o, a, db);
 }
 
-// kOpt: above.
+// kCondRescale: above.
 // kSched: 0 = one tile at a time (S, softmax, P V); 1 = software-pipelined (P V_j and S_{j+1} = Q K_{j+1}
 // issued together, then the softmax of S_{j+1}); 2 = 1 plus ping-pong: the two consumer warpgroups take
 // turns issuing their wgmmas (named barriers 2 and 3), so one's softmax runs under the other's products.
-template <int D, int kSched, int kOpt>
+template <int D, int kSched, bool kCondRescale>
 __global__ void __launch_bounds__(kThreads, 1)
     HopperKernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
                  const __grid_constant__ CUtensorMap tm_v, const HopperArgs a) {
@@ -139,8 +128,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint8_t* q_s = base;
   std::uint8_t* k_s = q_s + kTile;      // [S] slots
   std::uint8_t* v_s = k_s + S * kTile;  // [S] slots
-  std::uint8_t* ones_s = v_s + S * kTile;  // d 64: one panel of bf16 ones (kOptTensorL's extra B columns)
-  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(ones_s + OnesBytes<D>());  // q, full_k[S], full_v[S], empty[S]
+  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(v_s + S * kTile);  // q, full_k[S], full_v[S], empty[S]
   int* masked_rows = reinterpret_cast<int*>(bars + 1 + 3 * S);
   std::uint8_t* cls_row = reinterpret_cast<std::uint8_t*>(masked_rows + 2);
   // per tile j: [2j] start, [2j+1] end, stamped by the first consumer warpgroup's first thread (records only)
@@ -167,10 +155,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     *masked_rows = 0;
     FenceBarrierInit();
-  }
-  if constexpr (TensorL<D, kOpt>()) {
-    for (int e = tid; e < kPanelBytes / 4; e += kThreads) reinterpret_cast<std::uint32_t*>(ones_s)[e] = 0x3F803F80u;  // bf16 1.0 x 2
-    FenceProxyAsync();  // visible to wgmma (async proxy) after the barrier below
   }
   const int cta_lin = blockIdx.y * gridDim.x + blockIdx.x;
   const bool sampled = a.marks != nullptr && cta_lin % a.mark_every == 0 && cta_lin / a.mark_every < a.mark_slots;
@@ -272,19 +256,16 @@ __global__ void __launch_bounds__(kThreads, 1)
     const float sl2 = p.scale * 1.4426950408889634f;     // exp(x scale) = exp2(x scale log2 e)
     const bool lead = wtid == 0 && wg == 0;
     const unsigned q_addr = SmemAddr(q_s), k_addr = SmemAddr(k_s), v_addr = SmemAddr(v_s);
-    constexpr bool kTL = TensorL<D, kOpt>();
-    constexpr int kAcc = AccFloats<D, kOpt>();
-    const unsigned ones_addr = SmemAddr(ones_s);
-    float o[kAcc];
+    float o[D / 2];
 #pragma unroll
-    for (int e = 0; e < kAcc; ++e) o[e] = 0.f;
+    for (int e = 0; e < D / 2; ++e) o[e] = 0.f;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.f, 0.f};
     int last_done = -1;  // the last tile j computed
     PhaseLog clog;
     if (sampled && wtid == 0) clog = PhaseLog{a.marks + ((size_t)mark_slot * 3 + wg + 1) * a.mark_cap, 0u, (unsigned)a.mark_cap};
     clog.Mark(kMarkTmaWait, 0);  // Q_i landing
     MbarWait(q_bar, 0);
-    // masks, online softmax and P packing of one S tile (kept in registers), O rescaled (kOpt above)
+    // masks, online softmax and P packing of one S tile (kept in registers), O rescaled (kCondRescale above)
     auto softmax = [&](float (&sc)[kBc / 2], int cls, int key0, int c_j, unsigned (&pa)[kBc / 16][4]) {
       if (cls == 2)
         MaskFragment<kBc / 8>([&](int nb, int e) -> float& { return sc[nb * 4 + e]; }, p.mask, p.n_q, row0 + r_base,
@@ -308,16 +289,16 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int nb = 0; nb < kBc / 8; ++nb) {
           sc[nb * 4 + 2 * h] = FastExp2(fmaf(sc[nb * 4 + 2 * h], sl2, -ms));
           sc[nb * 4 + 2 * h + 1] = FastExp2(fmaf(sc[nb * 4 + 2 * h + 1], sl2, -ms));
-          if constexpr (!kTL) rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
+          rs += sc[nb * 4 + 2 * h] + sc[nb * 4 + 2 * h + 1];
         }
-        if constexpr (!kTL) l[h] = alpha[h] * l[h] + rs;
+        l[h] = alpha[h] * l[h] + rs;
         m[h] = m_new;
       }
       bool rescale = true;
-      if constexpr ((kOpt & kOptSkipRescale) != 0) rescale = __any_sync(0xffffffffu, grew);
+      if constexpr (kCondRescale) rescale = __any_sync(0xffffffffu, grew);
       if (rescale) {
 #pragma unroll
-        for (int nb = 0; nb < kAcc / 4; ++nb) {
+        for (int nb = 0; nb < D / 8; ++nb) {
           o[nb * 4 + 0] *= alpha[0];
           o[nb * 4 + 1] *= alpha[0];
           o[nb * 4 + 2] *= alpha[1];
@@ -332,12 +313,11 @@ __global__ void __launch_bounds__(kThreads, 1)
         pa[kc][3] = Pack<true>(sc[8 * kc + 6], sc[8 * kc + 7]);
       }
     };
-    // O += P V_j from slot s (kTL: 8 more B columns from the ones panel, hopper_layout.h OnesLbo)
+    // O += P V_j from slot s
     auto issue_pv = [&](const unsigned (&pa)[kBc / 16][4], int s) {
-      const unsigned lbo = kTL ? hopper::OnesLbo(v_addr + s * kTile, ones_addr) : a.v_lbo;
 #pragma unroll
       for (int kc = 0; kc < kBc / 16; ++kc)
-        WgmmaPV<D, kOpt>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), lbo, a.v_sbo));
+        WgmmaPV<D>(o, pa[kc], MakeDesc(v_addr + s * kTile + hopper::VDescOffset(kc), a.v_lbo, a.v_sbo));
     };
     auto issue_s = [&](float (&sc)[kBc / 2], int slot, unsigned ph) {
       MbarWait(full_k(slot), ph);
@@ -460,14 +440,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     int masked_here = 0;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      float lt;
-      if constexpr (kTL) {
-        lt = o[D / 2 + 2 * h];  // column 64 of the ones block: this row's sum of bf16(P), rescaled with O
-      } else {
-        lt = l[h];
-        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
-        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
-      }
+      float lt = l[h];
+      lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+      lt += __shfl_xor_sync(0xffffffffu, lt, 2);
       const int r = row0 + r_base + 8 * h;
       if (r < p.n_q) {
         const float inv = lt > 0.f ? 1.f / lt : 0.f;
@@ -563,10 +538,10 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   return pl;
 }
 
-template <int D, int kSched, int kOpt>
+template <int D, int kSched, bool kCondRescale>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
-  EnsureDynamicSmem(HopperKernel<D, kSched, kOpt>, pl.smem, "cudaFuncSetAttribute(hopper)");
-  HopperKernel<D, kSched, kOpt><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  EnsureDynamicSmem(HopperKernel<D, kSched, kCondRescale>, pl.smem, "cudaFuncSetAttribute(hopper)");
+  HopperKernel<D, kSched, kCondRescale><<<TileGrid(pl.args.heads_fastest != 0, pl.args.p, pl.args.t_r), kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 
@@ -580,37 +555,31 @@ int Schedule() {
   return s;
 }
 
-// The ping-pong schedule's options kOpt (bits, above), per D, unless BW_HOPPER_OPT says 0-3 (the benchmark
-// compares them); schedules 0 and 1 run without them.
-constexpr int kDefaultOpt64 = 0, kDefaultOpt128 = 0;
-int ConsumerOptions(int D) {
-  static const int env = [] {
-    const char* e = std::getenv("BW_HOPPER_OPT");
-    const int v = e ? std::atoi(e) : -1;
-    return (v >= 0 && v <= 3) ? v : -1;
+// The ping-pong schedule rescales O conditionally (kCondRescale) unless BW_HOPPER_RESCALE=always (the
+// benchmark compares them); schedules 0 and 1 always rescale.
+bool CondRescale() {
+  static const bool c = [] {
+    const char* e = std::getenv("BW_HOPPER_RESCALE");
+    return !(e && std::string(e) == "always");
   }();
-  return env >= 0 ? env : (D == 128 ? kDefaultOpt128 : kDefaultOpt64);
+  return c;
 }
 
 template <int D>
 void LaunchPingPong(const HopperPlan& pl, cudaStream_t st) {
-  switch (ConsumerOptions(D)) {
-    case 1: return LaunchD<D, 2, 1>(pl, st);
-    case 2: return LaunchD<D, 2, 2>(pl, st);
-    case 3: return LaunchD<D, 2, 3>(pl, st);
-    default: return LaunchD<D, 2, 0>(pl, st);
-  }
+  if (CondRescale()) LaunchD<D, 2, true>(pl, st);
+  else LaunchD<D, 2, false>(pl, st);
 }
 
 void Launch(const HopperPlan& pl, cudaStream_t st) {
   const int sched = Schedule();
   if (pl.args.p.d == 128) {
-    if (sched == 0) LaunchD<128, 0, 0>(pl, st);
-    else if (sched == 1) LaunchD<128, 1, 0>(pl, st);
+    if (sched == 0) LaunchD<128, 0, false>(pl, st);
+    else if (sched == 1) LaunchD<128, 1, false>(pl, st);
     else LaunchPingPong<128>(pl, st);
   } else {
-    if (sched == 0) LaunchD<64, 0, 0>(pl, st);
-    else if (sched == 1) LaunchD<64, 1, 0>(pl, st);
+    if (sched == 0) LaunchD<64, 0, false>(pl, st);
+    else if (sched == 1) LaunchD<64, 1, false>(pl, st);
     else LaunchPingPong<64>(pl, st);
   }
 }

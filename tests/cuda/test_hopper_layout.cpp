@@ -71,29 +71,6 @@ TEST(HopperLayout, VDescriptorReadsTheTransposedTile) {
   }
 }
 
-TEST(HopperLayout, OnesColumnsOfTheD64ProductReadTheOnesPanel) {
-  // kernel_hopper.cu at d 64 with kOptTensorL: 3 stages; Q, K slots, V slots, then the ones panel (offsets from
-  // the 1024-aligned base). Columns 0-63 still read V_j; columns 64-71 read only the ones panel.
-  const auto img = TmaImage(64);
-  const unsigned tile = kPanelBytes, v0 = tile * (1 + 3), ones = v0 + 3 * tile;
-  for (unsigned s = 0; s < 3; ++s) {
-    const unsigned slot = v0 + s * tile, lbo = OnesLbo(slot, ones);
-    EXPECT_EQ(lbo % 16, 0u);
-    EXPECT_LT(lbo >> 4, 1u << 14) << "LBO must fit the descriptor's 14-bit field";
-    for (int kc = 0; kc < 8; ++kc)
-      for (int n = 0; n < 72; ++n)
-        for (int k = 0; k < 16; ++k) {
-          const unsigned a = MNMajorAddr(slot + VDescOffset(kc), n, k, lbo, kGroupBytes);
-          if (n < 64) {
-            ASSERT_EQ(img.at(a - slot), std::make_pair(16 * kc + k, n)) << "s=" << s << " kc=" << kc;
-          } else {
-            ASSERT_GE(a, ones) << "s=" << s << " kc=" << kc << " n=" << n;
-            ASSERT_LT(a + 1, ones + kPanelBytes) << "s=" << s << " kc=" << kc << " n=" << n;
-          }
-        }
-  }
-}
-
 TEST(HopperLayout, SwappedStridesWouldBeCaught) {
   // The check can fail: V read with LBO and SBO swapped lands on other elements (D = 128).
   const auto img = TmaImage(128);
