@@ -372,7 +372,7 @@ void BandSmLanes(Scene& sc, const std::vector<SmUse>& use, std::uint64_t span_ns
       p.id = "lanes.plan." + std::to_string(sm);
       p.x = label_w + plot_w * static_cast<float>(static_cast<double>(u.first_ns) / static_cast<double>(span_ns));
       p.w = std::max(0.05f, plot_w * static_cast<float>(static_cast<double>(u.last_ns - u.first_ns) / static_cast<double>(span_ns)));
-      p.y = lane_h * static_cast<float>(row[static_cast<size_t>(sm)]) + 0.1f * lane_h, p.h = 0.8f * lane_h;
+      p.y = lane_h * static_cast<float>(row[static_cast<size_t>(sm)]), p.h = lane_h;  // no gaps: the words over them stay clear
       p.fill = p.border = Color{178, 196, 222};
       p.border_em = 0;
       p.answer = true;
@@ -380,14 +380,18 @@ void BandSmLanes(Scene& sc, const std::vector<SmUse>& use, std::uint64_t span_ns
     }
   sc.rects.insert(sc.rects.begin(), under.begin(), under.end());
   // Each band's count in the label column, at its middle, and the words inside the band (0.8 em, the
-  // text's colour: the idle band is what h3 and h4 point at). Planned, the label column holds the device's
-  // count, not an answer ("132 SMs" over the empty frame), and each band's words begin with its count.
+  // text's colour: the idle band is what h3 and h4 point at) where they fit its width as drawn (a note
+  // wider than the plot made the painter draw the whole scene smaller, under the floors). Planned, the
+  // counts are the answer: before the reveal the frame is empty, the question gives the device's count.
   const float ls = std::max(1.0f, label_scale), label_h = 0.7f * ls * 1.448f, note_h = 0.8f * ls * 1.448f;
   const auto count = [&](int n) { return GpuFormat(GpuStr::sm_band_count, lang, {std::to_string(n)}); };
   const auto name = [&](const std::string& id, float y, float h, int n, GpuStr words) {
-    if (!planned) sc.texts.push_back({id + ".n", 0.0f, y + 0.5f * std::max(0.0f, h - label_h), 0.7f, pal.text, count(n)});
+    SceneText label{id + ".n", 0.0f, y + 0.5f * std::max(0.0f, h - label_h), 0.7f, pal.text, count(n)};
+    label.answer = planned;
+    sc.texts.push_back(std::move(label));
     if (h < note_h || (!planned && words == GpuStr::sm_band_used)) return;  // the used band's bars say it
-    SceneText note{id + ".note", label_w + 0.6f, y + 0.5f * (h - note_h), 0.8f, pal.text, (planned ? count(n) + " \u00b7 " : std::string()) + GpuFormat(words, lang, {std::to_string(b_r)})};
+    SceneText note{id + ".note", label_w + 0.6f, y + 0.5f * (h - note_h), 0.8f, pal.text, GpuFormat(words, lang, {std::to_string(b_r)})};
+    if (TextEm(note.text, 0.8f) * ls / 1.448f > plot_w - 1.2f) return;  // (TextEm: a Latin estimate a fifth over)
     note.answer = planned;
     sc.texts.push_back(std::move(note));
   };
@@ -396,7 +400,6 @@ void BandSmLanes(Scene& sc, const std::vector<SmUse>& use, std::uint64_t span_ns
     frame.id = "lanes.band.all", frame.x = label_w, frame.y = 0, frame.w = plot_w, frame.h = plot_h;
     frame.fill = pal.background, frame.border = Color{150, 150, 150}, frame.border_em = 0.04f;
     sc.rects.insert(sc.rects.begin(), frame);
-    sc.texts.push_back({"lanes.band.all.n", 0.0f, 0.5f * (plot_h - label_h), 0.7f, pal.text, count(lanes)});
     std::erase_if(sc.texts, [](const SceneText& t) { return t.id == "lanes.idle"; });  // "132 / 132 … no tile so far": nothing has run
   }
   if (used > 0) name("lanes.band.used", 0, used_h, used, GpuStr::sm_band_used);

@@ -104,9 +104,9 @@ struct SmUse {
 // no CTA, idle for the whole run); each band named by its count in the label column ("lanes.band.used.n",
 // "lanes.band.idle.n": "64 SMs", "68 SMs") in place of the SM indices, the bars moved into their SM's row.
 // `planned` (the replay's start, nothing run yet): each used SM's span, first start to last end, drawn pale
-// ("lanes.plan.SM") with the used band's words ("lanes.band.used.note": given CTAs, one per Q tile of `b_r`
-// rows) — all of it, the bands and their counts too, the answer to FA3/h2's question (how many SMs get
-// work?): held back until the reveal.
+// ("lanes.plan.SM") with the used band's words ("lanes.band.used.note": CTAs, one per Q tile of `b_r` rows)
+// — all of it, the bands and their counts too, the answer to FA3/h2's question (how many SMs get work?):
+// held back until the reveal (before it, an empty frame, "lanes.band.all").
 void BandSmLanes(Scene& lanes, const std::vector<SmUse>& use, std::uint64_t span_ns, bool planned, float label_scale,
                  const std::string& lang, const Palette& palette, int b_r = 0);
 // The smallest group of SMs per lane that gives each group ≥ 1.25 em in `plot_h_em` (1 when every SM fits).
