@@ -7,7 +7,12 @@
 #include <imgui.h>
 #include <imgui_internal.h>  // GetInputTextState: Tab selects the typed answer
 
+#include <algorithm>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include "view/lesson_text.h"
 
 namespace bw::app {
 
@@ -57,6 +62,10 @@ std::pair<float, float> CheckWidgets(AppState& s, bool compact) {
     // One full-width button per choice, its text wrapped (a long choice is never cut off), the
     // picked one marked × (wrong) or ✓ (right).
     ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0, 0.5f));
+    // (On a projector a choice's frame hugs its lines: three choices and the Reveal row fit a 1080p
+    // pane's page with their question above them.)
+    const bool big = s.options.projector || s.ui.presenter;
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ImGui::GetStyle().FramePadding.x, big ? 1.0f : ImGui::GetStyle().FramePadding.y));
     const float avail = ImGui::GetContentRegionAvail().x;
     const float pad = ImGui::GetStyle().FramePadding.x * 2;
     for (int k = 1; k <= static_cast<int>(check.choices.size()); ++k) {
@@ -72,7 +81,7 @@ std::pair<float, float> CheckWidgets(AppState& s, bool compact) {
       if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k), s.ui.to_answer_page = true;
       SaidItem(text);
     }
-    ImGui::PopStyleVar();
+    ImGui::PopStyleVar(2);
   }
   // A live class's student: the answer went to the class; its verdict waits for the teacher's reveal.
   if (const auto& c = s.ui.student; c.joined && !s.ui.revealed && c.sent_question == st->id && c.sent_round == c.round &&
@@ -95,10 +104,78 @@ std::pair<float, float> CheckWidgets(AppState& s, bool compact) {
   return {0.0f, 0.0f};
 }
 
+// Whether a wrapped line ends a sentence.
+bool EndsSentenceLine(std::string line) {
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return !line.empty() && view::LastSentenceEnd(line + " x") == line.size();
+}
+
+// A paragraph wrapped as Wrapped does, except that where it runs past a page's foot (`guide`) and no line
+// in the page's lower half ends a sentence, the last line there with a sentence end inside it ends after
+// that sentence (the paragraph is wrapped anew from there): the page ends at the sentence, not
+// mid-sentence, nor early at a comma (in English a 1080p projector's pages broke inside sentences that
+// had ended a few words earlier on the same line, a teacher's walk-through).
+void PagedWrapped(const std::string& text, const TextPageGuide* guide, TextRole role = TextRole::kText) {
+  if (!guide || guide->room <= 0 || guide->tops.empty()) return Wrapped(text, role);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float step = ImGui::GetTextLineHeightWithSpacing(), glyph = ImGui::GetTextLineHeight();
+  float y = ImGui::GetCursorScreenPos().y - guide->origin_y;   // the text's y of the next line
+  const float first_y = y;
+  // The page a line at `at` is on: the last frame's page that holds the paragraph's first line, then
+  // pages that begin where a line does not fit (or after a sentence this cut ends), each with the room
+  // of the last frame's page of its number. (Only the first is the last frame's: pages found from these
+  // cuts would move them, and the pages would never settle.)
+  size_t page = 0;
+  while (page + 1 < guide->tops.size() && guide->tops[page + 1] <= y + 0.5f) ++page;
+  float page_top = guide->tops[page], page_end = page < guide->ends.size() ? guide->ends[page] : page_top + guide->room;
+  const auto new_page = [&](float at) {
+    ++page;
+    const float room = page < guide->ends.size() ? guide->ends[page] - guide->tops[page] : guide->room;
+    page_top = at;
+    page_end = at + std::max(room, glyph + 1.0f);
+  };
+  const auto page_at = [&](float at) {
+    while (at + glyph > page_end + 0.5f) new_page(at);
+  };
+  std::vector<std::string> out;
+  std::string rest = text;
+  for (int splits = 0; splits < 64; ++splits) {
+    const std::vector<std::string> lines = WrapLines(rest, avail);
+    size_t pos = 0;
+    bool split = false;
+    for (size_t i = 0; i < lines.size() && !split; ++i) {
+      pos = rest.find(lines[i], pos);
+      page_at(y);
+      // The page's last line of this paragraph (as wrapped now) and whether the paragraph goes on past it.
+      size_t last = i;
+      while (last + 1 < lines.size() && y + static_cast<float>(last + 1 - i) * step + glyph <= page_end + 0.5f) ++last;
+      const float lower = page_top + 0.5f * (page_end - page_top);
+      bool later = false;   // a sentence ends on a later line of this page
+      for (size_t j = i; j <= last && !later; ++j)
+        later = EndsSentenceLine(lines[j]) || (j > i && view::LastSentenceEnd(lines[j]) != std::string_view::npos);
+      if (last + 1 < lines.size() && y >= lower && !later && first_y <= page_top + 0.6f * guide->room && pos != std::string::npos)
+        if (const size_t p = view::LastSentenceEnd(lines[i]); p != std::string_view::npos) {
+          out.push_back(lines[i].substr(0, p));
+          rest = rest.substr(pos + p);
+          rest.erase(0, rest.find_first_not_of(' '));
+          split = true;
+          new_page(y + step);
+        }
+      if (!split) {
+        out.push_back(lines[i]);
+        if (pos != std::string::npos) pos += lines[i].size();
+      }
+      y += step;
+    }
+    if (!split) break;
+  }
+  for (const auto& line : out) Said(line, role);
+}
+
 // The question in a tinted box exactly as tall as its content, with its answer once revealed.
 // Adds to `keep` what a page keeps together (screen pixels): the whole box, the question, the answer,
 // the check and reveal row.
-void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vector<KeepTogether>& keep) {
+void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vector<KeepTogether>& keep, const TextPageGuide* guide) {
   ImGui::Spacing();
   auto* dl = ImGui::GetWindowDrawList();
   dl->ChannelsSplit(2);
@@ -121,7 +198,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   keep.push_back({stem_top, ImGui::GetCursorScreenPos().y, KeepTogether::kStem});
   if (!st.answer.empty()) {
     y = ImGui::GetCursorScreenPos().y;
-    Wrapped("\u2192 " + st.answer);
+    PagedWrapped("\u2192 " + st.answer, guide);
     part(y);
     keep.push_back({y, ImGui::GetCursorScreenPos().y, KeepTogether::kAnswer});
   }
@@ -138,20 +215,27 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   if (!st.reveal.empty()) {
     if (compact && s.ui.answer_verdict < 0) ImGui::SameLine();
     // (Compact, without the hint line: the button names the clicker's key — N50/s1 said nowhere that
-    // PageDown reveals.)
-    const std::string reveal = T(s, compact ? view::Str::reveal_key : view::Str::reveal);
+    // PageDown reveals. So on every projector: a short Reveal row fits beside the page's mark, with the
+    // choices above it — RC-T3/b0's row in en went to a page of its own.)
+    const std::string reveal = T(s, big ? view::Str::reveal_key : view::Str::reveal);
     if (ImGui::Button(reveal.c_str())) Reveal(s);
     SaidItem(reveal, TextRole::kHint);
-    if (!compact) {
+    const float row_top = ImGui::GetItemRectMin().y;
+    float row_bottom = ImGui::GetItemRectMax().y;
+    if (!big) {
       ImGui::SameLine();
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
       Wrapped(st.reveal, TextRole::kHint);
       ImGui::PopStyleColor();
+      row_bottom = std::max(row_bottom, ImGui::GetItemRectMax().y);
     }
+    keep.push_back({row_top, row_bottom, KeepTogether::kReveal});
   }
   if (compact) ImGui::PopFont();
   ImGui::EndGroup();
-  if (ImGui::GetItemRectMax().y > y + 0.5f) part(y);  // the check's field or choices and the reveal row
+  // The check's field or choices and the reveal row (open: kept together, see KeepTogether::kChoices).
+  if (ImGui::GetItemRectMax().y > y + 0.5f)
+    keep.push_back({y, ImGui::GetCursorScreenPos().y, st.answer.empty() ? KeepTogether::kChoices : KeepTogether::kPart});
   // An open question keeps its sentence with its choices and field when the two fit on a page (in en
   // the stem of N23/c1 ended page 2 and its choices began page 3, with no question above them). Put
   // right after the whole box: the pager takes the first of these that fits.
@@ -189,7 +273,7 @@ float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float ma
   return ImGui::GetCursorPosY() - y0;
 }
 
-std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts) {
+std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts, const TextPageGuide* guide) {
   const ShownStep st = StepTextNow(s);
   std::vector<KeepTogether> keep;
   if (st.title.empty()) return keep;
@@ -221,17 +305,17 @@ std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts) {
   // reveal) follows the box.
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
   if (big) ImGui::PushFont(fonts.text);
-  Wrapped(st.body);
+  PagedWrapped(st.body, guide);
   if (big) ImGui::PopFont();
   if (!st.predict.empty()) {
     ImGui::Spacing();
-    PredictBox(s, fonts, st, keep);
+    PredictBox(s, fonts, st, keep, guide);
   }
   if (!st.further.empty()) {
     ImGui::Spacing();
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(55, 71, 79, 255));
     if (big) ImGui::PushFont(fonts.text);  // the worked numbers live here (RC-T3/b2's 2,1,4): as large as the body
-    Wrapped(T(s, view::Str::further) + " \u2014 " + st.further);
+    PagedWrapped(T(s, view::Str::further) + " \u2014 " + st.further, guide);
     if (big) ImGui::PopFont();
     ImGui::PopStyleColor();
   }

@@ -71,18 +71,24 @@ struct PageBreaks {
   std::vector<float> tops;
   std::vector<char> stem;
 };
+// `reveal_extra`: how much lower than the room the Reveal row may go, beside the mark (0: not there).
+struct PageRoom { float room_of_page, line; int stem_fits; float stem_line, reveal_extra; };
 PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, const std::vector<KeepTogether>& keep, float at_y,
-                          float top, float room_of_page, float line, int stem_fits, float stem_line) {
+                          float top, const PageRoom& pr) {
+  const float room_of_page = pr.room_of_page, line = pr.line, stem_line = pr.stem_line;
+  const int stem_fits = pr.stem_fits;
   std::vector<float> found{0.0f};
   std::vector<char> found_stem{0};
   float room = room_of_page;  // a page keeps a line for its "more" mark (and one for a repeated question)
   const KeepTogether* stem = nullptr;
   const KeepTogether* box = nullptr;
   const KeepTogether* answer = nullptr;
+  const KeepTogether* reveal = nullptr;
   for (const auto& k : keep) {
     if (k.kind == KeepTogether::kStem) stem = &k;
     if (k.kind == KeepTogether::kQuestionBox) box = &k;
     if (k.kind == KeepTogether::kAnswer) answer = &k;
+    if (k.kind == KeepTogether::kReveal) reveal = &k;
   }
   // A page never splits what fits on one: a line inside the question box starts its page at the
   // box's top when the box fits on a page (it comes first: its own page), else at the top of its
@@ -105,23 +111,42 @@ PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, c
   // choices of RC-T3/b0 went to a page of their own below a question alone on one, the reveal row to
   // a third: four pages where two and a half sufficed, and a projector's question steps took up to
   // eight, half empty, a fresh teacher's walk-through.)
-  const auto kept = [&](float k0, float k1) { return k1 - k0 <= room && k0 >= found.back() + 0.5f * room - 0.5f; };
+  // (A stretch that ends with the Reveal row fits where its lines above the row fit the room and the
+  // row fits beside the mark.)
+  const auto fits = [&](const KeepTogether& k, float in_room) {
+    const float k0 = content_y(k.top), k1 = content_y(k.bottom);
+    if (reveal && pr.reveal_extra > 0 && k.top <= reveal->top + 0.5f && k.bottom >= reveal->bottom - 0.5f && k.bottom - reveal->bottom < line)
+      return content_y(reveal->top) - ImGui::GetStyle().ItemSpacing.y - k0 <= in_room + 0.5f &&
+             content_y(reveal->bottom) - k0 <= in_room + pr.reveal_extra + 0.5f;
+    return k1 - k0 <= in_room;
+  };
+  // An open question's choices and its Reveal row: kept on one page whenever they fit one (with the
+  // question repeated above them where that fits too), even where the page before is left short: on a
+  // 1080p projector in English N23/c1's three choices went to three pages and RC-T3/b0's Reveal row to
+  // a page of its own, the choices gone just before the answer (a teacher's walk-through).
+  const auto kept = [&](const KeepTogether& k) {
+    if (k.kind == KeepTogether::kChoices) return fits(k, room_of_page - StemHeight(stem_line, std::min(stem_fits, 1)));
+    return fits(k, room) && content_y(k.top) >= found.back() + 0.5f * room - 0.5f;
+  };
   const auto in_keep = [&](float y0, float y1) {
     for (const auto& k : keep)
-      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f && kept(content_y(k.top), content_y(k.bottom))) return true;
+      if (y0 >= content_y(k.top) - 0.5f && y1 <= content_y(k.bottom) + 0.5f && kept(k)) return true;
     return false;
   };
   for (size_t i = first; i < texts.size(); ++i) {
     float y0 = content_y(texts[i].y0);
     const float y1 = content_y(texts[i].y1);
+    const KeepTogether* moved = nullptr;   // the stretch this line takes along to a new page
     for (const auto& k : keep) {
       const float k0 = content_y(k.top), k1 = content_y(k.bottom);
-      if (y0 >= k0 - 0.5f && y1 <= k1 + 0.5f && kept(k0, k1)) {
+      if (y0 >= k0 - 0.5f && y1 <= k1 + 0.5f && kept(k)) {
         y0 = std::min(y0, k0);
+        moved = &k;
         break;
       }
     }
-    if (y1 > found.back() + room + 0.5f && y0 > found.back() + 0.5f) {
+    const bool reveal_row = reveal && texts[i].y0 >= reveal->top - 0.5f && texts[i].y1 <= reveal->bottom + 0.5f;
+    if (y1 > found.back() + room + (reveal_row ? pr.reveal_extra : 0.0f) + 0.5f && y0 > found.back() + 0.5f) {
       // A page breaks between paragraphs where one starts in the page's last 40 % (a helper saw
       // "再把 S 读 | 回来" split across pages), else never leaves one line of a paragraph alone on the
       // next page ("+ u2)/(l1 + l2)。" made a page of its own).
@@ -163,7 +188,11 @@ PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, c
       found.push_back(y0);
       // (Revealed: in one line — two a page made N23/c1's text six pages.)
       const bool revealed = answer != nullptr;
-      const int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
+      int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
+      // The choices moved whole: the question above them in as many lines as leave them room (two, or
+      // one cut with "…"; never none where one fits the page: a page of choices shows their question).
+      if (moved && moved->kind == KeepTogether::kChoices)
+        while (lines_here > 1 && !fits(*moved, room_of_page - StemHeight(stem_line, lines_here))) --lines_here;
       const bool repeats = stem && box && lines_here > 0 && y0 >= content_y(stem->bottom) - 0.5f && y0 < content_y(box->bottom) - 0.5f;
       found_stem.push_back(repeats ? static_cast<char>(lines_here) : 0);
       room = room_of_page - (repeats ? StemHeight(stem_line, lines_here) : 0.0f);
@@ -231,10 +260,25 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   ImGui::SetCursorScreenPos(at);
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() - top);
   const size_t first = texts.size();
-  const std::vector<KeepTogether> keep = DrawStepText(s, fonts);
+  // Where the last frame's pages end, for the paragraphs' last lines.
+  TextPageGuide guide{at.y - top, room_of_page, tops, {}};
+  for (size_t k = 0; k < tops.size(); ++k)
+    guide.ends.push_back(tops[k] + room_of_page - stem_height(std::min<int>(k < stem_pages.size() ? stem_pages[k] : 0, stem_fits)));
+  const std::vector<KeepTogether> keep = DrawStepText(s, fonts, &guide);
   ImGui::PopClipRect();
+  // The Reveal row may share the mark's line where the two fit side by side (a projector's short row).
+  const KeepTogether* reveal = nullptr;
+  for (const auto& k : keep)
+    if (k.kind == KeepTogether::kReveal) reveal = &k;
+  float reveal_x1 = 0;
+  for (size_t i = first; reveal && i < texts.size(); ++i)
+    if (texts[i].y0 >= reveal->top - 0.5f && texts[i].y1 <= reveal->bottom + 0.5f) reveal_x1 = std::max(reveal_x1, texts[i].x1);
+  const std::string widest = view::UiFormat(view::Str::text_reveal_next, s.options.lang, {"99", "99"});
+  const float mark_w = ImGui::CalcTextSize(widest.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetStyle().ItemSpacing.x * 2;
+  const bool reveal_beside_mark = reveal && reveal_x1 > 0 && reveal_x1 - at.x + mark_w <= w && reveal->bottom - reveal->top <= h - room_of_page;
+  const float reveal_extra = reveal_beside_mark ? h - room_of_page - 1.0f : 0.0f;
   // Where the pages begin: a new page at the first line that does not end inside this one.
-  PageBreaks breaks = FindPageBreaks(texts, first, keep, at.y, top, room_of_page, line, stem_fits, stem_line);
+  PageBreaks breaks = FindPageBreaks(texts, first, keep, at.y, top, {room_of_page, line, stem_fits, stem_line, reveal_extra});
   std::vector<float>& found = breaks.tops;
   std::vector<char>& found_stem = breaks.stem;
   const auto content_y = [&](float screen_y) { return screen_y - at.y + top; };
@@ -292,7 +336,10 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
     const view::Str key = reveals_next ? view::Str::text_reveal_next : page + 1 < pages ? view::Str::text_more : view::Str::text_last_page;
     const std::string mark = view::UiFormat(key, s.options.lang, {std::to_string(page + 1), std::to_string(pages)});
     const float mw = ImGui::CalcTextSize(mark.c_str()).x + ImGui::GetStyle().FramePadding.x * 2;
-    ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, at0.y + h - line));
+    // On the Reveal row where this page shows it (the open question's last row: it shares the mark's line).
+    const bool on_reveal_row = reveal_beside_mark && reveal->top >= at.y - 0.5f && reveal->bottom <= at.y + (h - shift) + 0.5f;
+    const float mark_y = on_reveal_row ? reveal->top + (reveal->bottom - reveal->top - ImGui::GetFontSize()) * 0.5f : at0.y + h - line;
+    ImGui::SetCursorScreenPos(ImVec2(at.x + w - mw - ImGui::GetStyle().ItemSpacing.x, mark_y));
     if (ImGui::SmallButton(mark.c_str())) StepLesson(s, +1);
     SaidItem(mark, TextRole::kHint);
   }

@@ -28,13 +28,24 @@ float DrawStepTitle(const AppState& s, const Fonts& fonts, float width, float ma
 // question box, and inside it the question, the answer, the check and reveal row.
 // kStem: the question's sentence; a page that begins below it inside the box repeats it. kVerdict: the
 // checked answer's verdict line (a check turns to its page).
+// kChoices: an open question's choices or field with the Reveal row, which a page keeps together even
+// where that leaves the page before it short (the class compares the choices, then the teacher
+// reveals); kReveal: the Reveal row alone (it may share the page mark's line).
 struct KeepTogether {
   float top, bottom;
-  enum Kind { kQuestionBox, kPart, kAnswer, kStem, kVerdict } kind;
+  enum Kind { kQuestionBox, kPart, kAnswer, kStem, kVerdict, kChoices, kReveal } kind;
+};
+// Where the step text's pages end, for its paragraphs (DrawPagedStepText): `origin_y` the screen y of
+// the text's top; `ends[k]` the bottom of page k's room (the text's y, from the last frame's pages);
+// after the last, a page every `room`. A paragraph's line that is a page's last ends after the line's
+// last sentence, so that the page does not end mid-sentence.
+struct TextPageGuide {
+  float origin_y = 0, room = 0;
+  std::vector<float> tops, ends;
 };
 // The question box (Reveal, the check), the body, the further line; returns what a page keeps
 // together, the question box first (none when the step asks nothing).
-std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts);
+std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts, const TextPageGuide* guide = nullptr);
 void DrawPanels(const AppState& s, const Fonts& fonts);   // the scenario's side-panel sections
 // In projector mode the side panel, the balance and the heatmap keep the sizes they have at the default
 // font size: Ctrl + enlarges the step text (which pages), and never shrinks their numbers to make room

@@ -99,6 +99,7 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
   while (s < end) {
     const char* line = s;
     const char* brk = nullptr;  // last place a line may end (exclusive)
+    const char* inside = nullptr;  // last space inside a formula (view::MayBreakAtSpace), if nothing else
     float w = 0;
     unsigned prev = 0;
     const char* p = s;
@@ -109,10 +110,11 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
         brk = p;
         break;
       }
-      if (p > line && (c == ' ' || ((IsCjk(c) || IsCjk(prev)) && !NoLineStart(c)))) brk = p;
+      if (p > line && c == ' ') (view::MayBreakAtSpace(text, static_cast<size_t>(p - text.c_str())) ? brk : inside) = p;
+      else if (p > line && (IsCjk(c) || IsCjk(prev)) && !NoLineStart(c)) brk = p;
       w += font->CalcTextSizeA(size, 1e9f, 0, p, p + len).x;
       if (w > width && p > line) {
-        if (!brk || brk == line) brk = p;  // a single word longer than the line: cut it
+        if (!brk || brk == line) brk = inside ? inside : p;  // a formula or a word longer than the line
         break;
       }
       prev = c;

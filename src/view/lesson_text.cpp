@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 
 #include "view/format.h"
 
@@ -208,6 +209,98 @@ FilledText FillPlaceholders(const std::string& tmpl, const Quantities& q) {
     i = close;
   }
   return out;
+}
+
+namespace {
+
+bool StartsWithAny(std::string_view t, std::initializer_list<std::string_view> heads) {
+  for (const auto h : heads)
+    if (t.substr(0, h.size()) == h) return true;
+  return false;
+}
+bool EndsWithAny(std::string_view t, std::initializer_list<std::string_view> tails) {
+  for (const auto e : tails)
+    if (t.size() >= e.size() && t.substr(t.size() - e.size()) == e) return true;
+  return false;
+}
+// · ≈ = × + − - / < > ≤ ≥ ≠
+constexpr std::string_view kOperators[] = {"\u00b7", "\u2248", "=", "\u00d7", "+", "\u2212", "-",
+                                           "/",      "<",      ">", "\u2264", "\u2265", "\u2260"};
+// A number as prose writes it: "32", "6.1", "40/3", "−0.5", "(2," or "1.5)" (brackets and a comma aside).
+bool IsNumber(std::string_view t) {
+  while (!t.empty() && (t.front() == '(' || t.front() == '[')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ')' || t.back() == ']' || t.back() == ',' || t.back() == ';')) t.remove_suffix(1);
+  if (t.substr(0, 3) == "\u2212") t.remove_prefix(3);
+  else if (!t.empty() && t.front() == '-') t.remove_prefix(1);
+  if (t.empty() || t.front() < '0' || t.front() > '9') return false;
+  return t.find_first_not_of("0123456789./") == std::string_view::npos;
+}
+
+}  // namespace
+
+bool MayBreakAtSpace(std::string_view text, size_t at) {
+  if (at >= text.size() || text[at] != ' ') return true;
+  size_t b = at;
+  while (b > 0 && text[b - 1] != ' ' && text[b - 1] != '\n') --b;
+  size_t e = at + 1;
+  while (e < text.size() && text[e] == ' ') ++e;
+  size_t f = e;
+  while (f < text.size() && text[f] != ' ' && text[f] != '\n') ++f;
+  const std::string_view before = text.substr(b, at - b), after = text.substr(e, f - e);
+  if (before.empty() || after.empty()) return true;
+  // Operators (both sides) and brackets. (An en or em dash is prose, and "→" opens an answer.)
+  for (const std::string_view op : kOperators)
+    if (EndsWithAny(before, {op}) || StartsWithAny(after, {op})) return false;
+  if (EndsWithAny(before, {"(", "["}) || StartsWithAny(after, {")", "]", "%", "\u2030", "\u00b0"})) return false;
+  if (IsNumber(before)) {
+    // A unit after its number (a trailing mark aside).
+    std::string_view unit = after;
+    while (!unit.empty() && std::string_view(",.;:)]").find(unit.back()) != std::string_view::npos) unit.remove_suffix(1);
+    for (const std::string_view u : {"%", "ms", "s", "\u00b5s", "us", "ns", "B", "KB", "MB", "GB", "TB", "KiB", "MiB", "GiB", "TB/s", "GB/s",
+                                     "px", "em", "W", "GHz", "MHz", "FLOPs", "FLOPS", "TFLOPS", "TFLOP/s", "PFLOPS", "bytes", "elements"})
+      if (unit == u) return false;
+    // Entries of a bracketed list of numbers: "(2, 2, 2)" — inside an open bracket, number after number.
+    if (before.back() == ',' && IsNumber(after)) {
+      int depth = 0;
+      for (size_t k = 0; k < at; ++k) depth += text[k] == '(' || text[k] == '[' ? 1 : text[k] == ')' || text[k] == ']' ? -1 : 0;
+      if (depth > 0) return false;
+    }
+  }
+  return true;
+}
+
+size_t LastSentenceEnd(std::string_view line) {
+  size_t best = std::string_view::npos;
+  const auto closing = [&](size_t k) {   // past closing quotes and brackets
+    for (bool more = true; more;) {
+      more = false;
+      for (const std::string_view c : {")", "\"", "\u201d", "\u2019", "\uff09", "\u300d"})
+        if (line.substr(k, c.size()) == c) k += c.size(), more = true;
+    }
+    return k;
+  };
+  for (size_t k = 0; k < line.size(); ++k) {
+    size_t after = std::string_view::npos;
+    if (line[k] == '.' || line[k] == '!' || line[k] == '?') {
+      const size_t c = closing(k + 1);
+      if (c < line.size() && line[c] == ' ') after = c;
+      if (line[k] == '.' && after != std::string_view::npos) {   // not an abbreviation
+        size_t w = k;
+        while (w > 0 && line[w - 1] != ' ') --w;
+        const std::string_view word = line.substr(w, k + 1 - w);
+        for (const std::string_view a : {"e.g.", "i.e.", "cf.", "vs.", "etc.", "Fig.", "Eq.", "Sec.", "al."})
+          if (word == a) after = std::string_view::npos;
+      }
+    } else {
+      for (const std::string_view m : {"\u3002", "\uff01", "\uff1f"})
+        if (line.substr(k, m.size()) == m) {
+          const size_t c = closing(k + m.size());
+          if (c < line.size()) after = c;
+        }
+    }
+    if (after != std::string_view::npos && after > 0) best = after;
+  }
+  return best;
 }
 
 std::vector<std::string> PlaceholderNames(const std::string& tmpl) {

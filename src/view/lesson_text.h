@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/single_query.h"
@@ -43,6 +44,17 @@ std::optional<std::string> LookupPlaceholder(const Quantities& q, const std::str
 std::string NearestName(const std::vector<std::string>& names, const std::string& name);
 // `name` without its form ("output|decimal" → "output").
 std::string PlaceholderBase(const std::string& name);
+// Whether a wrapped line may end at the space at byte `at` of `text` (text[at] == ' '): not inside a
+// formula nor between a number and its unit. No break next to an operator ("4 · 8 · 2", "40/3 ≈ 13.33",
+// "M = 32", "α = e^(m−m')"), before a unit ("6.1 %", "3.35 TB/s", "80 GB") or a closing bracket, after
+// an opening one, nor between the entries of a bracketed list of numbers ("(2, 2, 2)"). A teacher's
+// walk-through saw "8 (6.1 | %)", "4 · 8 | · 2" and "40/3 ≈ | 13.33" split across lines. A run longer
+// than a line still breaks (WrapLines falls back to such a space).
+bool MayBreakAtSpace(std::string_view text, size_t at);
+// Where a page may end inside `line`: the byte just after its last sentence end that more text follows
+// (". ", "! ", "? " and their closing quotes or brackets; "。", "！", "？"; not "e.g." nor "i.e."), or
+// std::string_view::npos when it has none.
+size_t LastSentenceEnd(std::string_view line);
 // The placeholder names in `tmpl`, in order ("{{" and "}}" are not placeholders).
 std::vector<std::string> PlaceholderNames(const std::string& tmpl);
 
