@@ -111,7 +111,7 @@ bool EndsSentenceLine(std::string line) {
 }
 
 // A paragraph wrapped as Wrapped does, except that where it runs past a page's foot (`guide`) and no line
-// in the page's lower half ends a sentence, the last line there with a sentence end inside it ends after
+// in the page's lower part (below 40 %) ends a sentence, the last line there with a sentence end inside it ends after
 // that sentence (the paragraph is wrapped anew from there): the page ends at the sentence, not
 // mid-sentence, nor early at a comma (in English a 1080p projector's pages broke inside sentences that
 // had ended a few words earlier on the same line, a teacher's walk-through).
@@ -149,7 +149,8 @@ void PagedWrapped(const std::string& text, const TextPageGuide* guide, TextRole 
       // The page's last line of this paragraph (as wrapped now) and whether the paragraph goes on past it.
       size_t last = i;
       while (last + 1 < lines.size() && y + static_cast<float>(last + 1 - i) * step + glyph <= page_end + 0.5f) ++last;
-      const float lower = page_top + 0.5f * (page_end - page_top);
+      if (last + 2 == lines.size() && last > i) --last;   // the pager leaves no paragraph's last line alone on a page
+      const float lower = page_top + 0.4f * (page_end - page_top);
       bool later = false;   // a sentence ends on a later line of this page
       for (size_t j = i; j <= last && !later; ++j)
         later = EndsSentenceLine(lines[j]) || (j > i && view::LastSentenceEnd(lines[j]) != std::string_view::npos);

@@ -188,7 +188,10 @@ PageBreaks FindPageBreaks(const std::vector<PaintedText>& texts, size_t first, c
       found.push_back(y0);
       // (Revealed: in one line — two a page made N23/c1's text six pages.)
       const bool revealed = answer != nullptr;
-      int lines_here = revealed ? std::min(stem_fits, 1) : stem_fits;
+      // (… and not where that leaves a page fewer than two lines of the answer: after Ctrl + ×3 a 1080p
+      // projector's pane showed the question and one line of the answer a page, RC-T3/b1's fifteen pages.)
+      const bool answer_room = room_of_page - StemHeight(stem_line, 1) >= 2 * stem_line;
+      int lines_here = revealed ? (answer_room ? std::min(stem_fits, 1) : 0) : stem_fits;
       // The choices moved whole: the question above them in as many lines as leave them room (two, or
       // one cut with "…"; never none where one fits the page: a page of choices shows their question).
       if (moved && moved->kind == KeepTogether::kChoices)
@@ -264,7 +267,17 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   TextPageGuide guide{at.y - top, room_of_page, tops, {}};
   for (size_t k = 0; k < tops.size(); ++k)
     guide.ends.push_back(tops[k] + room_of_page - stem_height(std::min<int>(k < stem_pages.size() ? stem_pages[k] : 0, stem_fits)));
+  // (A whole pixel from line to line: ImGui truncates the cursor toward zero, so lines above the screen's
+  // top — a later page's — stepped a pixel more each than the same lines on screen, and N49/m1's pages in
+  // en after Ctrl + ×3 flipped between two layouts every frame.)
+  const bool big = s.options.projector || s.ui.presenter;
+  if (big) ImGui::PushFont(fonts.text);
+  const float line_h = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
+  if (big) ImGui::PopFont();
+  const float whole = std::floor(line_h + gap) - line_h >= 0.5f * gap ? std::floor(line_h + gap) : std::ceil(line_h + gap);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, whole - line_h));
   const std::vector<KeepTogether> keep = DrawStepText(s, fonts, &guide);
+  ImGui::PopStyleVar();
   ImGui::PopClipRect();
   // The Reveal row may share the mark's line where the two fit side by side (a projector's short row).
   const KeepTogether* reveal = nullptr;
