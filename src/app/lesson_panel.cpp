@@ -8,6 +8,7 @@
 #include <imgui_internal.h>  // GetInputTextState: Tab selects the typed answer
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -305,7 +306,13 @@ std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts, const Te
   // Now PageDown walks the body's pages, then the question's, then reveals; "further" (shown after the
   // reveal) follows the box.
   const bool big = s.options.projector || s.ui.presenter;  // read from the back of the room
+  // Paged: a whole pixel from line to line. (ImGui truncates the cursor toward zero, so the lines above
+  // the screen's top — a later page's — stepped a pixel more each than the same lines on screen, and
+  // N49/m1's pages in en after Ctrl + ×3 flipped between two layouts every frame.)
   if (big) ImGui::PushFont(fonts.text);
+  const float line_h = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
+  const float whole = std::floor(line_h + gap) - line_h >= 0.5f * gap ? std::floor(line_h + gap) : std::ceil(line_h + gap);
+  if (guide) ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, whole - line_h));
   PagedWrapped(st.body, guide);
   if (big) ImGui::PopFont();
   if (!st.predict.empty()) {
@@ -320,6 +327,7 @@ std::vector<KeepTogether> DrawStepText(AppState& s, const Fonts& fonts, const Te
     if (big) ImGui::PopFont();
     ImGui::PopStyleColor();
   }
+  if (guide) ImGui::PopStyleVar();
   return keep;
 }
 

@@ -267,17 +267,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   TextPageGuide guide{at.y - top, room_of_page, tops, {}};
   for (size_t k = 0; k < tops.size(); ++k)
     guide.ends.push_back(tops[k] + room_of_page - stem_height(std::min<int>(k < stem_pages.size() ? stem_pages[k] : 0, stem_fits)));
-  // (A whole pixel from line to line: ImGui truncates the cursor toward zero, so lines above the screen's
-  // top — a later page's — stepped a pixel more each than the same lines on screen, and N49/m1's pages in
-  // en after Ctrl + ×3 flipped between two layouts every frame.)
-  const bool big = s.options.projector || s.ui.presenter;
-  if (big) ImGui::PushFont(fonts.text);
-  const float line_h = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.y;
-  if (big) ImGui::PopFont();
-  const float whole = std::floor(line_h + gap) - line_h >= 0.5f * gap ? std::floor(line_h + gap) : std::ceil(line_h + gap);
-  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, whole - line_h));
   const std::vector<KeepTogether> keep = DrawStepText(s, fonts, &guide);
-  ImGui::PopStyleVar();
   ImGui::PopClipRect();
   // The Reveal row may share the mark's line where the two fit side by side (a projector's short row).
   const KeepTogether* reveal = nullptr;
