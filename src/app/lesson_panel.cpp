@@ -76,7 +76,7 @@ std::pair<float, float> CheckWidgets(AppState& s, bool compact) {
       const std::string text = std::string(picked ? (!judged ? "\u25cf " : k == check.correct ? "\u2713 " : "\u00d7 ") : "") +
                                std::to_string(k) + ". " + check.choices[k - 1].In(lang);
       std::string label;
-      for (const auto& line : WrapLines(text, avail - pad)) label += (label.empty() ? "" : "\n") + line;
+      for (const auto& line : WrapLines(text, avail - pad, true)) label += (label.empty() ? "" : "\n") + line;
       label += "##choice" + std::to_string(k);
       if (picked) about = ImGui::GetCursorScreenPos().y;
       if (ImGui::Button(label.c_str(), ImVec2(avail, 0))) CheckChoice(s, k), s.ui.to_answer_page = true;
@@ -117,7 +117,7 @@ bool EndsSentenceLine(std::string line) {
 // mid-sentence, nor early at a comma (in English a 1080p projector's pages broke inside sentences that
 // had ended a few words earlier on the same line, a teacher's walk-through).
 void PagedWrapped(const std::string& text, const TextPageGuide* guide, TextRole role = TextRole::kText) {
-  if (!guide || guide->room <= 0 || guide->tops.empty()) return Wrapped(text, role);
+  if (!guide || guide->room <= 0 || guide->tops.empty()) return Wrapped(text, role, true);
   const float avail = ImGui::GetContentRegionAvail().x;
   const float step = ImGui::GetTextLineHeightWithSpacing(), glyph = ImGui::GetTextLineHeight();
   float y = ImGui::GetCursorScreenPos().y - guide->origin_y;   // the text's y of the next line
@@ -141,7 +141,7 @@ void PagedWrapped(const std::string& text, const TextPageGuide* guide, TextRole 
   std::vector<std::string> out;
   std::string rest = text;
   for (int splits = 0; splits < 64; ++splits) {
-    const std::vector<std::string> lines = WrapLines(rest, avail);
+    const std::vector<std::string> lines = WrapLines(rest, avail, true);
     size_t pos = 0;
     bool split = false;
     for (size_t i = 0; i < lines.size() && !split; ++i) {
@@ -193,7 +193,7 @@ void PredictBox(AppState& s, const Fonts& fonts, const ShownStep& st, std::vecto
   const auto part = [&](float from) { keep.push_back({from, ImGui::GetCursorScreenPos().y, KeepTogether::kPart}); };
   float y = ImGui::GetCursorScreenPos().y;
   const float stem_top = y;
-  Wrapped("? " + T(s, view::Str::predict) + " " + st.predict);
+  Wrapped("? " + T(s, view::Str::predict) + " " + st.predict, TextRole::kText, true);
   part(y);
   // (Revealed too: a page that begins at the answer repeats the question above it — N23/c1's reveal
   // turned to a page starting "→ 不能。…", the question and choices out of view.)

@@ -231,7 +231,7 @@ void DrawPagedStepText(AppState& s, const Fonts& fonts, float w, float h, std::v
   if (const auto* asked = s.CurrentStep(); asked && asked->predict) {   // open or revealed
     const std::string q = "? " + StepTextNow(s).predict;
     const float avail = w - ImGui::GetStyle().ItemSpacing.x;
-    stem_lines = WrapLines(q, avail);
+    stem_lines = WrapLines(q, avail, true);
     if (stem_lines.size() > 2) {
       std::string rest;
       for (size_t k = 1; k < stem_lines.size(); ++k) rest += (k > 1 ? " " : "") + stem_lines[k];

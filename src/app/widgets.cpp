@@ -85,11 +85,11 @@ void Said(const std::string& line, TextRole role) {
   SaidItem(line, role);
 }
 
-void Wrapped(const std::string& text, TextRole role) {
-  for (const auto& line : WrapLines(text, ImGui::GetContentRegionAvail().x)) Said(line, role);
+void Wrapped(const std::string& text, TextRole role, bool keep_formulas) {
+  for (const auto& line : WrapLines(text, ImGui::GetContentRegionAvail().x, keep_formulas)) Said(line, role);
 }
 
-std::vector<std::string> WrapLines(const std::string& text, float avail) {
+std::vector<std::string> WrapLines(const std::string& text, float avail, bool keep_formulas) {
   std::vector<std::string> lines;
   ImFont* font = ImGui::GetFont();
   const float size = ImGui::GetFontSize();
@@ -110,7 +110,7 @@ std::vector<std::string> WrapLines(const std::string& text, float avail) {
         brk = p;
         break;
       }
-      if (p > line && c == ' ') (view::MayBreakAtSpace(text, static_cast<size_t>(p - text.c_str())) ? brk : inside) = p;
+      if (p > line && c == ' ') (!keep_formulas || view::MayBreakAtSpace(text, static_cast<size_t>(p - text.c_str())) ? brk : inside) = p;
       else if (p > line && (IsCjk(c) || IsCjk(prev)) && !NoLineStart(c)) brk = p;
       w += font->CalcTextSizeA(size, 1e9f, 0, p, p + len).x;
       if (w > width && p > line) {

@@ -23,9 +23,12 @@ inline constexpr unsigned kNoticeColor = 0xFF37405Du;  // IM_COL32(93, 64, 55, 2
 // Wraps at spaces and between CJK characters (never inside a Latin word or number).
 // `role`: what the line is, for the TextLog (a side panel's value, a hint).
 using TextRole = PaintedText::Role;
-void Wrapped(const std::string& text, TextRole role = TextRole::kText);
-// The lines Wrapped would draw `text` in at `avail` pixels wide, in the current font.
-std::vector<std::string> WrapLines(const std::string& text, float avail);
+void Wrapped(const std::string& text, TextRole role = TextRole::kText, bool keep_formulas = false);  // (WrapLines)
+// The lines Wrapped would draw `text` in at `avail` pixels wide, in the current font. `keep_formulas`: a
+// space inside a formula or between a number and its unit (view::MayBreakAtSpace) is a break only where
+// nothing else fits — the step text's rule (its pages, its choices); the side panels' and cards' rows wrap
+// at any space, as their fitted heights were laid out for.
+std::vector<std::string> WrapLines(const std::string& text, float avail, bool keep_formulas = false);
 void Heading(const Fonts& f, const std::string& text);
 
 // The text record of one frame: while a TextLog is alive, Wrapped, Said and Row put every line they
