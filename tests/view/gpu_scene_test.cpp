@@ -97,7 +97,7 @@ TEST(GpuScene, SmLanesPlaceEveryComputedTileOnItsSmAtItsTime) {
     const SceneText* idle = nullptr;
     for (const auto& t : sc.texts) if (t.id == "lanes.idle") idle = &t;
     ASSERT_NE(idle, nullptr);
-    EXPECT_EQ(idle->text, std::to_string(run.sm_count - static_cast<int>(sms.size())) + " / " + std::to_string(run.sm_count) + " SMs have run no tile so far");
+    EXPECT_EQ(idle->text, "SMs without a tile so far: " + std::to_string(run.sm_count - static_cast<int>(sms.size())) + " / " + std::to_string(run.sm_count));
     EXPECT_EQ(static_cast<int>(sms.size()), f.SmsUsed());
   }
 }
