@@ -6,13 +6,7 @@
 # back to back in one call), then the full `hopper_bench grid` (both kernels, counters, records, warp phases)
 # and SDPA flash / cuDNN by the same method, and issue 33's table (bench/gpu/issue33_table.py).
 # Binaries: $BW_PACK (.nextpack), gzipped. Results: $OUT/cond_rescale.tgz.
-set -u
-P=${BW_PACK:-.nextpack}
-OUT=${OUT:-${TMPDIR:-/tmp}/out}
-R=$OUT/r; mkdir -p "$R"
-export PYTHONUNBUFFERED=1
-for z in "$P"/*.gz; do gzip -dc "$z" > "${z%.gz}"; chmod +x "${z%.gz}"; done
-pack() { (cd "$R" && tar czf "$OUT/cond_rescale.tgz" .); }
+source "$(dirname "$0")/device_prelude.sh" cond_rescale
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$R/summary.txt"
 for t in test_cuda_hopper test_cuda_attention test_cuda_decode; do
   timeout 150 "$P/$t" > "$R/$t.log" 2>&1; echo "$t rc=$?" | tee -a "$R/summary.txt"

@@ -5,13 +5,7 @@
 # built from the previous commit) back to back in the same call, SDPA flash / cuDNN by the same method, and
 # a recording with warp phases (N 8192, d 128, causal, 4 heads, 4 sampled CTAs) whose diagonal tiles'
 # softmax time bench/gpu/warp_table.py reports. Results: $OUT/mask_fix.tgz (+ the recording).
-set -u
-P=${BW_PACK:-.nextpack}
-OUT=${OUT:-${TMPDIR:-/tmp}/out}
-R=$OUT/r; mkdir -p "$R"
-export PYTHONUNBUFFERED=1
-for z in "$P"/*.gz; do gzip -dc "$z" > "${z%.gz}"; chmod +x "${z%.gz}"; done
-pack() { (cd "$R" && tar czf "$OUT/mask_fix.tgz" .); }
+source "$(dirname "$0")/device_prelude.sh" mask_fix
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/summary.txt"
 for t in test_cuda_hopper test_cuda_attention test_cuda_decode; do
   timeout 150 "$P/$t" > "$R/$t.log" 2>&1; echo "$t rc=$?" | tee -a "$R/summary.txt"

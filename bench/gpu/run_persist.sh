@@ -8,13 +8,7 @@
 # built (both kernels, counters, records, warp phases), SDPA flash / cuDNN by the same method, and issue 33's
 # table (bench/gpu/issue33_table.py), and one recording at N 1024, d 64 with warp phases.
 # Binaries: $BW_PACK (.nextpack), gzipped. Results: $OUT/persist.tgz.
-set -u
-P=${BW_PACK:-.nextpack}
-OUT=${OUT:-${TMPDIR:-/tmp}/out}
-R=$OUT/r; mkdir -p "$R"
-export PYTHONUNBUFFERED=1
-for z in "$P"/*.gz; do gzip -dc "$z" > "${z%.gz}"; chmod +x "${z%.gz}"; done
-pack() { (cd "$R" && tar czf "$OUT/persist.tgz" .); }
+source "$(dirname "$0")/device_prelude.sh" persist
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$R/summary.txt"
 timeout 150 "$P/test_cuda_hopper" > "$R/test_cuda_hopper.log" 2>&1; echo "test_cuda_hopper rc=$?" | tee -a "$R/summary.txt"
 for v in 1 0; do

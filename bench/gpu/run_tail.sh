@@ -5,12 +5,7 @@
 # test_cuda_hopper (and test_cuda_attention when packed: its live GpuRun cases), then
 # `hopper_bench grid full hopper` A B A B in one call (after, before, after, before), each reporting
 # counters-on, records-on and records + warps overheads per shape. Results: $OUT/tail.tgz.
-set -u
-P=${BW_PACK:-.nextpack}
-OUT=${OUT:-${TMPDIR:-/tmp}/out}
-R=$OUT/r; mkdir -p "$R"
-for z in "$P"/*.gz; do gzip -dc "$z" > "${z%.gz}"; chmod +x "${z%.gz}"; done
-pack() { (cd "$R" && tar czf "$OUT/tail.tgz" .); }
+source "$(dirname "$0")/device_prelude.sh" tail
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$R/summary.txt"
 for t in test_cuda_hopper test_cuda_attention; do
   [ -x "$P/$t" ] || continue
