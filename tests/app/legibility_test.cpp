@@ -263,36 +263,29 @@ TEST_F(Legibility, EveryNumberAStepsBodyQuotesIsOnScreen) {
   auto [lessons, texts] = OpenShippedLessons();
   const Fonts fonts = ProjectorFonts(lessons, texts, 1080, 22.0f);
   int checked = 0, failures = 0;
-  for (auto& s : lessons) {
-    const auto& L = *s.model.lesson;
-    for (const char* lang : {"zh", "en"}) {
-      s.options.lang = lang;
-      for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) {
-        const auto& st = L.lesson.steps[static_cast<size_t>(i)];
-        GoToStep(s, i);
-        if (st.predict) Reveal(s);
-        const Painted p = Frame(s, fonts, 1920, 1080);
-        std::string shown;  // everything drawn outside the step text
-        for (const auto& l : p.labels) shown += l.text + "\n";
-        for (const auto& t : p.texts)
-          if (t.region != "text" && t.region != "top") shown += t.text + "\n";
-        for (const auto& name : view::PlaceholderNames(st.body.In(lang))) {
-          std::string v = Fill(s, "{" + name + "}");
-          if (!HasDigit(v)) continue;
-          if (const size_t approx = v.find(" \u2248 "); approx != std::string::npos) v = v.substr(0, approx);
-          ++checked;
-          const auto bare = [](std::string t) {  // "(2, 1, 4)" is on screen as "w=(2,1,4)", or wrapped
-            std::erase(t, ' ');
-            std::erase(t, '\n');
-            return t;
-          };
-          const bool on_screen = bare(shown).find(bare(v)) != std::string::npos;
-          if (!on_screen && ++failures <= 30)
-            ADD_FAILURE() << lang << " " << st.id << ": its body quotes {" << name << "} = \"" << v << "\", which is not on screen";
-        }
-      }
+  ForEachStep(lessons, [&](AppState& s, const char* lang, int i, const auto& st) {
+    GoToStep(s, i);
+    if (st.predict) Reveal(s);
+    const Painted p = Frame(s, fonts, 1920, 1080);
+    std::string shown;  // everything drawn outside the step text
+    for (const auto& l : p.labels) shown += l.text + "\n";
+    for (const auto& t : p.texts)
+      if (t.region != "text" && t.region != "top") shown += t.text + "\n";
+    for (const auto& name : view::PlaceholderNames(st.body.In(lang))) {
+      std::string v = Fill(s, "{" + name + "}");
+      if (!HasDigit(v)) continue;
+      if (const size_t approx = v.find(" \u2248 "); approx != std::string::npos) v = v.substr(0, approx);
+      ++checked;
+      const auto bare = [](std::string t) {  // "(2, 1, 4)" is on screen as "w=(2,1,4)", or wrapped
+        std::erase(t, ' ');
+        std::erase(t, '\n');
+        return t;
+      };
+      const bool on_screen = bare(shown).find(bare(v)) != std::string::npos;
+      if (!on_screen && ++failures <= 30)
+        ADD_FAILURE() << lang << " " << st.id << ": its body quotes {" << name << "} = \"" << v << "\", which is not on screen";
     }
-  }
+  });
   std::printf("[legibility] %d quoted numbers checked against the screen\n", checked);
   EXPECT_GT(checked, 100);
   EXPECT_EQ(failures, 0);
@@ -365,9 +358,10 @@ TEST_F(Legibility, EveryChoiceIsSeenBeforeTheReveal) {
           bool choice_here = false;
           for (const auto& c : st.check->choices)
             choice_here |= page.find(c.In(lang).substr(0, std::min<size_t>(c.In(lang).size(), 9))) != std::string::npos;
-          if (choice_here)
+          if (choice_here) {
             EXPECT_TRUE(page.rfind("? ", 0) == 0 || page.find("\n? ") != std::string::npos)
                 << st.id << " " << lang << ": a page shows choices without their question:\n" << page;
+          }
           StepLesson(s, +1);
           p = Frame(s, fonts, 1920, 1080);
           if (!s.PredictPending()) {  // revealed: the answer is on the page shown

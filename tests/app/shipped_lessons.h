@@ -30,4 +30,17 @@ inline ShippedLessons OpenShippedLessons() {
   return out;
 }
 
+// Calls fn(state, lang, i, step) for every step i of every lesson, in zh and then en, with the state's
+// language set (the lesson x language x step walk of the paint tests).
+template <class Fn>
+void ForEachStep(std::vector<AppState>& lessons, Fn&& fn) {
+  for (auto& s : lessons) {
+    const auto& L = *s.model.lesson;
+    for (const char* lang : {"zh", "en"}) {
+      s.options.lang = lang;
+      for (int i = 0; i < static_cast<int>(L.lesson.steps.size()); ++i) fn(s, lang, i, L.lesson.steps[static_cast<size_t>(i)]);
+    }
+  }
+}
+
 }  // namespace bw::app
