@@ -246,7 +246,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   // (The red box is named only where one is drawn: N49/m2 and BWD's legend named a box that was not there.)
   const std::string legend = T(s, view::Str::heatmap_legend) + (h->r1 > h->r0 ? " " + T(s, view::Str::heatmap_legend_tile) : "") + "  " +
                              std::to_string(h->rows) + " \u00d7 " + std::to_string(h->cols);
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(WrapLines(legend, avail.x).size()) + 0.2f);
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(WrapLines(legend, avail.x, true).size()) + 0.2f);
   // Cells keep their aspect: a single row is a strip, a square matrix a square.
   const float aspect = static_cast<float>(h->rows) / static_cast<float>(h->cols);
   float width = avail.x;
@@ -269,7 +269,7 @@ void DrawHeatmap(const AppState& s, const Fonts& fonts, HeatmapRenderer* rendere
   }
   dl->AddRect(p0, p1, IM_COL32(60, 60, 60, 255));
   ImGui::Dummy(ImVec2(width, height));
-  Wrapped(legend);
+  Wrapped(legend, TextRole::kText, true);  // ("8 × 8" whole: WrapLines)
 }
 
 }  // namespace bw::app
