@@ -51,6 +51,20 @@ __device__ __forceinline__ void TmaLoad3d(unsigned dst, const void* tensor_map, 
       "l"(reinterpret_cast<std::uint64_t>(tensor_map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
       : "memory");
 }
+// ---- TMA store: one box of shared memory (the same swizzled layout a load writes) to a 3-D tensor map;
+// out-of-bounds rows are not written. Issued into a bulk group: commit, then wait (.read: until the shared
+// memory may be written again; without: until the global writes are done).
+__device__ __forceinline__ void TmaStore3d(const void* tensor_map, unsigned src, int c0, int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(tensor_map)),
+               "r"(src), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+__device__ __forceinline__ void BulkCommit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+__device__ __forceinline__ void BulkWaitRead() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+__device__ __forceinline__ void BulkWait() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
+// Generic-proxy writes to shared memory made visible to the async proxy (a TMA store that reads them).
+__device__ __forceinline__ void FenceProxyAsync() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 __device__ __forceinline__ void PrefetchTensorMap(const void* tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(tensor_map)) : "memory");
 }

@@ -57,11 +57,11 @@ static_assert(kBr == kHopperTiling.b_r && kBc == kHopperTiling.b_c, "tiling");
 template <int D> constexpr int Stages() { return D == 128 ? 2 : 3; }
 template <int D> constexpr int TileBytes() { return (D / 64) * kPanelBytes; }
 // 1024 bytes of slack to align the tiles (the 128-byte swizzle repeats every 1024), Q + S K and V slots,
-// then barriers, the masked-row count, two rows of tile classes and, with records, two %globaltimer stamps
+// at d 64 the O staging tile, then barriers, the masked-row count, two rows of tile classes and, with records, two %globaltimer stamps
 // per tile twice (a CTA's consecutive work tiles alternate between the two copies).
 constexpr int ClsBytes(int t_c) { return (t_c + 7) / 8 * 8; }
 template <int D> size_t SmemBytes(int t_c, bool records) {
-  return 1024 + (size_t)TileBytes<D>() * (1 + 2 * Stages<D>()) + 128 + 2 * (size_t)ClsBytes(t_c) + (records ? 32 * (size_t)t_c : 0);
+  return 1024 + (size_t)TileBytes<D>() * ((D == 64 ? 2 : 1) + 2 * Stages<D>()) + 128 + 2 * (size_t)ClsBytes(t_c) + (records ? 32 * (size_t)t_c : 0);
 }
 
 struct HopperArgs {
@@ -127,7 +127,7 @@ __device__ __forceinline__ void WgmmaPV(float (&o)[D / 2], const unsigned (&a)[4
 template <int D, int kSched, bool kCondRescale>
 __global__ void __launch_bounds__(kThreads, 1)
     HopperKernel(const __grid_constant__ CUtensorMap tm_q, const __grid_constant__ CUtensorMap tm_k,
-                 const __grid_constant__ CUtensorMap tm_v, const HopperArgs a) {
+                 const __grid_constant__ CUtensorMap tm_v, const __grid_constant__ CUtensorMap tm_o, const HopperArgs a) {
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using namespace sm90;
   constexpr int S = Stages<D>(), kTile = TileBytes<D>(), kPanels = D / 64;
@@ -136,7 +136,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   std::uint8_t* q_s = base;
   std::uint8_t* k_s = q_s + kTile;      // [S] slots
   std::uint8_t* v_s = k_s + S * kTile;  // [S] slots
-  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(v_s + S * kTile);  // q_full, q_empty, full_k[S], full_v[S], empty[S]
+  // d 64: O staged for its TMA store, warpgroup wg's 64 rows at wg * 8192 (kStageO below)
+  std::uint8_t* o_s = v_s + S * kTile;
+  std::uint64_t* bars = reinterpret_cast<std::uint64_t*>(o_s + (D == 64 ? kTile : 0));  // q_full, q_empty, full_k[S], full_v[S], empty[S]
   int* masked_rows = reinterpret_cast<int*>(bars + 2 + 3 * S);
   std::uint8_t* cls_buf = reinterpret_cast<std::uint8_t*>(masked_rows + 2);  // [2][ClsBytes]: work tile k's in k & 1
   // [2][T_c][2]: work tile k's per-tile start and end in k & 1, stamped by the first consumer warpgroup's
@@ -305,6 +307,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     const float sl2 = p.scale * 1.4426950408889634f;     // exp(x scale) = exp2(x scale log2 e)
     const bool lead = wtid == 0 && wg == 0;
     const unsigned q_addr = SmemAddr(q_s), k_addr = SmemAddr(k_s), v_addr = SmemAddr(v_s);
+    constexpr bool kStageO = D == 64;
     float o[D / 2];   // one work tile's O accumulator (wgmma's C fragment)
     float sc[kBc / 2];  // S = Q K_j^T (wgmma's C fragment)
     int n_ring = 0;  // K/V tiles consumed so far (ring position), over all work tiles
@@ -505,29 +508,66 @@ __global__ void __launch_bounds__(kThreads, 1)
           ++n_ring;
         }
       }
-      // O_i = diag(l)^-1 O, L_i = m + log l (lines 12-13); fully masked rows: O = 0, L = -inf, flagged
+      // O_i = diag(l)^-1 O, L_i = m + log l (lines 12-13); fully masked rows: O = 0, L = -inf, flagged.
+      // kStageO (d 64): O (bf16) is staged in shared memory in the layout a TMA load writes (hopper_layout.h,
+      // per 64-row panel) and leaves in one TMA store per 64-column panel of this warpgroup's 64 rows (rows
+      // past N_q are not written), instead of 4-byte stores from registers (about 1.1 us a CTA at d 64,
+      // N 1024). At d 128 the staging made ptxas spill ~90 bytes a thread, so d 128 keeps the direct stores.
       clog.Mark(kMarkWrite, last_done < 0 ? 0 : last_done);
       int masked_here = 0;
+      if constexpr (kStageO) {
+        std::uint8_t* o_wg = o_s + wg * kPanels * 8192;
+        if (wtid == 0) BulkWaitRead();  // the last work tile's store has read the staging buffer
+        NamedBarSync(5 + wg, 128);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        float lt = l[h];
-        lt += __shfl_xor_sync(0xffffffffu, lt, 1);
-        lt += __shfl_xor_sync(0xffffffffu, lt, 2);
-        const int r = row0 + r_base + 8 * h;
-        // O read out of the accumulator by every thread; only rows inside N_q are stored
-        const float inv = lt > 0.f ? 1.f / lt : 0.f;
-        unsigned packed[D / 8];
+        for (int h = 0; h < 2; ++h) {
+          float lt = l[h];
+          lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+          lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+          const int r_local = wwarp * 16 + lane / 4 + 8 * h, r = row0 + wg * 64 + r_local;
+          const float inv = lt > 0.f ? 1.f / lt : 0.f;
 #pragma unroll
-        for (int nb = 0; nb < D / 8; ++nb) packed[nb] = Pack<true>(o[nb * 4 + 2 * h] * inv, o[nb * 4 + 2 * h + 1] * inv);
-        if (r < p.n_q) {
-          std::uint16_t* orow = a.o + ((long long)head * p.n_q + r) * D;
-#pragma unroll
-          for (int nb = 0; nb < D / 8; ++nb) *reinterpret_cast<unsigned*>(orow + nb * 8 + (lane % 4) * 2) = packed[nb];
-          if ((lane % 4) == 0) {
+          for (int nb = 0; nb < D / 8; ++nb) {
+            const int col = nb * 8 + (lane % 4) * 2;
+            *reinterpret_cast<unsigned*>(o_wg + (col / 64) * 8192 + hopper::Swizzle128(r_local * 128 + (col % 64) * 2)) =
+                Pack<true>(o[nb * 4 + 2 * h] * inv, o[nb * 4 + 2 * h + 1] * inv);
+          }
+          if (r < p.n_q && (lane % 4) == 0) {
             const long long ri = (long long)head * p.n_q + r;
             a.lse[ri] = lt > 0.f ? m[h] * p.scale + logf(lt) : -INFINITY;
             a.row_masked[ri] = lt > 0.f ? 0 : 1;
             masked_here += lt > 0.f ? 0 : 1;
+          }
+        }
+        FenceProxyAsync();  // the staged O visible to the TMA store (async proxy)
+        NamedBarSync(5 + wg, 128);
+        if (wtid == 0) {
+#pragma unroll
+          for (int pn = 0; pn < kPanels; ++pn) TmaStore3d(&tm_o, SmemAddr(o_wg + pn * 8192), pn * 64, row0 + wg * 64, head);
+          BulkCommit();
+        }
+      } else {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          float lt = l[h];
+          lt += __shfl_xor_sync(0xffffffffu, lt, 1);
+          lt += __shfl_xor_sync(0xffffffffu, lt, 2);
+          const int r = row0 + r_base + 8 * h;
+          // O read out of the accumulator by every thread; only rows inside N_q are stored
+          const float inv = lt > 0.f ? 1.f / lt : 0.f;
+          unsigned packed[D / 8];
+#pragma unroll
+          for (int nb = 0; nb < D / 8; ++nb) packed[nb] = Pack<true>(o[nb * 4 + 2 * h] * inv, o[nb * 4 + 2 * h + 1] * inv);
+          if (r < p.n_q) {
+            std::uint16_t* orow = a.o + ((long long)head * p.n_q + r) * D;
+#pragma unroll
+            for (int nb = 0; nb < D / 8; ++nb) *reinterpret_cast<unsigned*>(orow + nb * 8 + (lane % 4) * 2) = packed[nb];
+            if ((lane % 4) == 0) {
+              const long long ri = (long long)head * p.n_q + r;
+              a.lse[ri] = lt > 0.f ? m[h] * p.scale + logf(lt) : -INFINITY;
+              a.row_masked[ri] = lt > 0.f ? 0 : 1;
+              masked_here += lt > 0.f ? 0 : 1;
+            }
           }
         }
       }
@@ -545,6 +585,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         else NamedBarArrive(1, 96 + 256);
       }
     }
+    if (kStageO && wtid == 0) BulkWait();  // the last O store done before the CTA ends
     if (kSched == 2 && wg == 0) NamedBarSync(2, 256);  // warpgroup 1's last arrival
     NamedBarArrive(4, 32 + 256);
   }
@@ -569,13 +610,13 @@ PFN_cuTensorMapEncodeTiled_v12000 Encoder() {
   return fn;
 }
 
-// (heads, rows, D) bf16, row stride D: boxes of 64 columns x 128 rows x 1 head, 128-byte swizzle;
-// out-of-bounds rows (tails) arrive as zeros and are not read.
-CUtensorMap MakeMap(const void* ptr, int rows, int heads, int D) {
+// (heads, rows, D) bf16, row stride D: boxes of 64 columns x box_rows rows x 1 head, 128-byte swizzle;
+// out-of-bounds rows (tails) arrive as zeros and are not read, and are not written by a store.
+CUtensorMap MakeMap(const void* ptr, int rows, int heads, int D, unsigned box_rows = 128) {
   CUtensorMap m{};
   const cuuint64_t dims[3] = {(cuuint64_t)D, (cuuint64_t)rows, (cuuint64_t)heads};
   const cuuint64_t strides[2] = {(cuuint64_t)D * 2, (cuuint64_t)rows * D * 2};
-  const cuuint32_t box[3] = {64, 128, 1};
+  const cuuint32_t box[3] = {64, box_rows, 1};
   const cuuint32_t es[3] = {1, 1, 1};
   const CUresult r = Encoder()(&m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<void*>(ptr), dims, strides, box, es,
                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
@@ -586,7 +627,7 @@ CUtensorMap MakeMap(const void* ptr, int rows, int heads, int D) {
 
 // Everything one launch needs, built once (the benchmark launches it many times).
 struct HopperPlan {
-  CUtensorMap q, k, v;
+  CUtensorMap q, k, v, o;  // o: the output, stored by each consumer warpgroup's 64 rows
   HopperArgs args;
   size_t smem = 0;
 };
@@ -637,6 +678,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
   pl.q = MakeMap(q, p.n_q, p.heads, p.d);
   pl.k = MakeMap(k, p.n_k, p.heads, p.d);
   pl.v = MakeMap(v, p.n_k, p.heads, p.d);
+  pl.o = MakeMap(o, p.n_q, p.heads, p.d, 64);
   pl.smem = p.d == 128 ? SmemBytes<128>(pl.args.t_c, records != nullptr) : SmemBytes<64>(pl.args.t_c, records != nullptr);
   if (pl.smem > 227 * 1024) throw std::invalid_argument("Hopper kernel: N_k too large for the tile classes (and record stamps) in shared memory");
   return pl;
@@ -645,7 +687,7 @@ HopperPlan MakePlan(const DevProblem& p, const void* q, const void* k, const voi
 template <int D, int kSched, bool kCondRescale>
 void LaunchD(const HopperPlan& pl, cudaStream_t st) {
   EnsureDynamicSmem(HopperKernel<D, kSched, kCondRescale>, pl.smem, "cudaFuncSetAttribute(hopper)");
-  HopperKernel<D, kSched, kCondRescale><<<pl.args.grid, kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.args);
+  HopperKernel<D, kSched, kCondRescale><<<pl.args.grid, kThreads, pl.smem, st>>>(pl.q, pl.k, pl.v, pl.o, pl.args);
   Check(cudaGetLastError(), "HopperKernel launch");
 }
 
