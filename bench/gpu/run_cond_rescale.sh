@@ -13,10 +13,7 @@ for t in test_cuda_hopper test_cuda_attention test_cuda_decode; do
 done
 BW_HOPPER_RESCALE=always timeout 150 "$P/test_cuda_hopper" > "$R/test_cuda_hopper_always.log" 2>&1
 echo "test_cuda_hopper (always) rc=$?" | tee -a "$R/summary.txt"
-for tool in memcheck synccheck; do
-  BW_CUDA_TEST_SUBSET=1 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$P/test_cuda_hopper" > "$R/sanitizer_$tool.log" 2>&1
-  echo "sanitizer $tool rc=$? $(grep -h 'ERROR SUMMARY' "$R/sanitizer_$tool.log" | tail -1)" | tee -a "$R/summary.txt"
-done
+sanitize_hopper
 pack
 k=0
 for s in conditional always conditional always; do
@@ -27,10 +24,7 @@ for s in conditional always conditional always; do
 done
 unset BW_HOPPER_RESCALE
 pack
-timeout 200 "$P/hopper_bench" grid > "$R/peer.jsonl" 2>> "$R/grid.err"; echo "grid (both kernels) rc=$?" | tee -a "$R/summary.txt"
-timeout 170 python3 bench/gpu/sdpa_peer_bench.py > "$R/sdpa_peer.jsonl" 2> "$R/sdpa.err"; echo "sdpa rc=$?" | tee -a "$R/summary.txt"
-mkdir -p "$R/t"; cp "$R/peer.jsonl" "$R/sdpa_peer.jsonl" "$R/t/"
-python3 bench/gpu/issue33_table.py "$R/t" > "$R/peer_table.md" 2>&1; rm -rf "$R/t"
+peer_table
 pack
 rm -rf "$R"
 ls -la "$OUT"

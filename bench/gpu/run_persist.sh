@@ -20,10 +20,7 @@ for t in test_cuda_attention test_cuda_decode; do
 done
 grep -h "FAILED\|Failure" "$R"/test_*.log | head -20
 pack
-for tool in memcheck synccheck; do
-  BW_HOPPER_PERSIST=1 BW_CUDA_TEST_SUBSET=1 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$P/test_cuda_hopper" > "$R/sanitizer_$tool.log" 2>&1
-  echo "sanitizer $tool persist=1 rc=$? $(grep -h 'ERROR SUMMARY' "$R/sanitizer_$tool.log" | tail -1)" | tee -a "$R/summary.txt"
-done
+BW_HOPPER_PERSIST=1 sanitize_hopper "persist=1 "
 pack
 k=0
 for v in 1 0 1 0; do
@@ -32,10 +29,7 @@ for v in 1 0 1 0; do
   echo "grid $k persist=$v rc=$?" | tee -a "$R/summary.txt"
 done
 pack
-timeout 200 "$P/hopper_bench" grid > "$R/peer.jsonl" 2>> "$R/grid.err"; echo "grid (both kernels) rc=$?" | tee -a "$R/summary.txt"
-timeout 170 python3 bench/gpu/sdpa_peer_bench.py > "$R/sdpa_peer.jsonl" 2> "$R/sdpa.err"; echo "sdpa rc=$?" | tee -a "$R/summary.txt"
-mkdir -p "$R/t"; cp "$R/peer.jsonl" "$R/sdpa_peer.jsonl" "$R/t/"
-python3 bench/gpu/issue33_table.py "$R/t" > "$R/peer_table.md" 2>&1; rm -rf "$R/t"
+peer_table
 timeout 60 "$P/hopper_bench" record 1024 64 0 64 8 "$R/recorded_run_hopper_bf16_n1024_d64_none.json" >> "$R/summary.txt" 2>&1
 python3 bench/gpu/warp_table.py "$R/recorded_run_hopper_bf16_n1024_d64_none.json" > "$R/warp_table.md" 2>&1
 pack

@@ -12,10 +12,7 @@ BW_HOPPER_PERSIST=1 timeout 150 "$P/test_cuda_hopper" > "$R/test_cuda_hopper_per
 echo "test_cuda_hopper persist=1 rc=$?" | tee -a "$R/summary.txt"
 timeout 150 "$P/test_cuda_attention" > "$R/test_cuda_attention.log" 2>&1; echo "test_cuda_attention rc=$?" | tee -a "$R/summary.txt"
 grep -h "FAILED\|Failure" "$R"/test_*.log | head -20
-for tool in memcheck synccheck; do
-  BW_CUDA_TEST_SUBSET=1 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 "$P/test_cuda_hopper" > "$R/sanitizer_$tool.log" 2>&1
-  echo "sanitizer $tool rc=$? $(grep -h 'ERROR SUMMARY' "$R/sanitizer_$tool.log" | tail -1)" | tee -a "$R/summary.txt"
-done
+sanitize_hopper
 pack
 k=0
 for b in hopper_bench hopper_bench_before hopper_bench hopper_bench_before; do
@@ -24,10 +21,7 @@ for b in hopper_bench hopper_bench_before hopper_bench hopper_bench_before; do
   echo "grid $k $b rc=$?" | tee -a "$R/summary.txt"
 done
 pack
-timeout 200 "$P/hopper_bench" grid > "$R/peer.jsonl" 2>> "$R/grid.err"; echo "grid (both kernels) rc=$?" | tee -a "$R/summary.txt"
-timeout 170 python3 bench/gpu/sdpa_peer_bench.py > "$R/sdpa_peer.jsonl" 2> "$R/sdpa.err"; echo "sdpa rc=$?" | tee -a "$R/summary.txt"
-mkdir -p "$R/t"; cp "$R/peer.jsonl" "$R/sdpa_peer.jsonl" "$R/t/"
-python3 bench/gpu/issue33_table.py "$R/t" > "$R/peer_table.md" 2>&1; rm -rf "$R/t"
+peer_table
 pack
 rm -rf "$R"
 ls -la "$OUT"
