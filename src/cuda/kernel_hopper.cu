@@ -274,6 +274,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       if (a.records) {
         TileRecord* row = a.records + ((long long)head * a.t_r + i_tile) * a.t_c;
         for (int j = tid - 32; j < a.t_c; j += 96) {
+          // (the class from device memory, not the shared row: warp 0 rewrites that buffer for work tile k + 2
+          // once the consumers release k + 1's Q, and nothing orders that against these warps)
           const int cls = a.tile_class[(long long)i_tile * a.t_c + j], c_j = min(kBc, p.n_k - j * kBc);
           TileRecord rec;
           rec.t_start_ns = cls != 0 ? stamps[2 * j] : now;
